@@ -1,0 +1,14 @@
+/**
+ * Rewrites a URL taken from a YouTube response onto the configured origin, so
+ * that no request ever goes to a host named by a response (no SSRF).
+ *
+ * @param url absolute or root-relative URL from YouTube
+ * @param origin the configured YouTube origin, e.g. `https://www.youtube.com`
+ */
+export function onOrigin(url: string, origin: string): URL {
+  const parsed = new URL(url, origin);
+  const target = new URL(origin);
+  target.pathname = parsed.pathname;
+  target.search = parsed.search;
+  return target;
+}

@@ -1,0 +1,52 @@
+import type { Cue } from "../../domain/transcript.ts";
+
+const TEXT_ELEMENT = /<text\b([^>]*)>([\s\S]*?)<\/text>|<text\b([^>]*)\/>/g;
+const SRV3_PARAGRAPH = /<p\b([^>]*)>([\s\S]*?)<\/p>/g;
+
+/**
+ * Parses a caption track body into cues with times in seconds. Reads the
+ * classic format (`<text start dur>`, seconds) and, should YouTube send it
+ * anyway, srv3 (`<p t d>`, milliseconds). Empty cues are dropped.
+ *
+ * @returns the cues, or undefined when the body is not a caption document
+ */
+export function parseTimedText(body: string): Cue[] | undefined {
+  if (/<transcript\b/.test(body)) return collect(body, TEXT_ELEMENT, "start", "dur", 1);
+  if (/<timedtext\b/.test(body)) return collect(body, SRV3_PARAGRAPH, "t", "d", 1000);
+  return undefined;
+}
+
+function collect(body: string, element: RegExp, startName: string, durName: string, perSecond: number): Cue[] {
+  const cues: Cue[] = [];
+  for (const match of body.matchAll(element)) {
+    const attributes = match[1] ?? match[3] ?? "";
+    const text = cleanText(match[2] ?? "");
+    const start = Number(attribute(attributes, startName)) / perSecond;
+    const duration = Number(attribute(attributes, durName) ?? 0) / perSecond;
+    if (text === "" || !Number.isFinite(start)) continue;
+    cues.push({ start, duration: Number.isFinite(duration) ? duration : 0, text });
+  }
+  return cues;
+}
+
+function attribute(attributes: string, name: string): string | undefined {
+  return new RegExp(`\\b${name}="([^"]*)"`).exec(attributes)?.[1];
+}
+
+/** Decodes entities (twice: YouTube escapes the markup inside cues), drops tags, folds spaces. */
+function cleanText(raw: string): string {
+  const once = decodeEntities(raw.replace(/<[^>]*>/g, ""));
+  return decodeEntities(once.replace(/<[^>]*>/g, "")).replace(/\s+/g, " ").trim();
+}
+
+const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] === "#") {
+      const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return NAMED[name.toLowerCase()] ?? whole;
+  });
+}

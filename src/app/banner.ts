@@ -1,0 +1,12 @@
+/** The lines printed once at start-up. The generated key is shown here and nowhere else. */
+export function bannerLines(options: { url: string; backend: string; generatedKey?: string; runtime: string }): string[] {
+  const lines = [
+    `Video Chat Service listening on ${options.url} (${options.runtime})`,
+    `  API docs:    ${options.url}/swagger`,
+    `  LLM backend: ${options.backend}${options.backend === "offline" ? " (no GROQ_API_KEY: built-in extractive engine, no model)" : ""}`,
+  ];
+  if (options.generatedKey) {
+    lines.push(`  No API_KEYS or issued keys: generated one key for this run, shown once:`, `    ${options.generatedKey}`);
+  }
+  return lines;
+}

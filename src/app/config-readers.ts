@@ -1,0 +1,63 @@
+/** Reads typed settings from an environment, collecting every problem instead of stopping at the first. */
+export class EnvReader {
+  readonly problems: string[] = [];
+  #env: Record<string, string | undefined>;
+
+  constructor(env: Record<string, string | undefined>) {
+    this.#env = env;
+  }
+
+  /** @returns the trimmed value, or undefined when unset or blank */
+  raw(name: string): string | undefined {
+    const value = this.#env[name]?.trim();
+    return value === "" ? undefined : value;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  /** An integer within [min, max]. */
+  int(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parsed = Number(value);
+    if (!/^-?\d+$/.test(value) || parsed < min || parsed > max) {
+      this.problems.push(`${name} must be a whole number from ${min} to ${max}: current value is ${JSON.stringify(value)}`);
+      return fallback;
+    }
+    return parsed;
+  }
+
+  /** A comma-separated list, blanks dropped. */
+  list(name: string): string[] {
+    return (this.raw(name) ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    this.problems.push(`${name} must be one of ${allowed.join(", ")}: current value is ${JSON.stringify(value)}`);
+    return fallback;
+  }
+
+  /** An http(s) URL; `origin` keeps only scheme, host and port. */
+  url(name: string, fallback: string | undefined, origin = false): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    try {
+      const url = new URL(value);
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("scheme");
+      return origin ? url.origin : value.replace(/\/+$/, "");
+    } catch {
+      this.problems.push(`${name} must be an http or https URL: current value is ${JSON.stringify(value)}`);
+      return fallback;
+    }
+  }
+
+  /** Adds a problem found by a check of the caller's own. */
+  fail(message: string): void {
+    this.problems.push(message);
+  }
+}

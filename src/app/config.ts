@@ -1,0 +1,100 @@
+import { EnvReader } from "./config-readers.ts";
+import { parseRateLimit, type RateLimitSpec } from "./rate-limit-spec.ts";
+
+/** Every setting of the service, read once at start-up. Names are in README's configuration table. */
+export interface Config {
+  port: number;
+  host: string;
+  apiKeys: string[];
+  keysFile: string;
+  groq: { apiKey?: string; baseUrl?: string; model: string };
+  youtube: { baseUrl: string; proxy?: string; timeoutMs: number; clients: { name: string; version: string }[] };
+  llm: { timeoutMs: number; maxRetries: number; retryBudgetMs: number; inputTokenBudget: number; maxOutputTokens: number; concurrency: number };
+  requestTimeoutMs: number;
+  maxBodyBytes: number;
+  maxInFlight: number;
+  rateLimit?: RateLimitSpec;
+  rateLimitFailure: "open" | "closed";
+  redisUrl?: string;
+  corsOrigins: string[];
+  transcriptCache: { ttlMs: number; maxEntries: number };
+  answerCache: { ttlMs: number; maxEntries: number };
+  logFormat: "json" | "pretty" | "auto";
+  shutdownGraceMs: number;
+}
+
+/** Start-up stops with this when settings are wrong; its message lists every problem. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+export const DEFAULT_GROQ_MODEL = "llama-3.1-8b-instant";
+const HOUR_MS = 3_600_000;
+
+/**
+ * @param env the process environment
+ * @throws {ConfigError} naming every variable with a bad value
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const read = new EnvReader(env);
+  const config: Config = {
+    port: read.int("PORT", 3000, 0, 65535),
+    host: read.string("HOST", "0.0.0.0"),
+    apiKeys: read.list("API_KEYS"),
+    keysFile: read.string("KEYS_FILE", "./data/api-keys.json"),
+    groq: { apiKey: read.raw("GROQ_API_KEY"), baseUrl: read.url("GROQ_BASE_URL", undefined), model: read.string("GROQ_MODEL", DEFAULT_GROQ_MODEL) },
+    youtube: {
+      baseUrl: read.url("YOUTUBE_BASE_URL", "https://www.youtube.com", true)!,
+      proxy: read.url("HTTPS_PROXY", undefined) ?? read.url("https_proxy", undefined),
+      timeoutMs: read.int("YOUTUBE_TIMEOUT_MS", 10_000, 100, 120_000),
+      clients: readClients(read),
+    },
+    llm: {
+      timeoutMs: read.int("LLM_TIMEOUT_MS", 60_000, 100, 600_000),
+      maxRetries: read.int("LLM_MAX_RETRIES", 2, 0, 10),
+      retryBudgetMs: read.int("LLM_RETRY_BUDGET_MS", 10_000, 0, 300_000),
+      inputTokenBudget: read.int("LLM_INPUT_TOKEN_BUDGET", 4_000, 500, 1_000_000),
+      maxOutputTokens: read.int("LLM_MAX_OUTPUT_TOKENS", 1_024, 64, 32_768),
+      concurrency: read.int("LLM_CONCURRENCY", 4, 1, 64),
+    },
+    requestTimeoutMs: read.int("REQUEST_TIMEOUT_MS", 120_000, 1_000, 900_000),
+    maxBodyBytes: read.int("MAX_BODY_BYTES", 16_384, 1_024, 10_485_760),
+    maxInFlight: read.int("MAX_IN_FLIGHT", 64, 1, 100_000),
+    rateLimit: readRateLimit(read),
+    rateLimitFailure: read.oneOf("RATE_LIMIT_ON_REDIS_FAILURE", ["open", "closed"] as const, "open"),
+    redisUrl: readRedisUrl(read),
+    corsOrigins: read.list("CORS_ORIGINS"),
+    transcriptCache: { ttlMs: read.int("TRANSCRIPT_CACHE_TTL_MS", 6 * HOUR_MS, 0, 30 * 24 * HOUR_MS), maxEntries: read.int("TRANSCRIPT_CACHE_MAX_ENTRIES", 500, 1, 1_000_000) },
+    answerCache: { ttlMs: read.int("ANSWER_CACHE_TTL_MS", HOUR_MS, 0, 30 * 24 * HOUR_MS), maxEntries: read.int("ANSWER_CACHE_MAX_ENTRIES", 2_000, 1, 1_000_000) },
+    logFormat: read.oneOf("LOG_FORMAT", ["json", "pretty", "auto"] as const, "auto"),
+    shutdownGraceMs: read.int("SHUTDOWN_GRACE_MS", 30_000, 0, 600_000),
+  };
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  return config;
+}
+
+function readClients(read: EnvReader): { name: string; version: string }[] {
+  const clients = read.list("YOUTUBE_CLIENTS").map((entry) => {
+    const [name, version] = entry.split(":").map((s) => s.trim());
+    if (!name || !version || !/^[A-Z_]+$/.test(name)) read.fail(`YOUTUBE_CLIENTS must list NAME:VERSION pairs such as ANDROID:20.10.38,IOS:20.10.4: current entry is ${JSON.stringify(entry)}`);
+    return { name: name ?? "", version: version ?? "" };
+  });
+  return clients.length > 0 ? clients : [{ name: "ANDROID", version: "20.10.38" }, { name: "IOS", version: "20.10.4" }];
+}
+
+function readRateLimit(read: EnvReader): RateLimitSpec | undefined {
+  const value = read.raw("RATE_LIMIT");
+  if (value === undefined) return undefined;
+  const spec = parseRateLimit(value);
+  if (!spec) read.fail(`RATE_LIMIT must look like 60/min, 10/s, 500/hour or 1000/day: current value is ${JSON.stringify(value)}`);
+  return spec;
+}
+
+function readRedisUrl(read: EnvReader): string | undefined {
+  const value = read.raw("REDIS_URL");
+  if (value !== undefined && !/^rediss?:\/\//.test(value)) read.fail("REDIS_URL must start with redis:// or rediss://");
+  return value;
+}

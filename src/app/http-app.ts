@@ -1,0 +1,109 @@
+import { Elysia } from "elysia";
+import type { ChatService } from "../domain/chat.ts";
+import { createChatRequest, type ChatInput } from "../domain/chat-request.ts";
+import { AppError } from "../domain/errors.ts";
+import type { ApiKeys, KeyIdentity, RateLimiter } from "../domain/ports.ts";
+import { ChatBody, ChatResponseBody, ErrorBody } from "./chat-schema.ts";
+import { apiDocs } from "./api-docs.ts";
+import { errorResponse, fromFrameworkCode, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_TYPE } from "./error-response.ts";
+import { readJsonBody } from "./json-body.ts";
+import type { Logger } from "./logger.ts";
+import { chooseRequestId } from "./request-id.ts";
+import { rateLimitHeaders } from "./rate-limit-headers.ts";
+import { describeInvalidBody } from "./validation-message.ts";
+
+export interface HttpAppDeps {
+  chat: ChatService;
+  apiKeys: ApiKeys;
+  rateLimiter: RateLimiter;
+  maxBodyBytes: number;
+  logger: Logger;
+}
+
+/**
+ * The HTTP surface: `POST /chat`, the docs, and the contract's errors.
+ * Checks run in the contract's order: route, key, content type, size, JSON, schema.
+ */
+export function createHttpApp(deps: HttpAppDeps) {
+  const callers = new WeakMap<Request, KeyIdentity>();
+
+  const authenticate = async ({ request }: { request: Request }): Promise<void> => {
+    const key = request.headers.get("x-api-key")?.trim();
+    if (!key) throw new AppError("unauthorized", "Missing API key; send it in the x-api-key header");
+    const identity = await deps.apiKeys.verify(key);
+    if (!identity) throw new AppError("unauthorized", "Unknown API key; check the x-api-key header");
+    callers.set(request, identity);
+  };
+
+  return new Elysia({ normalize: false })
+    .onRequest(({ request, set }) => {
+      set.headers["x-request-id"] = chooseRequestId(request.headers.get("x-request-id"));
+    })
+    .onError(({ code, error, set, request }) => {
+      const requestId = String(set.headers["x-request-id"] ?? chooseRequestId(null));
+      const appError = toAppError(code, error, request);
+      if (appError.code === "internal_error") deps.logger.error("unhandled_error", { request_id: requestId, error: describeError(error) });
+      return errorResponse(appError, requestId, headersOf(set.headers));
+    })
+    .mapResponse(({ responseValue, set }) => {
+      if (responseValue instanceof Response || typeof responseValue !== "object" || responseValue === null) return;
+      const headers = new Headers(headersOf(set.headers));
+      headers.set("content-type", JSON_CONTENT_TYPE);
+      return new Response(JSON.stringify(responseValue), { status: typeof set.status === "number" ? set.status : 200, headers });
+    })
+    .use(apiDocs())
+    .post(
+      "/chat",
+      async ({ body, request, set }) => {
+        const identity = callers.get(request)!;
+        const decision = await deps.rateLimiter.take(identity);
+        Object.assign(set.headers, rateLimitHeaders(decision));
+        if (!decision.allowed) {
+          throw new AppError("rate_limited", "This API key is over its rate limit; retry after the time in the Retry-After header", { retryAfterSeconds: decision.resetSeconds });
+        }
+        const chatRequest = createChatRequest(body as ChatInput);
+        const outcome = await deps.chat.answer(chatRequest);
+        set.headers["server-timing"] = serverTiming(outcome.cache, outcome.answer.timings);
+        return outcome.response;
+      },
+      {
+        // The key is checked before the body is read: an unknown caller learns nothing about validation.
+        // The trailing "json" is never reached; it declares the media type to the OpenAPI document.
+        parse: [authenticate, ({ request }: { request: Request }) => readJsonBody(request, deps.maxBodyBytes), "json"],
+        body: ChatBody,
+        response: { 200: ChatResponseBody, 400: ErrorBody },
+        detail: { summary: "Chat about a YouTube video", operationId: "createChat" },
+      },
+    )
+    .all("/chat", () => {
+      throw new AppError("method_not_allowed", "Only POST is allowed on /chat");
+    }, { detail: { hide: true } });
+}
+
+function toAppError(code: string | number, error: unknown, request: Request): AppError {
+  const inner = error instanceof Error && error.cause instanceof AppError ? error.cause : error;
+  if (inner instanceof AppError) return inner;
+  const mapped = fromFrameworkCode(code);
+  if (code === "VALIDATION") {
+    const failure = error as { value?: unknown; all?: { path: string; value?: unknown }[] };
+    return new AppError("invalid_request", describeInvalidBody(failure.value, failure.all ?? []));
+  }
+  if (mapped === "not_found") return new AppError("not_found", `No such path: ${new URL(request.url).pathname.slice(0, 100)}; the API is POST /chat`);
+  if (mapped === "invalid_request") return new AppError("invalid_request", "The request body is not valid JSON");
+  return new AppError("internal_error", INTERNAL_ERROR_MESSAGE, { cause: error });
+}
+
+function headersOf(headers: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (typeof value === "string") out[name] = value;
+  return out;
+}
+
+function serverTiming(cache: string, timings: { transcriptMs: number; generationMs: number }): string {
+  if (cache === "hit") return "cache;desc=hit";
+  return `transcript;dur=${timings.transcriptMs.toFixed(1)}, generation;dur=${timings.generationMs.toFixed(1)}, cache;desc=${cache}`;
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ""}` : String(error);
+}

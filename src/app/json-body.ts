@@ -1,0 +1,66 @@
+import { AppError } from "../domain/errors.ts";
+
+/**
+ * Reads a JSON request body, checking the content type first, then the size
+ * (also for chunked bodies, stopping once past the limit), then the syntax.
+ *
+ * @param request the incoming request
+ * @param maxBytes the largest body accepted
+ * @returns the parsed JSON value
+ * @throws {AppError} `unsupported_media_type`, `payload_too_large` or `invalid_request`
+ */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  assertJsonContentType(request.headers.get("content-type"));
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const text = await readLimitedText(request, maxBytes);
+  if (text.trim() === "") throw new AppError("invalid_request", "The request body is empty; send a JSON object such as {\"url\": \"https://youtu.be/VIDEO_ID\"}");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("invalid_request", "The request body is not valid JSON; send a JSON object such as {\"url\": \"https://youtu.be/VIDEO_ID\"}");
+  }
+}
+
+function assertJsonContentType(header: string | null): void {
+  const mediaType = header?.split(";")[0]?.trim().toLowerCase();
+  if (mediaType === "application/json") return;
+  const got = header ? `got ${JSON.stringify(header.slice(0, 100))}` : "none was sent";
+  throw new AppError("unsupported_media_type", `Content-Type must be application/json; ${got}`);
+}
+
+async function readLimitedText(request: Request, maxBytes: number): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return decodeUtf8(chunks, size);
+}
+
+function decodeUtf8(chunks: Uint8Array[], size: number): string {
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(all);
+  } catch {
+    throw new AppError("invalid_request", "The request body is not valid UTF-8; send JSON encoded as UTF-8");
+  }
+}
+
+function tooLarge(maxBytes: number): AppError {
+  return new AppError("payload_too_large", `The request body is larger than ${maxBytes} bytes; send a smaller body (a prompt is cut at 500 characters anyway)`);
+}

@@ -1,0 +1,19 @@
+/** A request budget such as `60/min`: `limit` requests per `windowSeconds`. */
+export interface RateLimitSpec {
+  limit: number;
+  windowSeconds: number;
+}
+
+const WINDOWS: Record<string, number> = { s: 1, sec: 1, second: 1, m: 60, min: 60, minute: 60, h: 3600, hour: 3600, d: 86400, day: 86400 };
+
+/**
+ * @param text e.g. `60/min`, `1000/day`, `5/s`
+ * @returns the budget, or undefined when `text` is not of that form
+ */
+export function parseRateLimit(text: string): RateLimitSpec | undefined {
+  const match = /^\s*(\d{1,9})\s*\/\s*([a-z]+)\s*$/i.exec(text);
+  if (!match) return undefined;
+  const limit = Number(match[1]);
+  const windowSeconds = WINDOWS[match[2]!.toLowerCase()];
+  return windowSeconds && limit > 0 ? { limit, windowSeconds } : undefined;
+}

@@ -1,0 +1,9 @@
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * @param sent the caller's `x-request-id`, if any
+ * @returns the caller's id when it is short and printable, else a new one
+ */
+export function chooseRequestId(sent: string | null): string {
+  return sent && SANE_REQUEST_ID.test(sent) ? sent : crypto.randomUUID();
+}

@@ -1,0 +1,83 @@
+import { AppError } from "./errors.ts";
+import { parseVideoId } from "./video-id.ts";
+
+/** The only model identifier the service accepts (spec §9). */
+export const MODEL_ID = "chat-1.0";
+export const LANGUAGES = ["en", "hi", "es", "pt", "ru"] as const;
+export const OUTPUT_FORMATS = ["text", "markdown"] as const;
+export const DEFAULT_PROMPT = "summary";
+/** Longer prompts are cut, not rejected (spec §8). Counted in code points. */
+export const PROMPT_MAX_CODE_POINTS = 500;
+
+export type Language = (typeof LANGUAGES)[number];
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** A request body after schema validation: every field but `url` may be absent. */
+export interface ChatInput {
+  url: string;
+  model?: string;
+  prompt?: string;
+  language?: Language;
+  output_format?: OutputFormat;
+}
+
+/** A request with every rule applied; what the use case works on. */
+export interface ChatRequest {
+  url: string;
+  videoId: string;
+  model: typeof MODEL_ID;
+  prompt: string;
+  isSummary: boolean;
+  language: Language;
+  outputFormat: OutputFormat;
+}
+
+/**
+ * Applies the defaults, the prompt cut and summary detection.
+ *
+ * @param input a schema-valid request body
+ * @returns the request to process
+ * @throws {AppError} `invalid_request` when `url` is not a YouTube video URL
+ */
+export function createChatRequest(input: ChatInput): ChatRequest {
+  const videoId = parseVideoId(input.url);
+  if (!videoId) {
+    throw new AppError(
+      "invalid_request",
+      `Field "url" must be a YouTube video URL such as https://www.youtube.com/watch?v=VIDEO_ID or https://youtu.be/VIDEO_ID: got ${quote(input.url)}`,
+    );
+  }
+  const prompt = normalizePrompt(input.prompt);
+  return {
+    url: input.url,
+    videoId,
+    model: MODEL_ID,
+    prompt,
+    isSummary: isSummaryPrompt(prompt),
+    language: input.language ?? "en",
+    outputFormat: input.output_format ?? "text",
+  };
+}
+
+/**
+ * Cuts a prompt to its first 500 code points (never splitting a surrogate
+ * pair); a missing, empty or blank prompt becomes `summary`.
+ */
+export function normalizePrompt(prompt: string | undefined): string {
+  if (prompt === undefined || prompt.trim() === "") return DEFAULT_PROMPT;
+  const codePoints = Array.from(prompt);
+  if (codePoints.length <= PROMPT_MAX_CODE_POINTS) return prompt;
+  return codePoints.slice(0, PROMPT_MAX_CODE_POINTS).join("");
+}
+
+/** A prompt asks for a summary when it is `summary` after trimming, in any case. */
+export function isSummaryPrompt(prompt: string): boolean {
+  return prompt.trim().toLowerCase() === DEFAULT_PROMPT;
+}
+
+/** Quotes a caller's value for an error message, shortened so messages stay readable. */
+export function quote(value: string, max = 80): string {
+  const points = Array.from(value);
+  const shown = points.length > max ? `${points.slice(0, max).join("")}…` : value;
+  return JSON.stringify(shown);
+}

@@ -1,0 +1,23 @@
+/**
+ * Words a video's length as CONTRACT §3 asks: whole minutes (rounded down)
+ * from 60 seconds on, seconds below that.
+ *
+ * @param seconds the length from YouTube's metadata, if known
+ * @param lastCueEndSeconds end of the transcript's last cue, used when metadata has no length
+ * @returns e.g. `"5 minutes"`, `"1 minute"`, `"45 seconds"` or `"unknown"`
+ */
+export function describeDuration(seconds: number | undefined, lastCueEndSeconds?: number): string {
+  const known = isUsable(seconds) ? seconds : isUsable(lastCueEndSeconds) ? lastCueEndSeconds : undefined;
+  if (known === undefined) return "unknown";
+  const whole = Math.floor(known);
+  if (whole >= 60) return plural(Math.floor(whole / 60), "minute");
+  return plural(whole, "second");
+}
+
+function isUsable(value: number | undefined): value is number {
+  return value !== undefined && Number.isFinite(value) && value > 0;
+}
+
+function plural(count: number, unit: string): string {
+  return `${count} ${unit}${count === 1 ? "" : "s"}`;
+}

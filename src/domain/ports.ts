@@ -1,0 +1,83 @@
+import type { Language, OutputFormat } from "./chat-request.ts";
+import type { Transcript, TranscriptQuery } from "./transcript.ts";
+
+/** Where transcripts come from (YouTube in production). */
+export interface TranscriptSource {
+  /**
+   * @throws {AppError} with a video_*, transcript_unavailable or upstream_* code
+   */
+  fetch(videoId: string, query: TranscriptQuery): Promise<Transcript>;
+}
+
+/** What an answer is asked to be. */
+export interface AnswerSpec {
+  transcript: Transcript;
+  prompt: string;
+  isSummary: boolean;
+  language: Language;
+  outputFormat: OutputFormat;
+  signal?: AbortSignal;
+}
+
+/** Token counts of one answer, for logs. */
+export interface AnswerUsage {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface Answer {
+  text: string;
+  usage?: AnswerUsage;
+}
+
+/** Writes the answer from a transcript (an LLM, or the offline engine). */
+export interface AnswerWriter {
+  /** Name shown in the banner and logs, e.g. `groq:llama-3.1-8b-instant` or `offline`. */
+  readonly name: string;
+  /** @throws {AppError} with an upstream_* code when the model fails */
+  write(spec: AnswerSpec): Promise<Answer>;
+}
+
+/** A caller's key as the service knows it. */
+export interface KeyIdentity {
+  /** Stable, non-secret id (used for rate limits and logs). */
+  id: string;
+  name: string;
+  /** The key's own rate limit, when issued with one, e.g. `60/min`. */
+  rateLimit?: string;
+}
+
+/** Which API keys are accepted. */
+export interface ApiKeys {
+  /** @returns the key's identity, or undefined when the key is unknown or revoked */
+  verify(key: string): Promise<KeyIdentity | undefined>;
+}
+
+/** A key-value cache with expiry (in memory, or Redis shared by instances). */
+export interface Cache<T> {
+  get(key: string): Promise<T | undefined>;
+  set(key: string, value: T, ttlMs: number): Promise<void>;
+}
+
+/** Bounds the work in flight towards the upstreams. */
+export interface WorkGate {
+  /** @throws {AppError} `overloaded` when the bound is reached, without running `work` */
+  run<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/** A key's rate-limit state after one request was counted. */
+export interface RateDecision {
+  allowed: boolean;
+  /** Requests the window allows; undefined when the key is unlimited. */
+  limit?: number;
+  remaining: number;
+  /** Seconds until the budget is fully restored (allowed) or the next request is admitted (refused). */
+  resetSeconds: number;
+}
+
+/** Per-key request budgets. */
+export interface RateLimiter {
+  /** Counts one request against the key's budget. */
+  take(identity: KeyIdentity): Promise<RateDecision>;
+}

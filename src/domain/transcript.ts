@@ -1,0 +1,47 @@
+import type { Language } from "./chat-request.ts";
+
+/** One caption line; times in seconds. */
+export interface Cue {
+  start: number;
+  duration: number;
+  text: string;
+}
+
+/** A video's transcript with the facts the answer needs. */
+export interface Transcript {
+  videoId: string;
+  /** Language code of the track used, e.g. `en` (YouTube's code, region kept: `en-US`). */
+  language: string;
+  /** Whether the track was YouTube's automatic speech recognition. */
+  isGenerated: boolean;
+  /** Whether YouTube translated the track (`tlang`) into `language`. */
+  isTranslated: boolean;
+  /** Length from YouTube's metadata; undefined when YouTube does not know it (live). */
+  durationSeconds?: number;
+  title?: string;
+  cues: Cue[];
+}
+
+/** Options of a transcript fetch. */
+export interface TranscriptQuery {
+  /** Languages wanted, best first; the source falls back to the video's default track. */
+  languages: readonly Language[];
+  /** Whether a YouTube translation into `languages[0]` is wanted when no track matches. */
+  translate: boolean;
+  signal?: AbortSignal;
+}
+
+/** @returns end of the last cue in seconds, or undefined for an empty transcript */
+export function lastCueEnd(cues: readonly Cue[]): number | undefined {
+  const last = cues.at(-1);
+  return last ? last.start + last.duration : undefined;
+}
+
+/** Formats seconds as a transcript timestamp: `12:34` or `1:02:03`. */
+export function formatTimestamp(seconds: number): string {
+  const total = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
