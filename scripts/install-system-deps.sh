@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suites need, when missing and when we may.
+set -euo pipefail
+needed=()
+command -v redis-server >/dev/null 2>&1 || needed+=(redis-server)
+[ -x /usr/bin/chromium ] || needed+=(chromium)
+[ ${#needed[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "missing ${needed[*]}: install them with your package manager (Debian: apt-get install ${needed[*]})"
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${needed[@]}" >/dev/null

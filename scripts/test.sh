@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs every test suite and ends with one line "N passed, N failed" (totals of all suites).
+# Works on a fresh machine with Node.js and npm: it installs the npm packages, and, when
+# run as root with apt, the Debian packages some suites need (redis-server, chromium).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/node_modules/.bin:$PATH"
+
+[ -x node_modules/.bin/bun ] || npm ci --no-audit --no-fund || exit 1
+bash scripts/install-system-deps.sh || echo "warning: could not install system packages; suites needing them will fail"
+
+passed=0
+failed=0
+summary=""
+# Runs one suite, counting bun's "N pass" / "N fail" lines; a suite that prints no
+# count (a crash, a type error) counts as one failure.
+suite() {
+  local name=$1; shift
+  local log; log=$(mktemp)
+  echo "=== suite: $name"
+  "$@" 2>&1 | tee "$log"
+  local status=${PIPESTATUS[0]}
+  local p f
+  p=$(grep -E '^\s*[0-9]+ pass$' "$log" | tail -1 | grep -oE '[0-9]+' || true)
+  f=$(grep -E '^\s*[0-9]+ fail$' "$log" | tail -1 | grep -oE '[0-9]+' || true)
+  if [ -z "$p" ] && [ -z "$f" ]; then
+    if [ "$status" -eq 0 ]; then p=1; f=0; else p=0; f=1; fi
+  fi
+  p=${p:-0}; f=${f:-0}
+  if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+  passed=$((passed + p)); failed=$((failed + f))
+  summary="$summary\n  $name: $p passed, $f failed"
+  rm -f "$log"
+}
+
+# A Redis on a loopback port for the suites that test shared state.
+source scripts/test-redis.sh
+start_test_redis
+
+suite "typecheck (bun)" tsc --noEmit -p .
+suite "unit, app and end-to-end (bun run server)" bun test --timeout 60000 tests/
+
+stop_test_redis
+printf "suites:$summary\n"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,120 @@
+/** What the fake LLM received in one chat completion request. */
+export interface LlmCall {
+  model: string;
+  messages: { role: string; content: string }[];
+  maxTokens?: number;
+  /** System and user text joined, for easy assertions. */
+  text: string;
+  authorization: string | null;
+  startedAt: number;
+}
+
+/** What a responder tells the fake to do for one call. */
+export type LlmReply =
+  | { content: string; promptTokens?: number; completionTokens?: number; delayMs?: number }
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | { hang: true };
+
+export type Responder = (call: LlmCall, index: number) => LlmReply | Promise<LlmReply>;
+
+export interface FakeLlm {
+  /** Base URL to give as GROQ_BASE_URL. */
+  baseUrl: string;
+  calls: LlmCall[];
+  /** Replaces the responder; undefined restores the default. */
+  respondWith(responder: Responder | undefined): void;
+  /** Most calls that were in flight at the same time. */
+  readonly peakConcurrency: number;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** Plausible answers per language, long enough for a language detector. */
+export const ANSWERS: Record<string, string> = {
+  en: "The video reviews the Surface Go, a small and light tablet. The reviewer likes the screen and the keyboard cover, and thinks it is good value [0:01].",
+  es: "El vídeo analiza la Surface Go, una tableta pequeña y ligera. Al autor le gustan la pantalla y el teclado, y cree que tiene un buen precio [0:01].",
+  pt: "O vídeo analisa o Surface Go, um tablet pequeno e leve. O autor gosta da tela e do teclado, e acha que tem um bom preço [0:01].",
+  ru: "В видео рассматривается планшет Surface Go, маленький и лёгкий. Автору нравятся экран и клавиатура, и он считает его выгодной покупкой [0:01].",
+  hi: "इस वीडियो में सरफेस गो टैबलेट की समीक्षा की गई है। यह छोटा और हल्का है, और समीक्षक को इसकी स्क्रीन और कीबोर्ड पसंद हैं [0:01]।",
+};
+
+/** Reads the requested language from the system prompt's "(language code xx)". */
+export function requestedLanguage(call: LlmCall): string {
+  return /language code ([a-z]{2})/.exec(call.text)?.[1] ?? "en";
+}
+
+const defaultResponder: Responder = (call) => ({ content: ANSWERS[requestedLanguage(call)] ?? ANSWERS.en! });
+
+/**
+ * A loopback OpenAI-compatible chat completions server (the path groq-sdk
+ * uses), recording every call. By default it answers in the language the
+ * system prompt asks for.
+ */
+export function startFakeLlm(): FakeLlm {
+  const calls: LlmCall[] = [];
+  let responder = defaultResponder;
+  let inFlight = 0;
+  let peak = 0;
+
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    idleTimeout: 0,
+    async fetch(request) {
+      const url = new URL(request.url);
+      if (request.method !== "POST" || !url.pathname.endsWith("/chat/completions")) return new Response("not found", { status: 404 });
+      const body = (await request.json()) as { model: string; messages: { role: string; content: string }[]; max_tokens?: number };
+      const call: LlmCall = {
+        model: body.model,
+        messages: body.messages,
+        maxTokens: body.max_tokens,
+        text: body.messages.map((m) => m.content).join("\n"),
+        authorization: request.headers.get("authorization"),
+        startedAt: performance.now(),
+      };
+      const index = calls.push(call) - 1;
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      try {
+        return await replyTo(await responder(call, index), body);
+      } finally {
+        inFlight--;
+      }
+    },
+  });
+
+  return {
+    baseUrl: `http://127.0.0.1:${server.port}`,
+    calls,
+    respondWith: (next) => (responder = next ?? defaultResponder),
+    get peakConcurrency() {
+      return peak;
+    },
+    reset() {
+      calls.length = 0;
+      responder = defaultResponder;
+      peak = 0;
+    },
+    close: async () => {
+      server.stop(true);
+    },
+  };
+}
+
+async function replyTo(reply: LlmReply, body: { model: string; messages: { content: string }[] }): Promise<Response> {
+  if ("hang" in reply) return await new Promise<Response>(() => {});
+  if ("status" in reply) {
+    const payload = reply.body ?? { error: { message: "fake failure", type: "server_error" } };
+    return Response.json(payload, { status: reply.status, headers: reply.headers });
+  }
+  if (reply.delayMs) await Bun.sleep(reply.delayMs);
+  const promptTokens = reply.promptTokens ?? Math.ceil(body.messages.reduce((n, m) => n + m.content.length, 0) / 4);
+  return Response.json({
+    id: `chatcmpl-fake-${crypto.randomUUID()}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    choices: [{ index: 0, message: { role: "assistant", content: reply.content }, finish_reason: "stop" }],
+    usage: { prompt_tokens: promptTokens, completion_tokens: reply.completionTokens ?? Math.ceil(reply.content.length / 4), total_tokens: 0 },
+  });
+}
