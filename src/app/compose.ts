@@ -1,14 +1,8 @@
 import { createChatService } from "../domain/chat.ts";
-import type { GeneratedAnswer } from "../domain/chat.ts";
-import type { AnswerWriter } from "../domain/ports.ts";
-import { createStaticApiKeys, generateApiKey } from "../adapters/env-api-keys.ts";
-import { createGroqAnswerWriter } from "../adapters/groq-answer-writer.ts";
-import { createInnertubeTranscriptSource } from "../adapters/innertube-transcript-source.ts";
-import { createMemoryCache } from "../adapters/memory-cache.ts";
-import { createMemoryWorkGate } from "../adapters/memory-work-gate.ts";
-import { createOfflineAnswerWriter } from "../adapters/offline-answer-writer.ts";
-import { unlimitedRateLimiter } from "../adapters/unlimited-rate-limiter.ts";
 import type { Config } from "./config.ts";
+import { composeWriter } from "./compose-llm.ts";
+import { composeState } from "./compose-state.ts";
+import { composeTranscriptSource } from "./compose-youtube.ts";
 import { createHttpApp } from "./http-app.ts";
 import type { Logger } from "./logger.ts";
 
@@ -21,41 +15,23 @@ export interface Service {
 }
 
 /**
- * The composition root: the only place adapters are built.
+ * The composition root: the only place adapters are built (through the
+ * compose-* files, one per area).
  *
  * @param config the validated settings
  * @param io the outside world, swappable in tests
  */
 export async function composeService(config: Config, io: { logger: Logger; fetch?: typeof fetch }): Promise<Service> {
-  const generatedKey = config.apiKeys.length === 0 ? generateApiKey() : undefined;
-  const apiKeys = await createStaticApiKeys(generatedKey ? [generatedKey] : config.apiKeys);
-  const writer = createWriter(config, io.fetch);
+  const state = await composeState(config, io);
+  const writer = composeWriter(config, io);
   const chat = createChatService({
-    transcripts: createInnertubeTranscriptSource({
-      baseUrl: config.youtube.baseUrl,
-      clients: config.youtube.clients,
-      timeoutMs: config.youtube.timeoutMs,
-      fetch: io.fetch,
-    }),
+    transcripts: composeTranscriptSource(config, io, state.transcriptCache),
     writer,
-    answers: createMemoryCache<GeneratedAnswer>({ maxEntries: config.answerCache.maxEntries }),
+    answers: state.answerCache,
     answerTtlMs: config.answerCache.ttlMs,
-    gate: createMemoryWorkGate({ maxInFlight: config.maxInFlight }),
+    gate: state.gate,
     requestTimeoutMs: config.requestTimeoutMs,
   });
-  const app = createHttpApp({ chat, apiKeys, rateLimiter: unlimitedRateLimiter, maxBodyBytes: config.maxBodyBytes, logger: io.logger });
-  return { app, banner: { backend: writer.name, generatedKey }, close: async () => {} };
-}
-
-function createWriter(config: Config, fetcher?: typeof fetch): AnswerWriter {
-  if (!config.groq.apiKey) return createOfflineAnswerWriter();
-  return createGroqAnswerWriter({
-    apiKey: config.groq.apiKey,
-    baseUrl: config.groq.baseUrl,
-    model: config.groq.model,
-    timeoutMs: config.llm.timeoutMs,
-    maxRetries: config.llm.maxRetries,
-    maxOutputTokens: config.llm.maxOutputTokens,
-    fetch: fetcher,
-  });
+  const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, logger: io.logger });
+  return { app, banner: { backend: writer.name, generatedKey: state.generatedKey }, close: () => state.close() };
 }

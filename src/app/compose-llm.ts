@@ -1,0 +1,19 @@
+import type { AnswerWriter } from "../domain/ports.ts";
+import { createGroqAnswerWriter } from "../adapters/groq-answer-writer.ts";
+import { createOfflineAnswerWriter } from "../adapters/offline-answer-writer.ts";
+import type { Config } from "./config.ts";
+import type { Logger } from "./logger.ts";
+
+/** Builds the answer writer: Groq when a key is set, else the offline engine. */
+export function composeWriter(config: Config, io: { logger: Logger; fetch?: typeof fetch }): AnswerWriter {
+  if (!config.groq.apiKey) return createOfflineAnswerWriter();
+  return createGroqAnswerWriter({
+    apiKey: config.groq.apiKey,
+    baseUrl: config.groq.baseUrl,
+    model: config.groq.model,
+    timeoutMs: config.llm.timeoutMs,
+    maxRetries: config.llm.maxRetries,
+    maxOutputTokens: config.llm.maxOutputTokens,
+    fetch: io.fetch,
+  });
+}
