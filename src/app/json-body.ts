@@ -6,7 +6,7 @@ import { AppError } from "../domain/errors.ts";
  *
  * @param request the incoming request
  * @param maxBytes the largest body accepted
- * @returns the parsed JSON value
+ * @returns the parsed JSON object
  * @throws {AppError} `unsupported_media_type`, `payload_too_large` or `invalid_request`
  */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
@@ -15,11 +15,16 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   if (declared > maxBytes) throw tooLarge(maxBytes);
   const text = await readLimitedText(request, maxBytes);
   if (text.trim() === "") throw new AppError("invalid_request", "The request body is empty; send a JSON object such as {\"url\": \"https://youtu.be/VIDEO_ID\"}");
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new AppError("invalid_request", "The request body is not valid JSON; send a JSON object such as {\"url\": \"https://youtu.be/VIDEO_ID\"}");
   }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new AppError("invalid_request", `The request body must be a JSON object; got ${value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`}`);
+  }
+  return value;
 }
 
 function assertJsonContentType(header: string | null): void {

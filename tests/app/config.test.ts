@@ -1,0 +1,44 @@
+import { describe, expect, test } from "bun:test";
+import { ConfigError, DEFAULT_GROQ_MODEL, loadConfig } from "../../src/app/config.ts";
+
+describe("loadConfig()", () => {
+  test("has working defaults for an empty environment", () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe("0.0.0.0");
+    expect(config.apiKeys).toEqual([]);
+    expect(config.youtube.baseUrl).toBe("https://www.youtube.com");
+    expect(config.groq.model).toBe(DEFAULT_GROQ_MODEL);
+    expect(config.youtube.timeoutMs).toBe(10_000);
+    expect(config.llm.timeoutMs).toBe(60_000);
+    expect(config.requestTimeoutMs).toBe(120_000);
+    expect(config.maxBodyBytes).toBe(16_384);
+    expect(config.rateLimit).toBeUndefined();
+  });
+
+  test("reads lists, URLs and rate limits", () => {
+    const config = loadConfig({ API_KEYS: " a, b ,,c ", YOUTUBE_BASE_URL: "http://127.0.0.1:9000/ignored/path", RATE_LIMIT: "60/min", CORS_ORIGINS: "https://app.example" });
+    expect(config.apiKeys).toEqual(["a", "b", "c"]);
+    expect(config.youtube.baseUrl).toBe("http://127.0.0.1:9000");
+    expect(config.rateLimit).toEqual({ limit: 60, windowSeconds: 60 });
+    expect(config.corsOrigins).toEqual(["https://app.example"]);
+  });
+
+  test("reports every bad value at once, naming each variable", () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: "eighty", RATE_LIMIT: "lots", YOUTUBE_BASE_URL: "ftp://x", LOG_FORMAT: "xml", REDIS_URL: "http://secret@host" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    for (const name of ["PORT", "RATE_LIMIT", "YOUTUBE_BASE_URL", "LOG_FORMAT", "REDIS_URL"]) expect(message).toContain(name);
+    expect((error as ConfigError).problems.length).toBe(5);
+    expect(message).not.toContain("secret");
+  });
+
+  test("quotes the offending value and the accepted range", () => {
+    expect(() => loadConfig({ MAX_BODY_BYTES: "0" })).toThrow(/MAX_BODY_BYTES must be a whole number from 1024 to 10485760: current value is "0"/);
+  });
+});

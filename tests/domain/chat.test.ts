@@ -1,0 +1,72 @@
+import { describe, expect, test } from "bun:test";
+import { createChatService, type GeneratedAnswer } from "../../src/domain/chat.ts";
+import { createChatRequest } from "../../src/domain/chat-request.ts";
+import { isAppError } from "../../src/domain/errors.ts";
+import type { Cache } from "../../src/domain/ports.ts";
+import { FakeTranscripts, FakeWriter, noCache, openGate } from "../support/fake-ports.ts";
+
+function mapCache(): Cache<GeneratedAnswer> & { map: Map<string, GeneratedAnswer> } {
+  const map = new Map<string, GeneratedAnswer>();
+  return { map, get: async (k) => map.get(k), set: async (k, v) => void map.set(k, v) };
+}
+
+const request = (body: Record<string, unknown> = {}) => createChatRequest({ url: "https://youtu.be/GJLlxj_dtq8", ...body });
+
+describe("ChatService.answer()", () => {
+  test("asks the transcript source for the response language and words the duration", async () => {
+    const transcripts = new FakeTranscripts();
+    const writer = new FakeWriter();
+    const chat = createChatService({ transcripts, writer, answers: noCache, answerTtlMs: 0, gate: openGate, requestTimeoutMs: 1000 });
+    const { response } = await chat.answer(request({ language: "pt", prompt: "why?" }));
+    expect(transcripts.calls[0]!.query.languages).toEqual(["pt"]);
+    expect(writer.specs[0]!.isSummary).toBe(false);
+    expect(response).toEqual({
+      url: "https://youtu.be/GJLlxj_dtq8",
+      model: "chat-1.0",
+      prompt: "why?",
+      language: "pt",
+      output_format: "text",
+      output: "answer to why? in pt as text",
+      video_duration: "5 minutes",
+    });
+  });
+
+  test("serves a repeat from the answer cache, echoing each caller's own prompt", async () => {
+    const writer = new FakeWriter();
+    const answers = mapCache();
+    const chat = createChatService({ transcripts: new FakeTranscripts(), writer, answers, answerTtlMs: 60_000, gate: openGate, requestTimeoutMs: 1000 });
+    await chat.answer(request({ prompt: "summary" }));
+    const second = await chat.answer(request({ prompt: " SUMMARY " }));
+    expect(writer.specs.length).toBe(1);
+    expect(second.cache).toBe("hit");
+    expect(second.response.prompt).toBe(" SUMMARY ");
+  });
+
+  test("makes concurrent identical requests share one generation", async () => {
+    const transcripts = new FakeTranscripts();
+    transcripts.delayMs = 20;
+    const writer = new FakeWriter();
+    const chat = createChatService({ transcripts, writer, answers: noCache, answerTtlMs: 0, gate: openGate, requestTimeoutMs: 1000 });
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => chat.answer(request({ prompt: "same" }))));
+    expect(writer.specs.length).toBe(1);
+    expect(transcripts.calls.length).toBe(1);
+    expect(outcomes.filter((o) => o.cache === "shared").length).toBe(4);
+  });
+
+  test("stops work that outlasts the request time limit with upstream_timeout", async () => {
+    const transcripts = new FakeTranscripts();
+    transcripts.delayMs = 500;
+    const chat = createChatService({ transcripts, writer: new FakeWriter(), answers: noCache, answerTtlMs: 0, gate: openGate, requestTimeoutMs: 50 });
+    const started = performance.now();
+    const error = await chat.answer(request()).catch((e) => e);
+    expect(isAppError(error, "upstream_timeout")).toBe(true);
+    expect(performance.now() - started).toBeLessThan(400);
+  });
+
+  test("passes upstream errors through unchanged", async () => {
+    const transcripts = new FakeTranscripts();
+    transcripts.failWith = "video_unavailable";
+    const chat = createChatService({ transcripts, writer: new FakeWriter(), answers: noCache, answerTtlMs: 0, gate: openGate, requestTimeoutMs: 1000 });
+    expect(isAppError(await chat.answer(request()).catch((e) => e), "video_unavailable")).toBe(true);
+  });
+});
