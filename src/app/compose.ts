@@ -32,6 +32,6 @@ export async function composeService(config: Config, io: { logger: Logger; fetch
     gate: state.gate,
     requestTimeoutMs: config.requestTimeoutMs,
   });
-  const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, logger: io.logger });
+  const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, logger: io.logger, corsOrigins: config.corsOrigins });
   return { app, banner: { backend: writer.name, generatedKey: state.generatedKey }, close: () => state.close() };
 }

@@ -9,6 +9,7 @@ import { errorResponse, fromFrameworkCode, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_
 import { readJsonBody } from "./json-body.ts";
 import type { Logger } from "./logger.ts";
 import { chooseRequestId } from "./request-id.ts";
+import { createCors } from "./cors.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import { describeInvalidBody } from "./validation-message.ts";
 
@@ -18,6 +19,8 @@ export interface HttpAppDeps {
   rateLimiter: RateLimiter;
   maxBodyBytes: number;
   logger: Logger;
+  /** Origins allowed to call from a browser (`CORS_ORIGINS`); none by default. */
+  corsOrigins?: readonly string[];
 }
 
 /**
@@ -35,9 +38,12 @@ export function createHttpApp(deps: HttpAppDeps) {
     callers.set(request, identity);
   };
 
+  const cors = createCors(deps.corsOrigins ?? []);
+
   return new Elysia({ normalize: false })
     .onRequest(({ request, set }) => {
       set.headers["x-request-id"] = chooseRequestId(request.headers.get("x-request-id"));
+      Object.assign(set.headers, cors.responseHeaders(request));
     })
     .onError(({ code, error, set, request }) => {
       const requestId = String(set.headers["x-request-id"] ?? chooseRequestId(null));
@@ -75,8 +81,11 @@ export function createHttpApp(deps: HttpAppDeps) {
         detail: { summary: "Chat about a YouTube video", operationId: "createChat" },
       },
     )
-    .all("/chat", () => {
-      throw new AppError("method_not_allowed", "Only POST is allowed on /chat");
+    .all("/chat", ({ request, set }) => {
+      const preflight = cors.preflight(request);
+      if (!preflight) throw new AppError("method_not_allowed", "Only POST is allowed on /chat");
+      preflight.headers.set("x-request-id", String(set.headers["x-request-id"]));
+      return preflight;
     }, { detail: { hide: true } });
 }
 

@@ -257,3 +257,32 @@ describe("the docs", () => {
 function app(): App {
   return appWithFakes().app;
 }
+
+describe("CORS", () => {
+  const preflight = (origin: string) =>
+    new Request(`${BASE}/chat`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type, x-api-key" } });
+
+  test("is off by default: a preflight is 405 and no CORS header is sent", async () => {
+    const { app } = appWithFakes();
+    const response = await app.handle(preflight("https://app.example"));
+    expect(response.status).toBe(405);
+    expect(response.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  test("answers a preflight from a listed origin and marks its responses", async () => {
+    const { app } = appWithFakes({ corsOrigins: ["https://app.example"] });
+    const response = await app.handle(preflight("https://app.example"));
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    expect(response.headers.get("access-control-allow-headers")).toContain("x-api-key");
+    const answer = await chat(app, { url: VIDEO }, { origin: "https://app.example" });
+    expect(answer.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    expect(answer.headers.get("access-control-expose-headers")).toContain("x-request-id");
+  });
+
+  test("never echoes an origin that is not listed", async () => {
+    const { app } = appWithFakes({ corsOrigins: ["https://app.example"] });
+    expect((await app.handle(preflight("https://evil.example"))).status).toBe(405);
+    expect((await chat(app, { url: VIDEO }, { origin: "https://evil.example" })).headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
