@@ -1,74 +1,112 @@
 import { AppError, isAppError } from "../domain/errors.ts";
 import type { TranscriptSource } from "../domain/ports.ts";
-import type { Transcript } from "../domain/transcript.ts";
+import type { Cue, Transcript } from "../domain/transcript.ts";
 import { onOrigin } from "./youtube/origin.ts";
-import { readPlayerResponse, type PlayerInfo } from "./youtube/player-response.ts";
+import { requestPlayer, readPlayerBody, type InnertubeClient } from "./youtube/player-request.ts";
+import { playerVideoId, readPlayerResponse, type PlayerInfo } from "./youtube/player-response.ts";
 import { parseTimedText } from "./youtube/timedtext.ts";
-import { chooseTrack } from "./youtube/track-choice.ts";
+import { chooseTrack, type TrackChoice } from "./youtube/track-choice.ts";
+import { createYoutubeTransport } from "./youtube/transport.ts";
+import { isUnreadable, unreadable } from "./youtube/unreadable.ts";
+import { fetchWatchPage } from "./youtube/watch-page.ts";
 
-/** An InnerTube client identity, e.g. ANDROID 20.10.38. */
-export interface InnertubeClient {
-  name: string;
-  version: string;
-}
+export type { InnertubeClient } from "./youtube/player-request.ts";
 
 export interface InnertubeOptions {
   /** Origin of every YouTube request (`YOUTUBE_BASE_URL`). */
   baseUrl: string;
+  /** Client identities, tried in order (config `YOUTUBE_CLIENTS`). */
   clients: readonly InnertubeClient[];
+  /** Time limit of each request. */
   timeoutMs: number;
+  /** Proxy-aware on the server; defaults to the global `fetch`. */
   fetch?: typeof fetch;
 }
+
+/** A player response read, plus the consent cookie that got it, if one was needed. */
+interface Session {
+  info: PlayerInfo;
+  cookie?: string;
+}
+
+const DEFAULT_CLIENTS: InnertubeClient[] = [{ name: "ANDROID", version: "20.10.38" }];
 
 /**
  * Reads transcripts through YouTube's InnerTube player endpoint: one request
  * for playability, length and caption tracks, one for the chosen track in the
  * classic caption format (times in seconds).
+ *
+ * The flow, when YouTube refuses:
+ * 1. `POST /youtubei/v1/player` without a key, with each configured client in
+ *    turn, moving on only when the answer is one a different client may change
+ *    (unparsable, bot check, other playability refusal); never for an
+ *    unavailable or age-restricted video, nor for HTTP errors or timeouts.
+ * 2. When every client met a bot check or an unparsable answer (not a plain
+ *    refusal, which the watch page would repeat), `GET /watch?v=ID`: reCAPTCHA
+ *    → 503; EU consent wall → once more with `CONSENT=YES+<v>`; the page's own
+ *    player response settles unavailable and age-restricted videos; its
+ *    `INNERTUBE_API_KEY` makes one keyed player call with the first client.
+ *    Its WEB caption URLs are not used: they need a PoToken (`exp=xpe`).
+ *
+ * @param options origin, clients, time limit and fetch
+ * @returns the transcript source
  */
 export function createInnertubeTranscriptSource(options: InnertubeOptions): TranscriptSource {
-  const fetcher = options.fetch ?? fetch;
+  const transport = createYoutubeTransport(options);
+  const clients = options.clients.length > 0 ? options.clients : DEFAULT_CLIENTS;
 
-  async function request(url: URL, init: RequestInit, signal?: AbortSignal): Promise<Response> {
-    const timeout = AbortSignal.timeout(options.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    try {
-      const response = await fetcher(url, { ...init, signal: combined, redirect: "manual" });
-      if (response.status === 429) throw new AppError("upstream_blocked", "YouTube is rate-limiting this server (HTTP 429); try again later", { retryAfterSeconds: retryAfter(response) ?? 60 });
-      if (response.status >= 300) throw new AppError("upstream_error", `YouTube answered with HTTP ${response.status}; try again later`);
-      return response;
-    } catch (error) {
-      if (isAppError(error)) throw error;
-      if (timeout.aborted || signal?.aborted) throw new AppError("upstream_timeout", `YouTube did not answer within ${options.timeoutMs / 1000} s; try again later`, { cause: error });
-      throw new AppError("upstream_error", "Could not reach YouTube; try again later", { cause: error });
+  /** @returns the first client's readable answer, or the last refusal another client might have changed */
+  async function keyless(videoId: string, signal?: AbortSignal): Promise<PlayerInfo | AppError> {
+    let refusal: AppError | undefined;
+    for (const client of clients) {
+      const text = await requestPlayer(transport, videoId, { client, signal });
+      try {
+        return readPlayerBody(text, videoId);
+      } catch (error) {
+        if (!anotherClientMayHelp(error)) throw error;
+        refusal = error;
+      }
     }
+    return refusal!;
   }
 
-  async function player(videoId: string, client: InnertubeClient, signal?: AbortSignal): Promise<PlayerInfo> {
-    const url = new URL("/youtubei/v1/player?prettyPrint=false", options.baseUrl);
-    const body = JSON.stringify({ context: { client: { clientName: client.name, clientVersion: client.version, hl: "en" } }, videoId });
-    const response = await request(url, { method: "POST", body, headers: { "content-type": "application/json" } }, signal);
-    const json = await response.json().catch((cause) => {
-      throw new AppError("upstream_error", "YouTube sent a player response the service could not read; try again later", { cause });
-    });
-    return readPlayerResponse(json, videoId);
+  async function viaWatchPage(videoId: string, refusal: AppError, signal?: AbortSignal): Promise<Session> {
+    const page = await fetchWatchPage(transport, videoId, signal);
+    if (playerVideoId(page.playerResponse) === videoId) assertNotGone(page.playerResponse, videoId);
+    if (!page.apiKey) throw refusal;
+    const text = await requestPlayer(transport, videoId, { client: clients[0]!, apiKey: page.apiKey, cookie: page.cookie, signal });
+    return { info: readPlayerBody(text, videoId), cookie: page.cookie };
+  }
+
+  async function session(videoId: string, signal?: AbortSignal): Promise<Session> {
+    const first = await keyless(videoId, signal);
+    if (!(first instanceof AppError)) return { info: first };
+    if (isAppError(first, "video_unplayable")) throw first;
+    return await viaWatchPage(videoId, first, signal);
+  }
+
+  async function captions(videoId: string, choice: TrackChoice, cookie?: string, signal?: AbortSignal): Promise<Cue[]> {
+    if (new URL(choice.track.baseUrl, options.baseUrl).searchParams.get("exp") === "xpe") {
+      throw new AppError("upstream_error", `YouTube requires a proof-of-origin token for the captions of video ${videoId}; try again later`);
+    }
+    const url = onOrigin(choice.track.baseUrl, options.baseUrl);
+    url.searchParams.delete("fmt");
+    if (choice.translateTo) url.searchParams.set("tlang", choice.translateTo);
+    const body = await transport.text(url.pathname + url.search, { signal, headers: cookie ? { cookie } : {} });
+    const cues = parseTimedText(body);
+    if (cues === undefined && body.trim() !== "") throw unreadable("a caption track", "not a whole timedtext document");
+    if (!cues || cues.length === 0) {
+      throw new AppError("upstream_error", `YouTube sent an empty caption track for video ${videoId}; try again later`);
+    }
+    return cues;
   }
 
   return {
     async fetch(videoId, query) {
-      const info = await player(videoId, options.clients[0]!, query.signal);
+      const { info, cookie } = await session(videoId, query.signal);
       const choice = chooseTrack(info, query.languages, query.translate);
       if (!choice) throw new AppError("transcript_unavailable", `Video ${videoId} has no captions, so there is no transcript to answer from`);
-      if (choice.track.baseUrl.includes("exp=xpe")) {
-        throw new AppError("upstream_error", `YouTube requires a proof-of-origin token for the captions of video ${videoId}; try again later`);
-      }
-      const url = onOrigin(choice.track.baseUrl, options.baseUrl);
-      url.searchParams.delete("fmt");
-      if (choice.translateTo) url.searchParams.set("tlang", choice.translateTo);
-      const body = await (await request(url, { method: "GET" }, query.signal)).text();
-      const cues = parseTimedText(body);
-      if (!cues || cues.length === 0) {
-        throw new AppError("upstream_error", `YouTube sent an empty or unreadable caption track for video ${videoId}; try again later`);
-      }
+      const cues = await captions(videoId, choice, cookie, query.signal);
       return {
         videoId,
         language: choice.translateTo ?? choice.track.languageCode,
@@ -82,7 +120,15 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
   };
 }
 
-function retryAfter(response: Response): number | undefined {
-  const value = Number(response.headers.get("retry-after"));
-  return Number.isFinite(value) && value > 0 ? value : undefined;
+function anotherClientMayHelp(error: unknown): error is AppError {
+  return isUnreadable(error) || isAppError(error, "upstream_blocked") || isAppError(error, "video_unplayable");
+}
+
+/** Lets the watch page's own verdict stand when it says the video is gone or age-restricted. */
+function assertNotGone(playerResponse: unknown, videoId: string): void {
+  try {
+    readPlayerResponse(playerResponse, videoId);
+  } catch (error) {
+    if (isAppError(error, "video_unavailable") || isAppError(error, "video_age_restricted")) throw error;
+  }
 }

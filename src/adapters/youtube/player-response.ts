@@ -1,4 +1,5 @@
 import { AppError } from "../../domain/errors.ts";
+import { unreadable } from "./unreadable.ts";
 
 /** A caption track as the player response lists it. */
 export interface CaptionTrack {
@@ -29,7 +30,7 @@ const AGE_GATE = /inappropriate for some users|confirm your age|age-restricted/i
  *   upstream_blocked or upstream_error
  */
 export function readPlayerResponse(json: unknown, videoId: string): PlayerInfo {
-  if (typeof json !== "object" || json === null) throw unusable("player response is not a JSON object");
+  if (typeof json !== "object" || json === null) throw unreadable("a player response", "not a JSON object");
   const data = json as Record<string, any>;
   assertPlayable(data.playabilityStatus, videoId);
   const details = data.videoDetails ?? {};
@@ -77,17 +78,26 @@ function assertPlayable(status: any, videoId: string): void {
     throw new AppError("video_unavailable", `Video ${videoId} is unavailable on YouTube (it does not exist, was removed, or is private)`);
   }
   if (typeof state === "string") {
-    const told = [reason, ...subreasons(status)].filter(Boolean).join(" ").slice(0, 300);
-    throw new AppError("video_unplayable", `YouTube will not play video ${videoId}: ${told || state}`);
+    const sub = subreasons(status);
+    const told = `${clean(reason) || state}${sub ? ` (${sub})` : ""}`;
+    throw new AppError("video_unplayable", `YouTube will not play video ${videoId}: ${told}`);
   }
-  throw unusable("player response has no playability status");
+  throw unreadable("a player response", "no playabilityStatus.status");
 }
 
-function subreasons(status: any): string[] {
+/** YouTube's sub-reason runs (e.g. "This helps protect our community. " + "Learn more"), as one line. */
+function subreasons(status: any): string {
   const runs = status?.errorScreen?.playerErrorMessageRenderer?.subreason?.runs;
-  return Array.isArray(runs) ? runs.map((r: any) => String(r?.text ?? "").trim()) : [];
+  return Array.isArray(runs) ? clean(runs.map((r: any) => String(r?.text ?? "")).join(" ")) : "";
 }
 
-function unusable(detail: string): AppError {
-  return new AppError("upstream_error", "YouTube sent a response the service could not read; try again later", { cause: new Error(detail) });
+/** YouTube's own words may reach callers, so they are bounded and kept to one plain line. */
+function clean(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 200);
+}
+
+/** @returns the video id a player response is about, if it names one */
+export function playerVideoId(json: unknown): string | undefined {
+  const id = (json as { videoDetails?: { videoId?: unknown } } | null)?.videoDetails?.videoId;
+  return typeof id === "string" ? id : undefined;
 }

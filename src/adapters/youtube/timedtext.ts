@@ -3,16 +3,32 @@ import type { Cue } from "../../domain/transcript.ts";
 const TEXT_ELEMENT = /<text\b([^>]*)>([\s\S]*?)<\/text>|<text\b([^>]*)\/>/g;
 const SRV3_PARAGRAPH = /<p\b([^>]*)>([\s\S]*?)<\/p>/g;
 
+/** The caption formats YouTube serves: classic (seconds) and srv3 (milliseconds). */
+export type CaptionFormat = "classic" | "srv3";
+
+/**
+ * @param body a caption track body
+ * @returns its format, or undefined when it is not a whole caption document
+ *   (empty, HTML, or cut off before its closing tag)
+ */
+export function captionFormat(body: string): CaptionFormat | undefined {
+  if (/<transcript\b/.test(body)) return /<\/transcript>\s*$|<transcript\s*\/>/.test(body) ? "classic" : undefined;
+  if (/<timedtext\b/.test(body)) return /<\/timedtext>\s*$|<timedtext\b[^>]*\/>/.test(body) ? "srv3" : undefined;
+  return undefined;
+}
+
 /**
  * Parses a caption track body into cues with times in seconds. Reads the
  * classic format (`<text start dur>`, seconds) and, should YouTube send it
  * anyway, srv3 (`<p t d>`, milliseconds). Empty cues are dropped.
  *
- * @returns the cues, or undefined when the body is not a caption document
+ * @param body a caption track body
+ * @returns the cues (possibly none), or undefined when the body is not a whole caption document
  */
 export function parseTimedText(body: string): Cue[] | undefined {
-  if (/<transcript\b/.test(body)) return collect(body, TEXT_ELEMENT, "start", "dur", 1);
-  if (/<timedtext\b/.test(body)) return collect(body, SRV3_PARAGRAPH, "t", "d", 1000);
+  const format = captionFormat(body);
+  if (format === "classic") return collect(body, TEXT_ELEMENT, "start", "dur", 1);
+  if (format === "srv3") return collect(body, SRV3_PARAGRAPH, "t", "d", 1000);
   return undefined;
 }
 
@@ -33,8 +49,13 @@ function attribute(attributes: string, name: string): string | undefined {
   return new RegExp(`\\b${name}="([^"]*)"`).exec(attributes)?.[1];
 }
 
-/** Decodes entities (twice: YouTube escapes the markup inside cues), drops tags, folds spaces. */
-function cleanText(raw: string): string {
+/**
+ * Decodes entities (twice: YouTube escapes the markup inside cues), drops tags, folds spaces.
+ *
+ * @param raw a cue's text as it stands in the document
+ * @returns the plain text, possibly empty
+ */
+export function cleanText(raw: string): string {
   const once = decodeEntities(raw.replace(/<[^>]*>/g, ""));
   return decodeEntities(once.replace(/<[^>]*>/g, "")).replace(/\s+/g, " ").trim();
 }

@@ -7,20 +7,26 @@ export interface TrackChoice {
 }
 
 /**
- * Picks a caption track: the wanted languages in order, then the video's
- * default track, then any; manual before auto-generated at each step.
- * `en-US` matches `en`. When no track is in the first wanted language and
- * `translate` is set, YouTube's translation of the chosen track is asked for.
+ * Picks a caption track: the wanted languages in order, then the language of
+ * the video's default track, then any; manual before auto-generated at each
+ * step. `en-US` matches `en`. When no track is in the first wanted language
+ * and `translate` is set, YouTube's translation (`tlang`) of the chosen track
+ * is asked for, if the track allows it and YouTube lists that language;
+ * otherwise the original language is used as it is.
  *
+ * @param info the player response's tracks
+ * @param languages wanted languages, best first
+ * @param translate whether a translation into `languages[0]` may be asked for
  * @returns the choice, or undefined when the video has no tracks
  */
 export function chooseTrack(info: PlayerInfo, languages: readonly string[], translate: boolean): TrackChoice | undefined {
   if (info.tracks.length === 0) return undefined;
   for (const language of languages) {
-    const track = bestOf(info.tracks.filter((t) => sameLanguage(t.languageCode, language)));
+    const track = inLanguage(info.tracks, language);
     if (track) return { track };
   }
-  const fallback = (info.defaultTrackIndex !== undefined ? info.tracks[info.defaultTrackIndex] : undefined) ?? bestOf(info.tracks)!;
+  const named = info.defaultTrackIndex !== undefined ? info.tracks[info.defaultTrackIndex] : undefined;
+  const fallback = (named && inLanguage(info.tracks, named.languageCode)) ?? bestOf(info.tracks)!;
   const wanted = languages[0];
   if (translate && wanted && fallback.isTranslatable && canTranslateTo(info, wanted)) {
     return { track: fallback, translateTo: wanted };
@@ -28,15 +34,25 @@ export function chooseTrack(info: PlayerInfo, languages: readonly string[], tran
   return { track: fallback };
 }
 
-function bestOf(tracks: CaptionTrack[]): CaptionTrack | undefined {
+function inLanguage(tracks: readonly CaptionTrack[], language: string): CaptionTrack | undefined {
+  return bestOf(tracks.filter((t) => sameLanguage(t.languageCode, language)));
+}
+
+function bestOf(tracks: readonly CaptionTrack[]): CaptionTrack | undefined {
   return tracks.find((t) => !t.isGenerated) ?? tracks[0];
 }
 
-/** `en-US` and `en` are the same language for choosing a track. */
+/**
+ * `en-US` and `en` are the same language for choosing a track.
+ *
+ * @param code a track's language code
+ * @param wanted a wanted language code
+ * @returns whether the primary subtags are equal, ignoring case
+ */
 export function sameLanguage(code: string, wanted: string): boolean {
-  return code.toLowerCase().split("-")[0] === wanted.toLowerCase().split("-")[0];
+  return code.toLowerCase().split(/[-_]/)[0] === wanted.toLowerCase().split(/[-_]/)[0];
 }
 
 function canTranslateTo(info: PlayerInfo, language: string): boolean {
-  return info.translationLanguages.length === 0 || info.translationLanguages.some((code) => sameLanguage(code, language));
+  return info.translationLanguages.some((code) => sameLanguage(code, language));
 }

@@ -1,0 +1,91 @@
+import { AppError, isAppError } from "../../domain/errors.ts";
+import { onOrigin } from "./origin.ts";
+
+export interface TransportOptions {
+  /** Origin of every request (`YOUTUBE_BASE_URL`). */
+  baseUrl: string;
+  /** Time limit of each request, body included. */
+  timeoutMs: number;
+  /** Proxy-aware on the server; a loopback fake's in tests. */
+  fetch?: typeof fetch;
+}
+
+/** One request to YouTube; `url` may be absolute (its origin is replaced) or root-relative. */
+export interface YoutubeRequest {
+  method?: "GET" | "POST";
+  body?: string;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** How every YouTube request is sent: on the configured origin, time-limited, abortable. */
+export interface YoutubeTransport {
+  /**
+   * @returns the body of a 2xx response
+   * @throws {AppError} upstream_blocked (HTTP 429, Google's "sorry" redirect),
+   *   upstream_timeout, or upstream_error (other statuses, network failures)
+   */
+  text(url: string, init?: YoutubeRequest): Promise<string>;
+  /**
+   * @param signal the caller's abort signal
+   * @returns a `fetch` for third-party code: same origin rewrite and time limit, no status checks
+   */
+  hook(signal?: AbortSignal): typeof fetch;
+}
+
+const HEADERS = { "accept-language": "en-US,en;q=0.9" };
+
+/** @returns the transport every YouTube adapter sends through */
+export function createYoutubeTransport(options: TransportOptions): YoutubeTransport {
+  const fetcher = options.fetch ?? fetch;
+  const seconds = options.timeoutMs / 1000;
+
+  async function text(url: string, init: YoutubeRequest = {}): Promise<string> {
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    try {
+      const response = await fetcher(onOrigin(url, options.baseUrl), {
+        method: init.method ?? "GET",
+        body: init.body,
+        headers: { ...HEADERS, ...init.headers },
+        signal,
+        redirect: "manual",
+      });
+      assertOk(response);
+      return await response.text();
+    } catch (error) {
+      if (isAppError(error)) throw error;
+      if (signal.aborted) throw new AppError("upstream_timeout", `YouTube did not answer within ${seconds} s; try again later`, { cause: error });
+      throw new AppError("upstream_error", "Could not reach YouTube; try again later", { cause: error });
+    }
+  }
+
+  function hook(signal?: AbortSignal): typeof fetch {
+    const hooked = (input: string | URL | Request, init: RequestInit = {}) => {
+      const url = onOrigin(input instanceof Request ? input.url : String(input), options.baseUrl);
+      if (url.pathname === "/api/timedtext") url.searchParams.delete("fmt");
+      const timeout = AbortSignal.timeout(options.timeoutMs);
+      const signals = [timeout, signal, init.signal ?? undefined].filter((s): s is AbortSignal => s !== undefined);
+      return fetcher(url, { ...init, signal: AbortSignal.any(signals), redirect: "manual" });
+    };
+    return hooked as typeof fetch;
+  }
+
+  return { text, hook };
+}
+
+function assertOk(response: Response): void {
+  if (response.status === 429 || /\/sorry\b/.test(response.headers.get("location") ?? "")) {
+    throw new AppError("upstream_blocked", "YouTube is rate-limiting this server (HTTP 429); try again later", {
+      retryAfterSeconds: retryAfter(response) ?? 60,
+    });
+  }
+  if (response.status < 200 || response.status >= 300) {
+    throw new AppError("upstream_error", `YouTube answered with HTTP ${response.status}; try again later`);
+  }
+}
+
+function retryAfter(response: Response): number | undefined {
+  const value = Number(response.headers.get("retry-after"));
+  return Number.isFinite(value) && value > 0 ? Math.ceil(value) : undefined;
+}
