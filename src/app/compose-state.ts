@@ -1,12 +1,20 @@
 import type { GeneratedAnswer } from "../domain/chat.ts";
-import type { ApiKeys, Cache, RateLimiter, WorkGate } from "../domain/ports.ts";
+import type { ApiKeys, Cache, KeyIdentity, RateLimiter, WorkGate } from "../domain/ports.ts";
 import type { Transcript } from "../domain/transcript.ts";
+import { createChainedApiKeys } from "../adapters/chained-api-keys.ts";
 import { createStaticApiKeys, generateApiKey } from "../adapters/env-api-keys.ts";
+import { createFileApiKeys } from "../adapters/file-api-keys.ts";
+import type { IssuedApiKeys } from "../adapters/issued-api-keys.ts";
 import { createMemoryCache } from "../adapters/memory-cache.ts";
+import { createMemoryRateLimiter, type Budget } from "../adapters/memory-rate-limiter.ts";
 import { createMemoryWorkGate } from "../adapters/memory-work-gate.ts";
-import { unlimitedRateLimiter } from "../adapters/unlimited-rate-limiter.ts";
+import { createRedisApiKeys } from "../adapters/redis-api-keys.ts";
+import { createRedisCache } from "../adapters/redis-cache.ts";
+import { createRedisConnection, type RedisConnection } from "../adapters/redis-connection.ts";
+import { createRedisRateLimiter } from "../adapters/redis-rate-limiter.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
+import { parseRateLimit } from "./rate-limit-spec.ts";
 
 /** Keys, limits and caches: in process memory, or shared through Redis. */
 export interface ServiceState {
@@ -20,16 +28,79 @@ export interface ServiceState {
   close(): Promise<void>;
 }
 
+/** The store of issued keys the configuration names, as the CLI and the server use it. */
+export interface KeyStore {
+  keys: IssuedApiKeys;
+  /** Where the keys live, for messages: the file's path, or `Redis`. */
+  where: string;
+  /** The Redis connection, when keys live in Redis. */
+  redis?: RedisConnection;
+  close(): Promise<void>;
+}
+
+/** How long start-up waits for Redis before going on without it. */
+const REDIS_START_WAIT_MS = 3_000;
+
+/**
+ * Opens the issued-key store: Redis when `REDIS_URL` is set, else `KEYS_FILE`.
+ *
+ * @param config the validated settings
+ * @param io.logger where Redis outages and file trouble are logged
+ */
+export async function composeKeyStore(config: Config, io: { logger: Logger }): Promise<KeyStore> {
+  if (!config.redisUrl) {
+    return { keys: createFileApiKeys({ path: config.keysFile, log: io.logger }), where: config.keysFile, close: async () => {} };
+  }
+  const redis = createRedisConnection({ url: config.redisUrl, prefix: config.redisKeyPrefix, log: io.logger });
+  await redis.ready(REDIS_START_WAIT_MS);
+  return { keys: createRedisApiKeys({ connection: redis }), where: "Redis", redis, close: () => redis.close() };
+}
+
 /** Builds the state adapters the configuration asks for. */
-export async function composeState(config: Config, _io: { logger: Logger }): Promise<ServiceState> {
-  const generatedKey = config.apiKeys.length === 0 ? generateApiKey() : undefined;
+export async function composeState(config: Config, io: { logger: Logger }): Promise<ServiceState> {
+  const store = await composeKeyStore(config, io);
+  const generatedKey = config.apiKeys.length === 0 && !(await hasIssuedKeys(store.keys)) ? generateApiKey() : undefined;
+  const staticKeys = await createStaticApiKeys(generatedKey ? [generatedKey] : config.apiKeys);
+  const budgetFor = budgetsFrom(config, io.logger);
+  const memoryLimiter = createMemoryRateLimiter({ budgetFor });
+  const { redis } = store;
   return {
-    apiKeys: await createStaticApiKeys(generatedKey ? [generatedKey] : config.apiKeys),
-    rateLimiter: unlimitedRateLimiter,
+    apiKeys: createChainedApiKeys([staticKeys, store.keys]),
+    rateLimiter: redis ? createRedisRateLimiter({ connection: redis, budgetFor, failure: config.rateLimitFailure, fallback: memoryLimiter }) : memoryLimiter,
     gate: createMemoryWorkGate({ maxInFlight: config.maxInFlight }),
-    transcriptCache: createMemoryCache<Transcript>({ maxEntries: config.transcriptCache.maxEntries }),
-    answerCache: createMemoryCache<GeneratedAnswer>({ maxEntries: config.answerCache.maxEntries }),
+    transcriptCache: redis
+      ? createRedisCache<Transcript>({ connection: redis, namespace: "transcript" })
+      : createMemoryCache<Transcript>({ maxEntries: config.transcriptCache.maxEntries }),
+    answerCache: redis
+      ? createRedisCache<GeneratedAnswer>({ connection: redis, namespace: "answer" })
+      : createMemoryCache<GeneratedAnswer>({ maxEntries: config.answerCache.maxEntries }),
     generatedKey,
-    close: async () => {},
+    close: () => store.close(),
+  };
+}
+
+/** @returns whether any key was issued; false when the store cannot be read (start-up then makes a key, never opens up) */
+async function hasIssuedKeys(keys: IssuedApiKeys): Promise<boolean> {
+  try {
+    return (await keys.list()).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * @returns each key's budget: its own limit, else `RATE_LIMIT`, else none.
+ *   A stored limit that does not parse falls back to the default (logged once per key).
+ */
+function budgetsFrom(config: Config, logger: Logger): (identity: KeyIdentity) => Budget | undefined {
+  const parsed = new Map<string, Budget | undefined>();
+  return (identity) => {
+    if (!identity.rateLimit) return config.rateLimit;
+    if (!parsed.has(identity.rateLimit)) {
+      const budget = parseRateLimit(identity.rateLimit);
+      if (!budget) logger.warn("key_rate_limit_invalid", { key_id: identity.id, rate_limit: identity.rateLimit });
+      parsed.set(identity.rateLimit, budget);
+    }
+    return parsed.get(identity.rateLimit) ?? config.rateLimit;
   };
 }

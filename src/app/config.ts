@@ -16,6 +16,8 @@ export interface Config {
   rateLimit?: RateLimitSpec;
   rateLimitFailure: "open" | "closed";
   redisUrl?: string;
+  /** Prepended to every Redis key, so several services (or test runs) can share one Redis. */
+  redisKeyPrefix: string;
   corsOrigins: string[];
   transcriptCache: { ttlMs: number; maxEntries: number };
   answerCache: { ttlMs: number; maxEntries: number };
@@ -66,6 +68,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     rateLimit: readRateLimit(read),
     rateLimitFailure: read.oneOf("RATE_LIMIT_ON_REDIS_FAILURE", ["open", "closed"] as const, "open"),
     redisUrl: readRedisUrl(read),
+    redisKeyPrefix: read.string("REDIS_KEY_PREFIX", "vcs:"),
     corsOrigins: read.list("CORS_ORIGINS"),
     transcriptCache: { ttlMs: read.int("TRANSCRIPT_CACHE_TTL_MS", 6 * HOUR_MS, 0, 30 * 24 * HOUR_MS), maxEntries: read.int("TRANSCRIPT_CACHE_MAX_ENTRIES", 500, 1, 1_000_000) },
     answerCache: { ttlMs: read.int("ANSWER_CACHE_TTL_MS", HOUR_MS, 0, 30 * 24 * HOUR_MS), maxEntries: read.int("ANSWER_CACHE_MAX_ENTRIES", 2_000, 1, 1_000_000) },

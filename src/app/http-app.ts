@@ -38,6 +38,18 @@ export function createHttpApp(deps: HttpAppDeps) {
     callers.set(request, identity);
   };
 
+  // An error after authentication carries the key's RateLimit headers too. A request refused
+  // before the work (400, 413, 415) was never counted; one refused as overloaded is given back.
+  const settleBudget = async (request: Request, error: AppError, headers: Record<string, unknown>): Promise<void> => {
+    const identity = callers.get(request);
+    if (!identity || (error.code !== "overloaded" && headers["ratelimit-limit"] !== undefined)) return;
+    try {
+      Object.assign(headers, rateLimitHeaders(await deps.rateLimiter.take(identity, error.code === "overloaded" ? -1 : 0)));
+    } catch (cause) {
+      deps.logger.warn("rate_limit_settle_failed", { error: describeError(cause) });
+    }
+  };
+
   const cors = createCors(deps.corsOrigins ?? []);
 
   return new Elysia({ normalize: false })
@@ -45,9 +57,10 @@ export function createHttpApp(deps: HttpAppDeps) {
       set.headers["x-request-id"] = chooseRequestId(request.headers.get("x-request-id"));
       Object.assign(set.headers, cors.responseHeaders(request));
     })
-    .onError(({ code, error, set, request }) => {
+    .onError(async ({ code, error, set, request }) => {
       const requestId = String(set.headers["x-request-id"] ?? chooseRequestId(null));
       const appError = toAppError(code, error, request);
+      await settleBudget(request, appError, set.headers);
       if (appError.code === "internal_error") deps.logger.error("unhandled_error", { request_id: requestId, error: describeError(error) });
       return errorResponse(appError, requestId, headersOf(set.headers));
     })

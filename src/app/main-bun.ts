@@ -5,6 +5,11 @@ import { createLogger } from "./logger.ts";
 
 /** Entry point on Bun: `bun run server`. */
 async function main(): Promise<void> {
+  // Subcommands (such as `keys`) are dispatched here, before the server starts.
+  if (process.argv[2] === "keys") {
+    const { runKeysCli } = await import("./keys-cli.ts");
+    process.exit(await runKeysCli(process.argv.slice(3), { env: process.env, print: (line) => console.log(line), printError: (line) => console.error(line) }));
+  }
   let config;
   try {
     config = loadConfig(process.env);

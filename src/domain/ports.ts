@@ -78,6 +78,12 @@ export interface RateDecision {
 
 /** Per-key request budgets. */
 export interface RateLimiter {
-  /** Counts one request against the key's budget. */
-  take(identity: KeyIdentity): Promise<RateDecision>;
+  /**
+   * Counts a request against the key's budget.
+   *
+   * @param cost 1 (default) counts one request; 0 only looks (for headers on a
+   *   request refused for another reason); -1 gives one back (a request the
+   *   server itself turned away, such as 503 `overloaded`)
+   */
+  take(identity: KeyIdentity, cost?: number): Promise<RateDecision>;
 }

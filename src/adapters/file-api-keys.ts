@@ -1,0 +1,98 @@
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { KeyIdentity } from "../domain/ports.ts";
+import { sha256Hex } from "./env-api-keys.ts";
+import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord } from "./issued-api-keys.ts";
+
+/** The file's content: `{"version": 1, "keys": [KeyRecord, ...]}`. */
+interface KeysFile {
+  version: 1;
+  keys: KeyRecord[];
+}
+
+/** Where a file store reports trouble reading its file. */
+export interface FileKeysLog {
+  warn(event: string, fields?: Record<string, unknown>): void;
+}
+
+/**
+ * Issued keys in a JSON file (`KEYS_FILE`), for a single instance without
+ * Redis. Every change is written to a temporary file then renamed over the
+ * old one, so a reader never sees half a file. A running server notices
+ * changes made by the CLI at once: each verification costs one `stat` of the
+ * file, and the file is read again only when its inode, size or mtime moved.
+ *
+ * @param options.path the file; created (with its folder) on the first `add`
+ * @param options.log told when the file cannot be read or parsed (the last good copy is kept)
+ * @throws {Error} from `add`/`revoke`/`list` when the file exists but is not a keys file
+ */
+export function createFileApiKeys(options: { path: string; log?: FileKeysLog }): IssuedApiKeys {
+  const path = options.path;
+  let stamp = "";
+  let byDigest = new Map<string, KeyIdentity>();
+  let broken = "";
+
+  /** Reads the file strictly: a missing file is empty, a bad one throws. */
+  const load = (): KeyRecord[] => {
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+    const parsed = JSON.parse(text) as Partial<KeysFile>;
+    if (parsed?.version !== 1 || !Array.isArray(parsed.keys) || !parsed.keys.every(isKeyRecord)) {
+      throw new Error(`The keys file ${path} is not a keys file (expected {"version": 1, "keys": [...]}); fix or move it`);
+    }
+    return parsed.keys;
+  };
+
+  const save = (keys: KeyRecord[]): void => {
+    mkdirSync(dirname(path), { recursive: true });
+    const temporary = `${path}.${crypto.randomUUID()}.tmp`;
+    writeFileSync(temporary, `${JSON.stringify({ version: 1, keys } satisfies KeysFile, null, 2)}\n`, { mode: 0o600 });
+    renameSync(temporary, path);
+  };
+
+  /** Re-reads the file when it changed since the last look; keeps the last good copy on failure. */
+  const refresh = (): void => {
+    let now: string;
+    try {
+      const stat = statSync(path);
+      now = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+    } catch {
+      now = "missing";
+    }
+    if (now === stamp) return;
+    try {
+      byDigest = new Map(load().map((record) => [record.sha256, identityOf(record)]));
+      stamp = now;
+      broken = "";
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (message !== broken) options.log?.warn("keys_file_unreadable", { path, error: message });
+      broken = message;
+    }
+  };
+
+  return {
+    async verify(key) {
+      const digest = await sha256Hex(key);
+      refresh();
+      return byDigest.get(digest);
+    },
+    async add(record) {
+      save([...load(), record]);
+    },
+    async list() {
+      return load();
+    },
+    async revoke(id) {
+      const keys = load();
+      const found = keys.find((record) => record.id === id);
+      if (found) save(keys.filter((record) => record !== found));
+      return found;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import type { ApiKeys, KeyIdentity } from "../domain/ports.ts";
+import { generateApiKey, sha256Hex } from "./env-api-keys.ts";
+
+/**
+ * An issued key as stored: never the key itself, only its SHA-256 digest.
+ * Keys are 256-bit random tokens, so a fast digest is enough: nobody can
+ * guess a token from its digest, and verification costs one hash.
+ */
+export interface KeyRecord {
+  /** Public, non-secret id used by `keys revoke`, rate limits and logs, e.g. `key_3f9a1c2b7e4d`. */
+  id: string;
+  name: string;
+  /** ISO 8601 time of issue. */
+  createdAt: string;
+  /** The key's own limit such as `60/min`; the default `RATE_LIMIT` applies when absent. */
+  rateLimit?: string;
+  /** Lower-case hex SHA-256 of the key. */
+  sha256: string;
+}
+
+/** A store of issued keys (a file, or Redis): what the server verifies and the CLI manages. */
+export interface IssuedApiKeys extends ApiKeys {
+  /** Adds a record made by {@linkcode issueKey}. */
+  add(record: KeyRecord): Promise<void>;
+  /** @returns every key's record, oldest first */
+  list(): Promise<KeyRecord[]>;
+  /** @returns the revoked key's record, or undefined when no key has that id */
+  revoke(id: string): Promise<KeyRecord | undefined>;
+}
+
+/**
+ * Makes a new key and the record to store for it.
+ *
+ * @param options.name what the key is for, shown by `keys list`
+ * @param options.rateLimit the key's own limit, already validated
+ * @param options.now clock, swappable in tests
+ * @returns the key (to show once) and its record (to store)
+ */
+export async function issueKey(options: { name: string; rateLimit?: string; now?: () => Date }): Promise<{ key: string; record: KeyRecord }> {
+  const key = generateApiKey();
+  const idBytes = crypto.getRandomValues(new Uint8Array(6));
+  const record: KeyRecord = {
+    id: `key_${Array.from(idBytes, (b) => b.toString(16).padStart(2, "0")).join("")}`,
+    name: options.name,
+    createdAt: (options.now ?? (() => new Date()))().toISOString(),
+    sha256: await sha256Hex(key),
+  };
+  if (options.rateLimit) record.rateLimit = options.rateLimit;
+  return { key, record };
+}
+
+/** @returns the identity the service knows a stored key by */
+export function identityOf(record: KeyRecord): KeyIdentity {
+  return record.rateLimit ? { id: record.id, name: record.name, rateLimit: record.rateLimit } : { id: record.id, name: record.name };
+}
+
+/**
+ * @param value parsed JSON
+ * @returns whether `value` has a record's shape
+ */
+export function isKeyRecord(value: unknown): value is KeyRecord {
+  const r = value as Partial<KeyRecord> | null;
+  return typeof r === "object" && r !== null && typeof r.id === "string" && typeof r.name === "string" && typeof r.createdAt === "string" &&
+    typeof r.sha256 === "string" && /^[0-9a-f]{64}$/.test(r.sha256) && (r.rateLimit === undefined || typeof r.rateLimit === "string");
+}

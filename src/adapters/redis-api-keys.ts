@@ -1,0 +1,67 @@
+import type { KeyIdentity } from "../domain/ports.ts";
+import { sha256Hex } from "./env-api-keys.ts";
+import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord } from "./issued-api-keys.ts";
+import type { RedisConnection } from "./redis-connection.ts";
+
+/**
+ * Issued keys in Redis, shared by every instance: one hash `<prefix>keys`
+ * mapping each key's SHA-256 digest to its record (JSON). Verifying is one
+ * `HGET`; revoking deletes the field, so every instance refuses the key on
+ * its next request.
+ *
+ * While Redis is unreachable, a key this instance verified within the last
+ * `rememberMs` (default 10 minutes) is still accepted; any other issued key
+ * is refused until Redis is back. (Keys from `API_KEYS` never need Redis.)
+ *
+ * @param options.connection the shared Redis connection
+ * @param options.rememberMs how long a verified key is remembered for outages
+ * @param options.now clock in ms, swappable in tests
+ */
+export function createRedisApiKeys(options: { connection: RedisConnection; rememberMs?: number; now?: () => number }): IssuedApiKeys {
+  const { connection } = options;
+  const hash = `${connection.prefix}keys`;
+  const now = options.now ?? Date.now;
+  const rememberMs = options.rememberMs ?? 600_000;
+  const remembered = new Map<string, { identity: KeyIdentity; until: number }>();
+
+  const remember = (digest: string, identity: KeyIdentity): void => {
+    remembered.delete(digest);
+    remembered.set(digest, { identity, until: now() + rememberMs });
+    if (remembered.size > 10_000) remembered.delete(remembered.keys().next().value!);
+  };
+
+  const all = async (): Promise<KeyRecord[]> => {
+    const values = await connection.run((client) => client.hvals(hash));
+    return values.map((text) => JSON.parse(text) as unknown).filter(isKeyRecord).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  };
+
+  return {
+    async verify(key) {
+      const digest = await sha256Hex(key);
+      let text: string | null;
+      try {
+        text = await connection.run((client) => client.hget(hash, digest));
+      } catch {
+        const known = remembered.get(digest);
+        return known && known.until > now() ? known.identity : undefined;
+      }
+      const record = text === null ? undefined : (JSON.parse(text) as unknown);
+      if (!isKeyRecord(record)) {
+        remembered.delete(digest);
+        return undefined;
+      }
+      const identity = identityOf(record);
+      remember(digest, identity);
+      return identity;
+    },
+    async add(record) {
+      await connection.run((client) => client.hset(hash, record.sha256, JSON.stringify(record)));
+    },
+    list: all,
+    async revoke(id) {
+      const found = (await all()).find((record) => record.id === id);
+      if (found) await connection.run((client) => client.hdel(hash, found.sha256));
+      return found;
+    },
+  };
+}

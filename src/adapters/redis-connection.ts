@@ -1,0 +1,112 @@
+import { Redis } from "ioredis";
+
+/** Where the Redis adapters report an outage (once) and its end. */
+export interface RedisLog {
+  warn(event: string, fields?: Record<string, unknown>): void;
+  info(event: string, fields?: Record<string, unknown>): void;
+}
+
+/** One client shared by every Redis adapter of a process, with outage tracking. */
+export interface RedisConnection {
+  /** Prepended to every key, e.g. `vcs:`. */
+  readonly prefix: string;
+  /** Whether the last command (or connection attempt) succeeded. */
+  readonly available: boolean;
+  /**
+   * Runs commands. Fails fast while Redis is unreachable (no offline queue)
+   * and after `commandTimeoutMs` when Redis stops answering.
+   *
+   * @throws whatever the client threw; the first failure of an outage is logged
+   */
+  run<T>(command: (client: Redis) => Promise<T>): Promise<T>;
+  /** @returns whether Redis became ready within `timeoutMs` */
+  ready(timeoutMs: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to Redis with settings that never let a request hang on a dead
+ * server: commands fail at once while disconnected (no offline queue), each
+ * command has a time limit, and the client keeps reconnecting in the
+ * background (every 2 s at most). An outage is logged once when it starts
+ * (`redis_unavailable`) and once when it ends (`redis_recovered`).
+ *
+ * @param options.url `redis://` or `rediss://` URL, may carry a password and a db number
+ * @param options.prefix prepended to every key
+ * @param options.log where outages are reported
+ * @param options.commandTimeoutMs time limit of each command (default 1000)
+ */
+export function createRedisConnection(options: { url: string; prefix: string; log: RedisLog; commandTimeoutMs?: number }): RedisConnection {
+  const client = new Redis(options.url, {
+    enableOfflineQueue: false,
+    commandTimeout: options.commandTimeoutMs ?? 1_000,
+    connectTimeout: 2_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    lazyConnect: false,
+  });
+  let available = false;
+  let everReady = false;
+  let outageLogged = false;
+  let closing = false;
+
+  const fail = (error: unknown): void => {
+    available = false;
+    if (outageLogged || closing) return;
+    outageLogged = true;
+    options.log.warn("redis_unavailable", { error: describeRedisError(error), effect: "caches miss, rate limits and keys fall back as configured" });
+  };
+  client.on("error", fail);
+  client.on("ready", () => {
+    available = true;
+    if (outageLogged) options.log.info("redis_recovered", {});
+    outageLogged = false;
+    everReady = true;
+  });
+  client.on("close", () => {
+    if (everReady) fail(new Error("Connection closed"));
+  });
+
+  return {
+    prefix: options.prefix,
+    get available() {
+      return available;
+    },
+    async run(command) {
+      try {
+        return await command(client);
+      } catch (error) {
+        if (!isReplyError(error)) fail(error);
+        throw error;
+      }
+    },
+    async ready(timeoutMs) {
+      if (client.status === "ready") return true;
+      return await new Promise<boolean>((resolve) => {
+        const done = (value: boolean) => {
+          clearTimeout(timer);
+          client.off("ready", onReady);
+          resolve(value);
+        };
+        const onReady = () => done(true);
+        const timer = setTimeout(() => done(false), timeoutMs);
+        client.on("ready", onReady);
+      });
+    },
+    async close() {
+      closing = true;
+      client.disconnect();
+    },
+  };
+}
+
+/** Redis answered with an error (a bug or bad data), as opposed to not answering. */
+function isReplyError(error: unknown): boolean {
+  return error instanceof Error && error.name === "ReplyError";
+}
+
+/** A short description for logs, without the URL (it may hold a password). */
+export function describeRedisError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/rediss?:\/\/\S*/g, "<redis url>").slice(0, 200);
+}

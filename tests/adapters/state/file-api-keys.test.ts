@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createFileApiKeys } from "../../../src/adapters/file-api-keys.ts";
+import { issueKey } from "../../../src/adapters/issued-api-keys.ts";
+
+const dirs: string[] = [];
+function tempFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), "vcs-keys-"));
+  dirs.push(dir);
+  return join(dir, "nested", "api-keys.json");
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("createFileApiKeys()", () => {
+  test("stores only the key's digest, and verifies the key to its identity", async () => {
+    const path = tempFile();
+    const store = createFileApiKeys({ path });
+    const { key, record } = await issueKey({ name: "mobile app", rateLimit: "60/min" });
+    await store.add(record);
+    const text = readFileSync(path, "utf8");
+    expect(text).not.toContain(key);
+    expect(text).toContain(record.sha256);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readdirSync(join(path, ".."))).toEqual(["api-keys.json"]);
+    expect(await store.verify(key)).toEqual({ id: record.id, name: "mobile app", rateLimit: "60/min" });
+    expect(await store.verify(`${key}x`)).toBeUndefined();
+  });
+
+  test("a missing file holds no keys", async () => {
+    const store = createFileApiKeys({ path: tempFile() });
+    expect(await store.list()).toEqual([]);
+    expect(await store.verify("vcs_anything")).toBeUndefined();
+  });
+
+  test("a key revoked by another process (the CLI) is refused by the running store at once", async () => {
+    const path = tempFile();
+    const server = createFileApiKeys({ path });
+    const cli = createFileApiKeys({ path });
+    const first = await issueKey({ name: "first" });
+    const second = await issueKey({ name: "second" });
+    await cli.add(first.record);
+    expect(await server.verify(first.key)).toBeDefined();
+    await cli.add(second.record);
+    expect(await server.verify(second.key)).toBeDefined();
+    expect((await cli.revoke(first.record.id))?.name).toBe("first");
+    expect(await server.verify(first.key)).toBeUndefined();
+    expect(await server.verify(second.key)).toBeDefined();
+    expect((await cli.list()).map((r) => r.id)).toEqual([second.record.id]);
+  });
+
+  test("revoking an unknown id changes nothing and says so", async () => {
+    const path = tempFile();
+    const store = createFileApiKeys({ path });
+    const { record } = await issueKey({ name: "kept" });
+    await store.add(record);
+    expect(await store.revoke("key_000000000000")).toBeUndefined();
+    expect(await store.list()).toHaveLength(1);
+  });
+
+  test("a damaged file keeps the last good keys for verification, warns once, and refuses to be overwritten", async () => {
+    const path = tempFile();
+    const warnings: unknown[] = [];
+    const store = createFileApiKeys({ path, log: { warn: (event, fields) => warnings.push({ event, fields }) } });
+    const { key, record } = await issueKey({ name: "good" });
+    await store.add(record);
+    expect(await store.verify(key)).toBeDefined();
+    writeFileSync(path, "{ not json");
+    expect(await store.verify(key)).toBeDefined();
+    expect(await store.verify(key)).toBeDefined();
+    expect(warnings).toHaveLength(1);
+    expect(JSON.stringify(warnings)).not.toContain(key);
+    const other = await issueKey({ name: "other" });
+    await expect(store.add(other.record)).rejects.toThrow();
+    expect(readFileSync(path, "utf8")).toBe("{ not json");
+  });
+});
