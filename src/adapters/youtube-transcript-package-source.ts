@@ -12,6 +12,8 @@ interface Observed {
   lengthSeconds?: number;
   title?: string;
   tracks: { languageCode?: string; kind?: string }[];
+  /** Language of the video's default track, from the player response. */
+  defaultLanguage?: string;
   failure?: "timeout" | "blocked";
 }
 
@@ -31,7 +33,8 @@ export function createYoutubeTranscriptPackageSource(options: TransportOptions):
     async fetch(videoId, query) {
       const seen: Observed = { tracks: [] };
       const hook = observing(transport.hook(query.signal), seen);
-      const items = await fetchInOrder(videoId, [...query.languages, undefined], hook, seen);
+      const items = await fetchInOrder(videoId, query.languages, hook, seen);
+      if (seen.format === "broken") throw new AppError("upstream_error", `YouTube sent a caption track for video ${videoId} the service could not read; try again later`);
       const cues = normalise(items, seen.format);
       if (cues.length === 0) {
         throw new AppError("upstream_error", `YouTube sent an empty caption track for video ${videoId}; try again later`);
@@ -50,17 +53,23 @@ export function createYoutubeTranscriptPackageSource(options: TransportOptions):
   };
 }
 
-/** Asks for each language in turn; `undefined` last lets the package take the video's first track. */
-async function fetchInOrder(videoId: string, languages: (string | undefined)[], hook: typeof fetch, seen: Observed): Promise<TranscriptResponse[]> {
-  for (const lang of languages) {
+/**
+ * Asks for each wanted language in turn, then the video's default track's
+ * (learnt from the first attempt), then whatever the package picks.
+ */
+async function fetchInOrder(videoId: string, languages: readonly string[], hook: typeof fetch, seen: Observed): Promise<TranscriptResponse[]> {
+  const tried = new Set<string | undefined>();
+  // Ends: the last candidate is `undefined`, after which every outcome returns or throws.
+  for (;;) {
+    const lang = [...languages, seen.defaultLanguage].find((code) => code !== undefined && !tried.has(code));
+    tried.add(lang);
     try {
       return await fetchTranscript(videoId, { lang, fetch: hook });
     } catch (error) {
-      if (error instanceof YoutubeTranscriptNotAvailableLanguageError) continue;
+      if (error instanceof YoutubeTranscriptNotAvailableLanguageError && lang !== undefined) continue;
       throw failure(error, seen);
     }
   }
-  throw failure(new Error("no language matched"), seen);
 }
 
 /** The package reports blocked, unavailable and disabled alike, so only what the hook saw is trusted. */
@@ -119,5 +128,9 @@ function notePlayer(json: any, seen: Observed): void {
   if (Number.isFinite(length) && length > 0) seen.lengthSeconds = length;
   if (typeof json?.videoDetails?.title === "string") seen.title = json.videoDetails.title;
   const tracks = json?.captions?.playerCaptionsTracklistRenderer?.captionTracks;
-  if (Array.isArray(tracks)) seen.tracks = tracks;
+  if (!Array.isArray(tracks)) return;
+  seen.tracks = tracks;
+  const index = json?.captions?.playerCaptionsTracklistRenderer?.audioTracks?.[0]?.defaultCaptionTrackIndex;
+  const code = Number.isInteger(index) ? tracks[index]?.languageCode : undefined;
+  if (typeof code === "string") seen.defaultLanguage = code;
 }

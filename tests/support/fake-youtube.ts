@@ -10,13 +10,30 @@ export type Fault =
 
 export type Endpoint = "player" | "watch" | "caption";
 
+/** Which page `GET /watch` serves: the real one, the EU consent wall (valid or without its `v` input), or reCAPTCHA. */
+export type WatchPage = "page" | "consent" | "consent-invalid" | "recaptcha";
+
+/** Player calls the fake answers with the bot check, as YouTube does for blocked clients. */
+export interface PlayerGate {
+  /** Client names (`ANDROID`, `IOS`) refused on key-less calls. */
+  blockClients?: string[];
+  /** Whether key-less calls (no `key=` from the watch page) are refused, whatever the client. */
+  blockKeyless?: boolean;
+}
+
 /** One request the fake received. */
 export interface Seen {
   endpoint: Endpoint | "other";
   path: string;
   query: Record<string, string>;
   body?: string;
+  /** `context.client.clientName` of a player call. */
+  client?: string;
+  cookie?: string;
 }
+
+/** The cookie the captured consent page's form would set. */
+export const CONSENT_COOKIE = "CONSENT=YES+cb.20210328-17-p0.de+FX+119";
 
 export interface FakeYoutube {
   origin: string;
@@ -24,8 +41,12 @@ export interface FakeYoutube {
   count(endpoint: Endpoint): number;
   /** Plays `fault` on every request to `endpoint` until cleared (undefined clears). */
   setFault(endpoint: Endpoint, fault: Fault | undefined): void;
-  /** Replaces the caption body for a video; `lang` keyed, `*` for any. */
+  /** Replaces the caption body for a video. */
   setCaption(videoId: string, body: string): void;
+  /** Chooses the page `GET /watch` serves (`page` by default). */
+  setWatch(page: WatchPage): void;
+  /** Refuses some player calls with the bot check (none by default). */
+  setPlayerGate(gate: PlayerGate): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -43,6 +64,8 @@ export function startFakeYoutube(options: { latencyMs?: number } = {}): FakeYout
   const faults = new Map<Endpoint, Fault>();
   const captions = new Map<string, string>();
   const transcript = fixture("transcript.xml");
+  let watchPage: WatchPage = "page";
+  let gate: PlayerGate = {};
 
   const server = Bun.serve({
     port: 0,
@@ -52,15 +75,20 @@ export function startFakeYoutube(options: { latencyMs?: number } = {}): FakeYout
       const url = new URL(request.url);
       const endpoint = endpointOf(url.pathname);
       const body = request.method === "POST" ? await request.text() : undefined;
-      seen.push({ endpoint, path: url.pathname, query: Object.fromEntries(url.searchParams), body });
+      const client = endpoint === "player" ? clientOf(body) : undefined;
+      const cookie = request.headers.get("cookie") ?? undefined;
+      seen.push({ endpoint, path: url.pathname, query: Object.fromEntries(url.searchParams), body, client, cookie });
       if (options.latencyMs) await Bun.sleep(options.latencyMs);
       const fault = endpoint === "other" ? undefined : faults.get(endpoint);
       if (fault) {
         const played = await play(fault);
         if (played) return played;
       }
-      if (endpoint === "player") return playerResponse(body);
-      if (endpoint === "watch") return html(fixture("youtube.html"));
+      if (endpoint === "player") {
+        const blocked = !url.searchParams.has("key") && (gate.blockKeyless || gate.blockClients?.includes(client ?? ""));
+        return blocked ? json(fixture(VIDEOS.botCheck.player)) : playerResponse(body);
+      }
+      if (endpoint === "watch") return html(watchBody(watchPage, cookie));
       if (endpoint === "caption") {
         if (url.search.includes("exp=xpe")) return new Response("", { headers: { "content-type": "text/xml" } });
         const videoId = url.searchParams.get("v") ?? "";
@@ -76,10 +104,14 @@ export function startFakeYoutube(options: { latencyMs?: number } = {}): FakeYout
     count: (endpoint) => seen.filter((s) => s.endpoint === endpoint).length,
     setFault: (endpoint, fault) => (fault ? faults.set(endpoint, fault) : faults.delete(endpoint)),
     setCaption: (videoId, body) => captions.set(videoId, body),
+    setWatch: (page) => (watchPage = page),
+    setPlayerGate: (next) => (gate = next),
     reset() {
       seen.length = 0;
       faults.clear();
       captions.clear();
+      watchPage = "page";
+      gate = {};
     },
     close: async () => {
       server.stop(true);
@@ -103,7 +135,27 @@ function playerResponse(body: string | undefined): Response {
   }
   // Unknown ids play like a removed video, as YouTube answers them.
   const file = PLAYER_BY_ID.get(videoId) ?? "youtube_video_unavailable.innertube.json";
-  return new Response(fixture(file), { headers: { "content-type": "application/json; charset=UTF-8" } });
+  return json(fixture(file));
+}
+
+function clientOf(body: string | undefined): string | undefined {
+  try {
+    return JSON.parse(body ?? "{}").context?.client?.clientName;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A consent wall until the form's cookie is sent; the real watch page after. */
+function watchBody(page: WatchPage, cookie: string | undefined): string {
+  if (page === "recaptcha") return fixture("youtube_too_many_requests.html");
+  if (page === "consent-invalid") return fixture("youtube_consent_page_invalid.html");
+  if (page === "consent" && !cookie?.includes(CONSENT_COOKIE)) return fixture("youtube_consent_page.html");
+  return fixture("youtube.html");
+}
+
+function json(text: string): Response {
+  return new Response(text, { headers: { "content-type": "application/json; charset=UTF-8" } });
 }
 
 function html(text: string): Response {

@@ -1,0 +1,98 @@
+import { describe, expect, test } from "bun:test";
+import { createCachedTranscriptSource, transcriptKey } from "../../src/adapters/cached-transcript-source.ts";
+import { createMemoryCache } from "../../src/adapters/memory-cache.ts";
+import { AppError } from "../../src/domain/errors.ts";
+import type { TranscriptSource } from "../../src/domain/ports.ts";
+import type { Transcript, TranscriptQuery } from "../../src/domain/transcript.ts";
+
+/** A source that counts fetches and answers when released. */
+function slowSource() {
+  const calls: { videoId: string; query: TranscriptQuery }[] = [];
+  let release: () => void = () => {};
+  let gate = new Promise<void>((resolve) => (release = resolve));
+  const source: TranscriptSource = {
+    async fetch(videoId, query) {
+      calls.push({ videoId, query });
+      await gate;
+      if (videoId === "failing0001") throw new AppError("upstream_error", "fake failure");
+      return { videoId, language: query.languages[0] ?? "en", isGenerated: false, isTranslated: false, cues: [{ start: 0, duration: 1, text: "hi" }] } satisfies Transcript;
+    },
+  };
+  return {
+    source,
+    calls,
+    release: () => release(),
+    rearm: () => (gate = new Promise<void>((resolve) => (release = resolve))),
+  };
+}
+
+const en = { languages: ["en"] as const, translate: true };
+
+describe("createCachedTranscriptSource()", () => {
+  test("50 concurrent fetches of one video share one fetch; a repeat within the TTL makes none", async () => {
+    const slow = slowSource();
+    const cached = createCachedTranscriptSource({ source: slow.source, cache: createMemoryCache({ maxEntries: 10 }), ttlMs: 60_000 });
+    const all = Promise.all(Array.from({ length: 50 }, () => cached.fetch("GJLlxj_dtq8", en)));
+    slow.release();
+    const results = await all;
+    expect(slow.calls).toHaveLength(1);
+    expect(new Set(results).size).toBe(1);
+    await cached.fetch("GJLlxj_dtq8", en);
+    expect(slow.calls).toHaveLength(1);
+  });
+
+  test("the language and the translate flag are part of the key", async () => {
+    const slow = slowSource();
+    slow.release();
+    const cached = createCachedTranscriptSource({ source: slow.source, cache: createMemoryCache({ maxEntries: 10 }), ttlMs: 60_000 });
+    expect((await cached.fetch("GJLlxj_dtq8", { languages: ["es"], translate: true })).language).toBe("es");
+    expect((await cached.fetch("GJLlxj_dtq8", en)).language).toBe("en");
+    await cached.fetch("GJLlxj_dtq8", { languages: ["en"], translate: false });
+    expect(slow.calls).toHaveLength(3);
+    expect(transcriptKey("a", en)).not.toBe(transcriptKey("a", { languages: ["en"], translate: false }));
+  });
+
+  test("an expired entry is fetched again", async () => {
+    let now = 0;
+    const slow = slowSource();
+    slow.release();
+    const cached = createCachedTranscriptSource({ source: slow.source, cache: createMemoryCache({ maxEntries: 10, now: () => now }), ttlMs: 1_000 });
+    await cached.fetch("GJLlxj_dtq8", en);
+    now = 999;
+    await cached.fetch("GJLlxj_dtq8", en);
+    now = 1_000;
+    await cached.fetch("GJLlxj_dtq8", en);
+    expect(slow.calls).toHaveLength(2);
+  });
+
+  test("failures are shared by the waiting callers but not cached", async () => {
+    const slow = slowSource();
+    const cached = createCachedTranscriptSource({ source: slow.source, cache: createMemoryCache({ maxEntries: 10 }), ttlMs: 60_000 });
+    const both = Promise.allSettled([cached.fetch("failing0001", en), cached.fetch("failing0001", en)]);
+    slow.release();
+    expect((await both).map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    await cached.fetch("failing0001", en).catch(() => {});
+    expect(slow.calls).toHaveLength(2);
+  });
+
+  test("a caller whose signal aborts stops waiting, without failing the others or the shared fetch", async () => {
+    const slow = slowSource();
+    const cached = createCachedTranscriptSource({ source: slow.source, cache: createMemoryCache({ maxEntries: 10 }), ttlMs: 60_000 });
+    const controller = new AbortController();
+    const impatient = cached.fetch("GJLlxj_dtq8", { ...en, signal: controller.signal });
+    const patient = cached.fetch("GJLlxj_dtq8", en);
+    controller.abort();
+    await expect(impatient).rejects.toMatchObject({ code: "upstream_timeout" });
+    slow.release();
+    expect((await patient).videoId).toBe("GJLlxj_dtq8");
+    expect(slow.calls[0]!.query.signal).toBeUndefined();
+  });
+
+  test("a cache that fails is treated as a miss", async () => {
+    const slow = slowSource();
+    slow.release();
+    const broken = { get: () => Promise.reject(new Error("down")), set: () => Promise.reject(new Error("down")) };
+    const cached = createCachedTranscriptSource({ source: slow.source, cache: broken, ttlMs: 60_000 });
+    expect((await cached.fetch("GJLlxj_dtq8", en)).cues).toHaveLength(1);
+  });
+});

@@ -1,0 +1,133 @@
+import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+import { createInnertubeTranscriptSource } from "../../../src/adapters/innertube-transcript-source.ts";
+import { AppError } from "../../../src/domain/errors.ts";
+import { SRV3 } from "../../support/caption-bodies.ts";
+import { CONSENT_COOKIE, startFakeYoutube } from "../../support/fake-youtube.ts";
+import { VIDEOS } from "../../support/fixtures.ts";
+
+const youtube = startFakeYoutube();
+const clients = [{ name: "ANDROID", version: "20.10.38" }, { name: "IOS", version: "20.10.4" }];
+const source = createInnertubeTranscriptSource({ baseUrl: youtube.origin, clients, timeoutMs: 2_000 });
+const en = { languages: ["en"] as const, translate: true };
+
+afterAll(() => youtube.close());
+beforeEach(() => youtube.reset());
+
+async function failure(work: Promise<unknown>): Promise<AppError> {
+  try {
+    await work;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error("expected a failure");
+}
+
+/** The requests the fake saw, as `endpoint[:client][+key][+cookie]`. */
+const trail = () => youtube.seen.map((s) => `${s.endpoint}${s.client ? `:${s.client}` : ""}${s.endpoint === "player" && s.query.key ? "+key" : ""}${s.cookie ? "+cookie" : ""}`);
+
+describe("createInnertubeTranscriptSource()", () => {
+  test("one key-less player call and one caption call, classic format, manual en track, times in seconds", async () => {
+    const transcript = await source.fetch(VIDEOS.normal.id, en);
+    expect(youtube.seen.map((s) => s.endpoint)).toEqual(["player", "caption"]);
+    const caption = youtube.seen[1]!.query;
+    expect(caption.lang).toBe("en");
+    expect(caption.kind).toBeUndefined();
+    expect(caption.fmt).toBeUndefined();
+    expect(caption.tlang).toBeUndefined();
+    expect(transcript).toMatchObject({ videoId: VIDEOS.normal.id, language: "en", isGenerated: false, isTranslated: false, durationSeconds: 316 });
+    expect(transcript.cues.map((c) => [c.start, c.duration])).toEqual([[0, 1.54], [1.54, 4.16], [5.7, 3.239]]);
+  });
+
+  test("a language without a track is asked for as YouTube's translation of the default track", async () => {
+    const transcript = await source.fetch(VIDEOS.normal.id, { languages: ["pt"], translate: true });
+    const caption = youtube.seen.find((s) => s.endpoint === "caption")!.query;
+    expect([caption.lang, caption.tlang]).toEqual(["en", "pt"]);
+    expect(transcript).toMatchObject({ language: "pt", isTranslated: true });
+  });
+
+  test("falls back to the second client when the first meets the bot check", async () => {
+    youtube.setPlayerGate({ blockClients: ["ANDROID"] });
+    await source.fetch(VIDEOS.normal.id, en);
+    expect(trail()).toEqual(["player:ANDROID", "player:IOS", "caption"]);
+  });
+
+  test("when every key-less call is refused, the watch page's key makes a keyed call that succeeds", async () => {
+    youtube.setPlayerGate({ blockKeyless: true });
+    const transcript = await source.fetch(VIDEOS.normal.id, en);
+    expect(trail()).toEqual(["player:ANDROID", "player:IOS", "watch", "player:ANDROID+key", "caption"]);
+    expect(youtube.seen[3]!.query.key).toBe("AIzaSyAO_FJ2SlqU8Q4STEHLGCilw_Y9_11qcW8");
+    expect(transcript.cues).toHaveLength(3);
+  });
+
+  test("a consent wall is answered once with the CONSENT cookie, which later requests carry", async () => {
+    youtube.setPlayerGate({ blockKeyless: true });
+    youtube.setWatch("consent");
+    await source.fetch(VIDEOS.normal.id, en);
+    expect(trail()).toEqual(["player:ANDROID", "player:IOS", "watch", "watch+cookie", "player:ANDROID+key+cookie", "caption+cookie"]);
+    expect(youtube.seen[3]!.cookie).toBe(CONSENT_COOKIE);
+  });
+
+  test("a consent wall without its v value is a clear upstream_error", async () => {
+    youtube.setPlayerGate({ blockKeyless: true });
+    youtube.setWatch("consent-invalid");
+    const error = await failure(source.fetch(VIDEOS.normal.id, en));
+    expect(error.code).toBe("upstream_error");
+    expect(error.message).toContain("cookie-consent page");
+    expect(youtube.count("watch")).toBe(1);
+  });
+
+  test("a reCAPTCHA page is upstream_blocked", async () => {
+    youtube.setPlayerGate({ blockKeyless: true });
+    youtube.setWatch("recaptcha");
+    expect((await failure(source.fetch(VIDEOS.normal.id, en))).code).toBe("upstream_blocked");
+  });
+
+  test("a bot check that the keyed call meets too stays upstream_blocked; the watch page of another video is ignored", async () => {
+    const error = await failure(source.fetch(VIDEOS.botCheck.id, en));
+    expect(error.code).toBe("upstream_blocked");
+    expect(trail()).toEqual(["player:ANDROID", "player:IOS", "watch", "player:ANDROID+key"]);
+  });
+
+  test.each([
+    ["unavailable", "video_unavailable"],
+    ["ageRestricted", "video_age_restricted"],
+  ] as const)("%s is final after one player call (no other client, no watch page)", async (name, code) => {
+    expect((await failure(source.fetch(VIDEOS[name].id, en))).code).toBe(code);
+    expect(trail()).toEqual(["player:ANDROID"]);
+  });
+
+  test("an unplayable video is asked of the second client, not of the watch page", async () => {
+    expect((await failure(source.fetch(VIDEOS.unplayable.id, en))).code).toBe("video_unplayable");
+    expect(trail()).toEqual(["player:ANDROID", "player:IOS"]);
+  });
+
+  test("an srv3 caption body is read in seconds", async () => {
+    youtube.setCaption(VIDEOS.normal.id, SRV3);
+    const transcript = await source.fetch(VIDEOS.normal.id, en);
+    expect(transcript.cues.map((c) => c.start)).toEqual([0, 1.54, 5.7]);
+  });
+
+  test("HTTP 429 is upstream_blocked with YouTube's Retry-After, and no other client is tried", async () => {
+    youtube.setFault("player", { kind: "status", status: 429, headers: { "retry-after": "120" } });
+    const error = await failure(source.fetch(VIDEOS.normal.id, en));
+    expect([error.code, error.retryAfterSeconds]).toEqual(["upstream_blocked", 120]);
+    expect(youtube.count("player")).toBe(1);
+  });
+
+  test("a request that gets no answer ends as upstream_timeout after the time limit", async () => {
+    const quick = createInnertubeTranscriptSource({ baseUrl: youtube.origin, clients, timeoutMs: 300 });
+    youtube.setFault("caption", { kind: "hang" });
+    const started = performance.now();
+    expect((await failure(quick.fetch(VIDEOS.normal.id, en))).code).toBe("upstream_timeout");
+    expect(performance.now() - started).toBeLessThan(1_500);
+  });
+
+  test("the caller's abort signal stops the fetch", async () => {
+    youtube.setFault("player", { kind: "hang" });
+    const started = performance.now();
+    const error = await failure(source.fetch(VIDEOS.normal.id, { ...en, signal: AbortSignal.timeout(100) }));
+    expect(error.code).toBe("upstream_timeout");
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+});
