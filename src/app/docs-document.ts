@@ -47,6 +47,7 @@ export function buildOpenApiDocument(app: AnyElysia): Json {
     openapi: OPENAPI_VERSION,
     info: { title: "Video Chat Service", version: "1.0.0", description: DESCRIPTION },
     security: [{ apiKey: [] }],
+    tags: [{ name: "chat", description: "Questions and summaries about a YouTube video" }],
     paths: chat ? { "/chat": { post: describeChat(chat) } } : {},
     components: {
       securitySchemes: {
@@ -69,6 +70,7 @@ function describeChat(generated: Json): Json {
   const ok = generated.responses?.["200"]?.content?.["application/json"]?.schema;
   return {
     operationId: "createChat",
+    tags: ["chat"],
     summary: "Chat about a YouTube video",
     description: OPERATION_DESCRIPTION,
     parameters: [

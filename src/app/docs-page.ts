@@ -52,6 +52,7 @@ export function docsPageHtml(assetBase: string): string {
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Video Chat Service: API reference</title>
+  <link rel="icon" href="data:,">
   <link rel="stylesheet" href="${assetBase}/swagger-ui.css">
 </head>
 <body>

@@ -16,7 +16,9 @@ const get = (path: string, method = "GET") => app.handle(new Request(`http://loc
 
 /** @returns every script and stylesheet address the page loads */
 function assetsOf(html: string): string[] {
-  return [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+  const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)];
+  const styles = [...html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)];
+  return [...scripts, ...styles].map((m) => m[1]!);
 }
 
 describe("GET /swagger", () => {
@@ -37,6 +39,7 @@ describe("GET /swagger", () => {
     const assets = assetsOf(html);
     expect(assets.length).toBe(3);
     for (const asset of assets) expect(asset).toStartWith("/swagger/assets/");
+    for (const [, address] of html.matchAll(/\b(?:src|href)="([^"]+)"/g)) expect(address).toMatch(/^(\/swagger\/|data:)/);
     expect(html).not.toMatch(/<script>|<script\s+(?![^>]*\bsrc=)/);
   });
 
