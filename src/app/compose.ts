@@ -5,6 +5,7 @@ import { composeState } from "./compose-state.ts";
 import { composeTranscriptSource } from "./compose-youtube.ts";
 import { createHttpApp } from "./http-app.ts";
 import type { Logger } from "./logger.ts";
+import type { RequestNotes } from "./request-log.ts";
 
 /** The running service's parts, as the entry points need them. */
 export interface Service {
@@ -21,7 +22,7 @@ export interface Service {
  * @param config the validated settings
  * @param io the outside world, swappable in tests
  */
-export async function composeService(config: Config, io: { logger: Logger; fetch?: typeof fetch }): Promise<Service> {
+export async function composeService(config: Config, io: { logger: Logger; fetch?: typeof fetch; notes?: RequestNotes }): Promise<Service> {
   const state = await composeState(config, io);
   const writer = composeWriter(config, io);
   const chat = createChatService({
@@ -32,6 +33,6 @@ export async function composeService(config: Config, io: { logger: Logger; fetch
     gate: state.gate,
     requestTimeoutMs: config.requestTimeoutMs,
   });
-  const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, logger: io.logger, corsOrigins: config.corsOrigins });
+  const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, logger: io.logger, corsOrigins: config.corsOrigins, notes: io.notes });
   return { app, banner: { backend: writer.name, generatedKey: state.generatedKey }, close: () => state.close() };
 }

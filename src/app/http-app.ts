@@ -9,6 +9,7 @@ import { errorResponse, fromFrameworkCode, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_
 import { readJsonBody } from "./json-body.ts";
 import type { Logger } from "./logger.ts";
 import { chooseRequestId } from "./request-id.ts";
+import type { RequestNotes } from "./request-log.ts";
 import { createCors } from "./cors.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import { describeInvalidBody } from "./validation-message.ts";
@@ -21,6 +22,8 @@ export interface HttpAppDeps {
   logger: Logger;
   /** Origins allowed to call from a browser (`CORS_ORIGINS`); none by default. */
   corsOrigins?: readonly string[];
+  /** Receives what the request log needs (key id, video id, cache, timings, usage, error code). */
+  notes?: RequestNotes;
 }
 
 /**
@@ -36,7 +39,9 @@ export function createHttpApp(deps: HttpAppDeps) {
     const identity = await deps.apiKeys.verify(key);
     if (!identity) throw new AppError("unauthorized", "Unknown API key; check the x-api-key header");
     callers.set(request, identity);
+    deps.notes?.note(request, { keyId: identity.id });
   };
+  const started = new WeakMap<Request, number>();
 
   // An error after authentication carries the key's RateLimit headers too. A request refused
   // before the work (400, 413, 415) was never counted; one refused as overloaded is given back.
@@ -54,12 +59,14 @@ export function createHttpApp(deps: HttpAppDeps) {
 
   return new Elysia({ normalize: false })
     .onRequest(({ request, set }) => {
+      started.set(request, performance.now());
       set.headers["x-request-id"] = chooseRequestId(request.headers.get("x-request-id"));
       Object.assign(set.headers, cors.responseHeaders(request));
     })
     .onError(async ({ code, error, set, request }) => {
       const requestId = String(set.headers["x-request-id"] ?? chooseRequestId(null));
       const appError = toAppError(code, error, request);
+      deps.notes?.note(request, { errorCode: appError.code });
       await settleBudget(request, appError, set.headers);
       if (appError.code === "internal_error") deps.logger.error("unhandled_error", { request_id: requestId, error: describeError(error) });
       return errorResponse(appError, requestId, headersOf(set.headers));
@@ -81,8 +88,12 @@ export function createHttpApp(deps: HttpAppDeps) {
           throw new AppError("rate_limited", "This API key is over its rate limit; retry after the time in the Retry-After header", { retryAfterSeconds: decision.resetSeconds });
         }
         const chatRequest = createChatRequest(body as ChatInput);
+        deps.notes?.note(request, { videoId: chatRequest.videoId, promptLength: [...chatRequest.prompt].length });
         const outcome = await deps.chat.answer(chatRequest);
-        set.headers["server-timing"] = serverTiming(outcome.cache, outcome.answer.timings);
+        const { timings, usage } = outcome.answer;
+        // A cached answer's upstream timings are those of the request that made it: not logged again.
+        deps.notes?.note(request, outcome.cache === "hit" ? { cache: "hit" } : { cache: outcome.cache, transcriptMs: timings.transcriptMs, generationMs: timings.generationMs, usage });
+        set.headers["server-timing"] = serverTiming(outcome.cache, timings, performance.now() - (started.get(request) ?? performance.now()));
         return outcome.response;
       },
       {
@@ -121,9 +132,10 @@ function headersOf(headers: Record<string, unknown>): Record<string, string> {
   return out;
 }
 
-function serverTiming(cache: string, timings: { transcriptMs: number; generationMs: number }): string {
-  if (cache === "hit") return "cache;desc=hit";
-  return `transcript;dur=${timings.transcriptMs.toFixed(1)}, generation;dur=${timings.generationMs.toFixed(1)}, cache;desc=${cache}`;
+function serverTiming(cache: string, timings: { transcriptMs: number; generationMs: number }, totalMs: number): string {
+  const total = `total;dur=${totalMs.toFixed(1)}`;
+  if (cache === "hit") return `cache;desc=hit, ${total}`;
+  return `transcript;dur=${timings.transcriptMs.toFixed(1)}, generation;dur=${timings.generationMs.toFixed(1)}, cache;desc=${cache}, ${total}`;
 }
 
 function describeError(error: unknown): string {

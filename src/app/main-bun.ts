@@ -1,40 +1,34 @@
-import { bannerLines } from "./banner.ts";
-import { composeService } from "./compose.ts";
-import { ConfigError, loadConfig } from "./config.ts";
-import { createLogger } from "./logger.ts";
+import { runService } from "./start.ts";
+import type { Listener } from "./start-shutdown.ts";
 
-/** Entry point on Bun: `bun run server`. */
+/** Entry point on Bun: `bun run server`, and the compiled binary (`bun run build`). */
 async function main(): Promise<void> {
   // Subcommands (such as `keys`) are dispatched here, before the server starts.
   if (process.argv[2] === "keys") {
     const { runKeysCli } = await import("./keys-cli.ts");
     process.exit(await runKeysCli(process.argv.slice(3), { env: process.env, print: (line) => console.log(line), printError: (line) => console.error(line) }));
   }
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(2);
-    }
-    throw error;
-  }
-  const pretty = config.logFormat === "pretty" || (config.logFormat === "auto" && process.stdout.isTTY === true);
-  const logger = createLogger({ write: (line) => console.log(line), pretty });
-  const service = await composeService(config, { logger });
-  const server = Bun.serve({ port: config.port, hostname: config.host, fetch: service.app.fetch, maxRequestBodySize: config.maxBodyBytes * 4 });
-  const shown = config.host === "0.0.0.0" ? "localhost" : config.host;
-  for (const line of bannerLines({ url: `http://${shown}:${server.port}`, backend: service.banner.backend, generatedKey: service.banner.generatedKey, runtime: `Bun ${Bun.version}` })) {
-    console.log(line);
-  }
-  const stop = async () => {
-    await server.stop();
-    await service.close();
-    process.exit(0);
-  };
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
+  await runService({
+    name: `Bun ${Bun.version}`,
+    env: process.env,
+    stdoutIsTerminal: process.stdout.isTTY === true,
+    print: (line) => console.log(line),
+    printError: (line) => console.error(line),
+    exit: (code) => process.exit(code),
+    serve: (options) => {
+      // Bun's own body limit is a backstop only: the app answers 413 itself, with the JSON error body.
+      const server = Bun.serve({ port: options.port, hostname: options.host, fetch: options.fetch, maxRequestBodySize: options.maxBodyBytes * 4 });
+      const listener: Listener = {
+        port: server.port ?? options.port,
+        stop: () => server.stop(false),
+        abort: () => server.stop(true),
+      };
+      return listener;
+    },
+    onStopSignal: (handler) => {
+      for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => handler(signal));
+    },
+  });
 }
 
 await main();

@@ -1,4 +1,5 @@
 import { spawn, type Subprocess } from "bun";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** How the service under test is run (`E2E_TARGET`): `bun run server`, the compiled binary, or Deno. */
@@ -21,11 +22,45 @@ export function targetFromEnv(): Target {
   return target;
 }
 
-/** The command that starts each target. The binary path comes from `E2E_BINARY` (built by `bun run build`). */
-export function commandFor(target: Target): string[] {
-  if (target === "binary") return [process.env.E2E_BINARY ?? `${ROOT}dist/video-chat-service`];
-  if (target === "deno") return [`${ROOT}node_modules/.bin/deno`, "task", "--cwd", ROOT, "server"];
-  return [process.execPath, "run", "--cwd", ROOT, "server"];
+/** The compiled binary under test: `E2E_BINARY`, else the one `bun run build` writes. */
+export function binaryPath(): string {
+  return process.env.E2E_BINARY ?? `${ROOT}dist/video-chat-service`;
+}
+
+/**
+ * The command that starts each target, with `args` passed to the service's
+ * entry point (a subcommand such as `keys list`, the same on every target).
+ */
+export function commandFor(target: Target, args: string[] = []): string[] {
+  if (target === "binary") return [binaryPath(), ...args];
+  if (target === "deno") return [`${ROOT}node_modules/.bin/deno`, "task", "--cwd", ROOT, "server", ...args];
+  return [process.execPath, "run", "--cwd", ROOT, "server", ...args];
+}
+
+/**
+ * Where each target runs by default: the binary from its own directory (in CI
+ * a fresh temporary one holding nothing else), the others from the project.
+ */
+export function defaultCwd(target: Target): string {
+  return target === "binary" && process.env.E2E_BINARY ? dirname(process.env.E2E_BINARY) : ROOT;
+}
+
+/** The environment a test process gets: exactly `env` plus PATH, HOME and test-friendly defaults. */
+function childEnv(env: Record<string, string>): Record<string, string> {
+  return { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NO_COLOR: "1", PORT: "0", HOST: "127.0.0.1", LOG_FORMAT: "json", ...env };
+}
+
+/**
+ * Runs the service's entry point to its exit (a subcommand, or a start-up
+ * that must fail) and returns its exit code and everything it printed.
+ */
+export async function runToExit(env: Record<string, string>, options: { target?: Target; cwd?: string; args?: string[]; timeoutMs?: number } = {}): Promise<{ code: number; output: string }> {
+  const target = options.target ?? targetFromEnv();
+  const child = spawn(commandFor(target, options.args), { cwd: options.cwd ?? defaultCwd(target), env: childEnv(env), stdout: "pipe", stderr: "pipe" });
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  clearTimeout(timer);
+  return { code, output: stdout + stderr };
 }
 
 /**
@@ -37,8 +72,8 @@ export async function startService(env: Record<string, string>, options: { targe
   const target = options.target ?? targetFromEnv();
   let output = "";
   const child = spawn(commandFor(target), {
-    cwd: options.cwd ?? ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", HOST: "127.0.0.1", LOG_FORMAT: "json", ...env },
+    cwd: options.cwd ?? defaultCwd(target),
+    env: childEnv(env),
     stdout: "pipe",
     stderr: "pipe",
   });

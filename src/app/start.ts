@@ -1,0 +1,74 @@
+import { bannerLines } from "./banner.ts";
+import { composeService } from "./compose.ts";
+import { ConfigError, loadConfig, type Config } from "./config.ts";
+import { createLogger } from "./logger.ts";
+import { createRequestLog } from "./request-log.ts";
+import { createInFlight, shutDown, type Listener } from "./start-shutdown.ts";
+
+/** What start-up needs from a runtime (Bun, Deno): the only part that differs between entry points. */
+export interface Runtime {
+  /** Shown in the banner, e.g. `Bun 1.4.5`. */
+  name: string;
+  env: Record<string, string | undefined>;
+  stdoutIsTerminal: boolean;
+  print(line: string): void;
+  printError(line: string): void;
+  exit(code: number): never;
+  serve(options: ServeOptions): Listener | Promise<Listener>;
+  /** Calls `handler` on SIGTERM and SIGINT. */
+  onStopSignal(handler: (signal: string) => void): void;
+}
+
+/** How the runtime's server must listen. */
+export interface ServeOptions {
+  port: number;
+  host: string;
+  fetch: (request: Request) => Promise<Response>;
+  /** The app enforces the real limit; a runtime limit, if any, must sit above it. */
+  maxBodyBytes: number;
+}
+
+/** Exit code when the settings are wrong (all problems are printed first). */
+export const EXIT_BAD_CONFIG = 2;
+
+/**
+ * Starts the service on a runtime: validates the settings, builds the
+ * service, listens, prints the banner, and stops gracefully on a signal.
+ * Exits with {@link EXIT_BAD_CONFIG} when the settings are wrong.
+ *
+ * @param runtime the runtime's serve, signal and output primitives
+ */
+export async function runService(runtime: Runtime): Promise<void> {
+  const config = loadConfigOrExit(runtime);
+  const pretty = config.logFormat === "pretty" || (config.logFormat === "auto" && runtime.stdoutIsTerminal);
+  const logger = createLogger({ write: (line) => runtime.print(line), pretty });
+  const requestLog = createRequestLog({ logger });
+  const service = await composeService(config, { logger, notes: requestLog.notes });
+  const inFlight = createInFlight();
+  const listener = await runtime.serve({
+    port: config.port,
+    host: config.host,
+    fetch: inFlight.wrap(requestLog.wrap(service.app.fetch)),
+    maxBodyBytes: config.maxBodyBytes,
+  });
+  const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
+  for (const line of bannerLines({ url: `http://${shown}:${listener.port}`, backend: service.banner.backend, generatedKey: service.banner.generatedKey, runtime: runtime.name })) {
+    runtime.print(line);
+  }
+  let stopping = false;
+  runtime.onStopSignal((signal) => {
+    if (stopping) return;
+    stopping = true;
+    void shutDown({ listener, inFlight, graceMs: config.shutdownGraceMs, closeService: () => service.close(), logger, signal }).then(() => runtime.exit(0));
+  });
+}
+
+function loadConfigOrExit(runtime: Runtime): Config {
+  try {
+    return loadConfig(runtime.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    runtime.printError(error.message);
+    return runtime.exit(EXIT_BAD_CONFIG);
+  }
+}
