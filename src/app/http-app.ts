@@ -82,12 +82,13 @@ export function createHttpApp(deps: HttpAppDeps) {
       "/chat",
       async ({ body, request, set }) => {
         const identity = callers.get(request)!;
+        // Validated before it is counted: a request refused as invalid costs the key nothing.
+        const chatRequest = createChatRequest(body as ChatInput);
         const decision = await deps.rateLimiter.take(identity);
         Object.assign(set.headers, rateLimitHeaders(decision));
         if (!decision.allowed) {
           throw new AppError("rate_limited", "This API key is over its rate limit; retry after the time in the Retry-After header", { retryAfterSeconds: decision.resetSeconds });
         }
-        const chatRequest = createChatRequest(body as ChatInput);
         deps.notes?.note(request, { videoId: chatRequest.videoId, promptLength: [...chatRequest.prompt].length });
         const outcome = await deps.chat.answer(chatRequest);
         const { timings, usage } = outcome.answer;

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ANSWERS, startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
+import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
+import { watchUrl } from "../support/fixtures.ts";
+import { postChat, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
+
+const KEY = "e2e-overload-key-0123456789";
+const LLM_DELAY_MS = 2_000;
+let youtube: FakeYoutube;
+let llm: FakeLlm;
+let service: RunningService;
+
+beforeAll(async () => {
+  youtube = startFakeYoutube();
+  llm = startFakeLlm();
+  llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: LLM_DELAY_MS }));
+  service = await startService({ API_KEYS: KEY, MAX_IN_FLIGHT: "4", RATE_LIMIT: "100/hour", YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl });
+});
+afterAll(async () => {
+  await service?.stop("SIGKILL");
+  await youtube?.close();
+  await llm?.close();
+});
+
+const ask = (prompt: string) => postChat(service.url, { url: watchUrl("normal"), prompt }, { "x-api-key": KEY });
+
+describe(`overload protection (${targetFromEnv()})`, () => {
+  test("past MAX_IN_FLIGHT, new work is refused at once with 503 overloaded, given back to the key's budget; identical requests join work in flight", async () => {
+    const leaders = Array.from({ length: 4 }, (_, i) => ask(`slow question ${i}`));
+    await Bun.sleep(300);
+
+    const started = performance.now();
+    for (let i = 0; i < 10; i++) {
+      const refused = await ask(`refused question ${i}`);
+      expect(refused.status).toBe(503);
+      const body = await refused.json();
+      expect(body.error.code).toBe("overloaded");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(refused.headers.get("ratelimit-remaining")).toBe("96");
+    }
+    expect(performance.now() - started).toBeLessThan(1_500);
+
+    const followers = Array.from({ length: 12 }, (_, i) => ask(`slow question ${i % 4}`));
+    const all = await Promise.all([...leaders, ...followers]);
+    expect(all.map((r) => r.status)).toEqual(Array(16).fill(200));
+    const timings = all.slice(4).map((r) => r.headers.get("server-timing") ?? "");
+    expect(timings.every((t) => t.includes("cache;desc=shared") || t.includes("cache;desc=hit"))).toBe(true);
+    expect(llm.peakConcurrency).toBeLessThanOrEqual(4 * 4);
+
+    const after = await ask("a new question once the load is gone");
+    expect(after.status).toBe(200);
+  });
+});
