@@ -24,3 +24,18 @@ export function truncatedTranscript(): string {
 
 /** A caption document with no cue at all. */
 export const EMPTY_TRANSCRIPT = '<?xml version="1.0" encoding="utf-8" ?><transcript></transcript>';
+
+/** Cue starts of {@linkcode TIMED_CLASSIC} and {@linkcode TIMED_SRV3}, in seconds, far apart so units show. */
+export const TIMED_STARTS = [0, 125.5, 3725.25] as const;
+
+const SENTENCES = [
+  "The first sentence of this made up transcript opens the video here.",
+  "The second sentence of this made up transcript comes two minutes in.",
+  "The third sentence of this made up transcript comes after an hour.",
+];
+
+/** Classic format (seconds): three whole sentences, so each is its own line for the model. */
+export const TIMED_CLASSIC = `<?xml version="1.0" encoding="utf-8" ?><transcript>${SENTENCES.map((s, i) => `<text start="${TIMED_STARTS[i]}" dur="4.5">${s}</text>`).join("")}</transcript>`;
+
+/** srv3 (milliseconds): the same cues. */
+export const TIMED_SRV3 = `<?xml version="1.0" encoding="utf-8" ?><timedtext format="3"><body>${SENTENCES.map((s, i) => `<p t="${TIMED_STARTS[i]! * 1000}" d="4500">${s}</p>`).join("")}</body></timedtext>`;
