@@ -42,3 +42,23 @@ export const ErrorBody = t.Object({
 });
 
 export const CHAT_FIELDS = Object.keys(ChatBody.properties);
+
+/**
+ * Response bodies of `POST /chat` by status (CONTRACT §4), so a typed client
+ * (Eden) knows every status it may get. Errors are answered by the error
+ * handler, so these add no run-time check; the document's descriptions and
+ * examples come from `docs-document.ts`.
+ */
+export const CHAT_RESPONSES = {
+  200: ChatResponseBody,
+  400: ErrorBody,
+  401: ErrorBody,
+  413: ErrorBody,
+  415: ErrorBody,
+  422: ErrorBody,
+  429: ErrorBody,
+  500: ErrorBody,
+  502: ErrorBody,
+  503: ErrorBody,
+  504: ErrorBody,
+};

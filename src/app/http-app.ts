@@ -3,7 +3,7 @@ import type { ChatService } from "../domain/chat.ts";
 import { createChatRequest, type ChatInput } from "../domain/chat-request.ts";
 import { AppError } from "../domain/errors.ts";
 import type { ApiKeys, KeyIdentity, RateLimiter } from "../domain/ports.ts";
-import { ChatBody, ChatResponseBody, ErrorBody } from "./chat-schema.ts";
+import { CHAT_RESPONSES, ChatBody } from "./chat-schema.ts";
 import { apiDocs } from "./api-docs.ts";
 import { errorResponse, fromFrameworkCode, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_TYPE } from "./error-response.ts";
 import { readJsonBody } from "./json-body.ts";
@@ -102,7 +102,7 @@ export function createHttpApp(deps: HttpAppDeps) {
         // The trailing "json" is never reached; it declares the media type to the OpenAPI document.
         parse: [authenticate, ({ request }: { request: Request }) => readJsonBody(request, deps.maxBodyBytes), "json"],
         body: ChatBody,
-        response: { 200: ChatResponseBody, 400: ErrorBody },
+        response: CHAT_RESPONSES,
         detail: { summary: "Chat about a YouTube video", operationId: "createChat" },
       },
     )
