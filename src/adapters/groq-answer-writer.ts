@@ -1,60 +1,49 @@
-import Groq from "groq-sdk";
-import { AppError } from "../domain/errors.ts";
 import type { AnswerWriter } from "../domain/ports.ts";
-import { renderCues, systemPrompt, userPrompt } from "./llm/prompts.ts";
+import { createGroqCompleter } from "./llm/groq-completer.ts";
+import { createLlmAnswerWriter } from "./llm/llm-answer-writer.ts";
 
 export interface GroqWriterOptions {
   apiKey: string;
   /** OpenAI-compatible endpoint; Groq's when undefined. */
   baseUrl?: string;
   model: string;
+  /** Time limit of each call. */
   timeoutMs: number;
+  /** Retries of one failed call. */
   maxRetries: number;
+  /** Most time spent waiting between retries for one answer. */
+  retryBudgetMs: number;
+  /** Most input tokens of one call, prompt included. */
+  inputTokenBudget: number;
   maxOutputTokens: number;
+  /** Most calls in flight at once for one answer. */
+  concurrency: number;
   fetch?: typeof fetch;
 }
 
-/** An answer writer on Groq's chat completions (or any OpenAI-compatible server). */
+/**
+ * An answer writer on Groq's chat completions (or any OpenAI-compatible
+ * server): groq-sdk for the wire, with bounded retries, under the answer
+ * pipeline of `createLlmAnswerWriter`.
+ *
+ * @param options connection, limits and budgets
+ * @returns the writer, named `groq:<model>`
+ */
 export function createGroqAnswerWriter(options: GroqWriterOptions): AnswerWriter {
-  const client = new Groq({
+  const completer = createGroqCompleter({
     apiKey: options.apiKey,
-    baseURL: options.baseUrl,
-    timeout: options.timeoutMs,
+    baseUrl: options.baseUrl,
+    model: options.model,
+    timeoutMs: options.timeoutMs,
     maxRetries: options.maxRetries,
     fetch: options.fetch,
   });
-  return {
+  return createLlmAnswerWriter({
     name: `groq:${options.model}`,
-    async write(spec) {
-      const messages = [
-        { role: "system" as const, content: systemPrompt(spec.language, spec.outputFormat) },
-        {
-          role: "user" as const,
-          content: userPrompt({ title: spec.transcript.title, transcriptText: renderCues(spec.transcript.cues), prompt: spec.prompt, isSummary: spec.isSummary, language: spec.language }),
-        },
-      ];
-      try {
-        const completion = await client.chat.completions.create(
-          { model: options.model, messages, max_tokens: options.maxOutputTokens, temperature: 0.2 },
-          { signal: spec.signal },
-        );
-        const text = completion.choices[0]?.message?.content?.trim();
-        if (!text) throw new AppError("upstream_error", "The language model returned an empty answer; try again");
-        return {
-          text,
-          usage: { calls: 1, inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 },
-        };
-      } catch (error) {
-        throw toAppError(error, options.timeoutMs);
-      }
-    },
-  };
-}
-
-function toAppError(error: unknown, timeoutMs: number): AppError {
-  if (error instanceof AppError) return error;
-  if (error instanceof Groq.APIConnectionTimeoutError) return new AppError("upstream_timeout", `The language model did not answer within ${timeoutMs / 1000} s; try again later`, { cause: error });
-  if (error instanceof Groq.RateLimitError) return new AppError("upstream_blocked", "The language model is rate-limiting this server; try again later", { cause: error, retryAfterSeconds: 60 });
-  if (error instanceof Groq.APIUserAbortError) return new AppError("upstream_timeout", "The request ran out of time while the language model was answering; try again later", { cause: error });
-  return new AppError("upstream_error", "The language model failed to answer; try again later", { cause: error });
+    completer,
+    inputTokenBudget: options.inputTokenBudget,
+    maxOutputTokens: options.maxOutputTokens,
+    concurrency: options.concurrency,
+    retryBudgetMs: options.retryBudgetMs,
+  });
 }

@@ -13,7 +13,10 @@ export function composeWriter(config: Config, io: { logger: Logger; fetch?: type
     model: config.groq.model,
     timeoutMs: config.llm.timeoutMs,
     maxRetries: config.llm.maxRetries,
+    retryBudgetMs: config.llm.retryBudgetMs,
+    inputTokenBudget: config.llm.inputTokenBudget,
     maxOutputTokens: config.llm.maxOutputTokens,
+    concurrency: config.llm.concurrency,
     fetch: io.fetch,
   });
 }

@@ -1,0 +1,94 @@
+import Groq from "groq-sdk";
+import { AppError, isAppError } from "../../domain/errors.ts";
+import type { Completer, Completion, CompletionRequest } from "./completer.ts";
+import { backoffMs, requestedDelayMs, sleep } from "./retry.ts";
+
+export interface GroqCompleterOptions {
+  apiKey: string;
+  /** OpenAI-compatible endpoint; Groq's when undefined. */
+  baseUrl?: string;
+  model: string;
+  /** Time limit of each call; a call that outlasts it is not retried. */
+  timeoutMs: number;
+  /** Retries of one call after a rate limit, a 5xx or a dropped connection. */
+  maxRetries: number;
+  fetch?: typeof fetch;
+  /** Clock for HTTP-date `retry-after` values. */
+  now?: () => number;
+  random?: () => number;
+}
+
+/** A failed attempt, sorted by what to do next. */
+interface Failure {
+  retryable: boolean;
+  /** The wait the server named, when it named one. */
+  delayMs?: number;
+  error: AppError;
+}
+
+/**
+ * Chat completions through groq-sdk, with the SDK's own retries off: its
+ * retry obeys any `retry-after` however long. Here retries are bounded in
+ * count (`maxRetries`) and in total wait (the request's retry budget); a
+ * wait that does not fit ends the request at once with 503
+ * `upstream_blocked` and the server's `retry-after`.
+ *
+ * @returns the completer
+ */
+export function createGroqCompleter(options: GroqCompleterOptions): Completer {
+  const client = new Groq({ apiKey: options.apiKey, baseURL: options.baseUrl, timeout: options.timeoutMs, maxRetries: 0, fetch: options.fetch });
+
+  async function once(request: CompletionRequest): Promise<Completion> {
+    const completion = await client.chat.completions.create(
+      { model: options.model, messages: request.messages, max_tokens: request.maxTokens, temperature: 0.2 },
+      { signal: request.signal },
+    );
+    const text = completion.choices[0]?.message?.content?.trim();
+    if (!text) throw new AppError("upstream_error", "The language model returned an empty answer; try again");
+    return { text, inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 };
+  }
+
+  return {
+    async complete(request) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await once(request);
+        } catch (error) {
+          const failure = classify(error, options, request.signal);
+          if (!failure.retryable) throw failure.error;
+          const wait = failure.delayMs ?? backoffMs(attempt, options.random);
+          if (attempt >= options.maxRetries || !request.retryBudget.take(wait)) throw failure.error;
+          await sleep(wait, request.signal).catch((cause) => {
+            throw outOfTime(cause);
+          });
+        }
+      }
+    },
+  };
+}
+
+function classify(error: unknown, options: GroqCompleterOptions, signal: AbortSignal | undefined): Failure {
+  if (isAppError(error)) return { retryable: false, error };
+  if (error instanceof Groq.APIConnectionTimeoutError) {
+    return { retryable: false, error: new AppError("upstream_timeout", `The language model did not answer within ${options.timeoutMs / 1000} s; try again later`, { cause: error }) };
+  }
+  if (error instanceof Groq.APIUserAbortError || signal?.aborted) return { retryable: false, error: outOfTime(error) };
+  if (error instanceof Groq.APIConnectionError) {
+    return { retryable: true, error: new AppError("upstream_error", "Could not reach the language model; try again later", { cause: error }) };
+  }
+  if (error instanceof Groq.APIError && error.status !== undefined) {
+    const delayMs = requestedDelayMs(error.headers, options.now);
+    if (error.status === 429) {
+      const seconds = delayMs === undefined ? undefined : Math.max(1, Math.ceil(delayMs / 1000));
+      const when = seconds === undefined ? "later" : `in ${seconds} s`;
+      return { retryable: true, delayMs, error: new AppError("upstream_blocked", `The language model is rate-limiting this server; try again ${when}`, { cause: error, retryAfterSeconds: seconds }) };
+    }
+    const retryable = error.status >= 500 || error.status === 408 || error.status === 409;
+    return { retryable, delayMs, error: new AppError("upstream_error", `The language model failed to answer (HTTP ${error.status}); try again later`, { cause: error }) };
+  }
+  return { retryable: false, error: new AppError("upstream_error", "The language model failed to answer; try again later", { cause: error }) };
+}
+
+function outOfTime(cause: unknown): AppError {
+  return new AppError("upstream_timeout", "The request ran out of time while the language model was answering; try again later", { cause });
+}

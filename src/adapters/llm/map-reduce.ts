@@ -1,0 +1,70 @@
+import { chunkCues, renderCues } from "../../domain/chunking.ts";
+import type { Cue } from "../../domain/transcript.ts";
+import type { AnswerSpec } from "../../domain/ports.ts";
+import { estimateTokens } from "../../domain/tokens.ts";
+import type { CallBudget } from "./draft.ts";
+import { combinePrompt, messages, partNotesPrompt, type PromptContext } from "./prompts.ts";
+import { promptTokens, type Run } from "./run.ts";
+
+/** `max_tokens` of a map call: notes of at most 120 words, with a little slack. */
+const NOTES_MAX_TOKENS = 320;
+
+/**
+ * Map-reduce over a transcript too long for one call: notes on each chunk,
+ * made concurrently (the run bounds how many at once), then combined into
+ * the answer; when the notes themselves overflow one call, they are merged
+ * in groups first, level by level.
+ *
+ * @param lines the transcript as lines (see `transcriptLines`)
+ * @returns the final answer
+ */
+export async function mapReduce(run: Run, spec: AnswerSpec, context: PromptContext, budget: CallBudget, lines: readonly Cue[]): Promise<string> {
+  const question = spec.isSummary ? undefined : spec.prompt;
+  const partAsk = (transcript: string, index: number, count: number) => messages(context, partNotesPrompt(context, { transcript, index, count, prompt: question }), "notes");
+  const room = budget.input - promptTokens(partAsk("", 999, 999));
+  const chunks = chunkCues(lines, Math.max(1, room));
+  const notesTokens = Math.min(NOTES_MAX_TOKENS, budget.output);
+  const notes = await run.all(chunks, (chunk, index) => run.call(partAsk(renderCues(chunk.cues), index, chunks.length), notesTokens));
+  const useful = notes.filter((note) => !/^\W*NONE\W*$/i.test(note));
+  return await reduce(run, spec, context, budget, useful.length > 0 ? useful : ["(No part of the transcript speaks about this.)"]);
+}
+
+async function reduce(run: Run, spec: AnswerSpec, context: PromptContext, budget: CallBudget, notes: string[]): Promise<string> {
+  const ask = (batch: readonly string[], partial: boolean) =>
+    messages(context, combinePrompt(context, { notes: batch.join("\n\n"), prompt: spec.prompt, isSummary: spec.isSummary, partial }), partial ? "notes" : "answer");
+  const final = ask(notes, false);
+  if (promptTokens(final) <= budget.input) return await run.call(final, budget.output);
+  if (notes.length === 1) return await run.call(ask([clip(notes[0]!, budget.input - promptTokens(ask([], false)))], false), budget.output);
+  const room = budget.input - promptTokens(ask([], true));
+  const groups = pack(notes.map((note) => clip(note, Math.floor(room / 2) - 2)), room);
+  const merged = await run.all(groups, (group) => run.call(ask(group, true), Math.min(NOTES_MAX_TOKENS, budget.output)));
+  return await reduce(run, spec, context, budget, merged);
+}
+
+/** Groups notes in order so each group's text fits `room` tokens; each note fits half of it, so groups hold two or more. */
+function pack(notes: readonly string[], room: number): string[][] {
+  const groups: string[][] = [];
+  let used = room;
+  for (const note of notes) {
+    const cost = estimateTokens(note) + 2;
+    if (used + cost > room) {
+      groups.push([]);
+      used = 0;
+    }
+    groups.at(-1)!.push(note);
+    used += cost;
+  }
+  return groups;
+}
+
+/** Cuts a text to about `tokens` tokens, between words. */
+function clip(text: string, tokens: number): string {
+  if (estimateTokens(text) <= tokens) return text;
+  const words = text.split(/(\s+)/u);
+  let out = "";
+  for (const word of words) {
+    if (estimateTokens(out + word + " …") > tokens) break;
+    out += word;
+  }
+  return `${out.trimEnd()} …`;
+}

@@ -1,0 +1,58 @@
+import { describe, expect, test } from "bun:test";
+import { createOfflineAnswerWriter } from "../../src/adapters/offline-answer-writer.ts";
+import type { AnswerSpec } from "../../src/domain/ports.ts";
+import type { Cue, Transcript } from "../../src/domain/transcript.ts";
+
+const SENTENCES = [
+  "Today we review the new tablet from top to bottom.",
+  "The tablet screen is bright and sharp, and the tablet feels light.",
+  "The battery lasts about seven hours of video playback.",
+  "The keyboard cover is comfortable to type on for long sessions.",
+  "My neighbour's dog barked all morning, sorry about the noise.",
+  "The tablet price is fair, and the tablet screen makes it worth it.",
+  "Thanks for watching and see you next time.",
+];
+const cues: Cue[] = SENTENCES.map((text, i) => ({ start: i * 10 + 0.5, duration: 9, text }));
+const transcript: Transcript = { videoId: "GJLlxj_dtq8", language: "en", isGenerated: false, isTranslated: false, cues };
+const spec = (overrides: Partial<AnswerSpec> = {}): AnswerSpec => ({ transcript, prompt: "summary", isSummary: true, language: "en", outputFormat: "text", ...overrides });
+const writer = createOfflineAnswerWriter();
+
+describe("createOfflineAnswerWriter()", () => {
+  test("summarises with the most central passages, in transcript order, with their timestamps", async () => {
+    const { text, usage } = await writer.write(spec());
+    const lines = text.split("\n").filter((l) => l.startsWith("["));
+    expect(lines).toHaveLength(3);
+    expect(lines.join("\n")).toContain("[0:10] The tablet screen is bright");
+    expect(lines.join("\n")).toContain("[0:50] The tablet price is fair");
+    expect(text).not.toContain("dog barked");
+    expect(lines.map((l) => l.slice(0, 5))).toEqual([...lines.map((l) => l.slice(0, 5))].sort());
+    expect(usage).toEqual({ calls: 0, inputTokens: 0, outputTokens: 0 });
+  });
+
+  test("answers a question with the passages that match it", async () => {
+    const { text } = await writer.write(spec({ prompt: "How many hours does the battery give?", isSummary: false }));
+    expect(text).toStartWith("Passages of the video that best match your question:");
+    expect(text).toContain("[0:20] The battery lasts about seven hours of video playback.");
+    expect(text).not.toContain("keyboard");
+  });
+
+  test("says when nothing matches and falls back to the key moments", async () => {
+    const { text } = await writer.write(spec({ prompt: "Does it mention quantum physics?", isSummary: false }));
+    expect(text).toStartWith("The video does not seem to talk about this.");
+    expect(text.split("\n").filter((l) => l.startsWith("[")).length).toBeGreaterThan(0);
+  });
+
+  test("writes Markdown bullets for markdown and plain lines for text", async () => {
+    const markdown = (await writer.write(spec({ outputFormat: "markdown" }))).text;
+    expect(markdown).toMatch(/^- \[0:10\] The tablet screen/m);
+    const plain = (await writer.write(spec())).text;
+    expect(plain).not.toMatch(/^- /m);
+  });
+
+  test("frames the answer in the response language and says when the transcript is in another", async () => {
+    const hindi = await writer.write(spec({ language: "hi", transcript: { ...transcript, language: "hi", isTranslated: true } }));
+    expect(hindi.text).toStartWith("वीडियो के मुख्य अंश");
+    const russian = await writer.write(spec({ language: "ru" }));
+    expect(russian.text).toStartWith("Расшифровки на русском языке нет");
+  });
+});
