@@ -5,13 +5,13 @@ export const DOCS_JSON_PATH = `${DOCS_PATH}/json`;
 /**
  * The page's Content-Security-Policy: scripts, styles and requests only from
  * this service, so the page works (and is proven to work) with no CDN at all.
- * Inline styles are allowed because Swagger UI (React) sets `style` attributes;
- * `data:` images are the icons inside its CSS.
+ * No inline script or style is allowed (Swagger UI sets styles through the DOM,
+ * which CSP permits); `data:` images are the icons inside its CSS.
  */
 export const DOCS_CSP = [
   "default-src 'none'",
   "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self'",
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",

@@ -31,6 +31,7 @@ describe("GET /swagger", () => {
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain("unsafe-");
     expect(csp).not.toMatch(/https?:|\*/);
   });
 

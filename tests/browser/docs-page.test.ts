@@ -28,7 +28,11 @@ beforeAll(async () => {
   page = await browser.context.newPage();
   page.on("request", (request) => requested.push(request.url()));
   page.on("console", (message) => {
-    if (/Content Security Policy|Refused to|Failed to load resource/i.test(message.text())) refused.push(message.text());
+    if (/Content Security Policy|Refused to|CSP violation|Failed to load resource/i.test(message.text())) refused.push(message.text());
+  });
+  // Reports each CSP refusal on the console, where the listener above collects it.
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
   });
   mkdirSync(OUTPUT_DIR, { recursive: true });
 }, 60_000);
