@@ -59,8 +59,9 @@ export const openGate: WorkGate = { run: (work) => work() };
 export class CountingLimiter implements RateLimiter {
   counts = new Map<string, number>();
   constructor(readonly limit: number) {}
-  async take(identity: KeyIdentity): Promise<RateDecision> {
-    const used = (this.counts.get(identity.id) ?? 0) + 1;
+  /** @param cost as the port says: 1 counts, 0 only looks, -1 gives one back */
+  async take(identity: KeyIdentity, cost = 1): Promise<RateDecision> {
+    const used = (this.counts.get(identity.id) ?? 0) + cost;
     this.counts.set(identity.id, used);
     return { allowed: used <= this.limit, limit: this.limit, remaining: Math.max(0, this.limit - used), resetSeconds: 60 };
   }
