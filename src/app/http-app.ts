@@ -7,6 +7,7 @@ import { CHAT_RESPONSES, ChatBody } from "./chat-schema.ts";
 import { apiDocs } from "./api-docs.ts";
 import { errorResponse, fromFrameworkCode, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_TYPE } from "./error-response.ts";
 import { readJsonBody } from "./json-body.ts";
+import { checkChatBody } from "./chat-body-check.ts";
 import type { Logger } from "./logger.ts";
 import { chooseRequestId } from "./request-id.ts";
 import type { RequestNotes } from "./request-log.ts";
@@ -100,7 +101,7 @@ export function createHttpApp(deps: HttpAppDeps) {
       {
         // The key is checked before the body is read: an unknown caller learns nothing about validation.
         // The trailing "json" is never reached; it declares the media type to the OpenAPI document.
-        parse: [authenticate, ({ request }: { request: Request }) => readJsonBody(request, deps.maxBodyBytes), "json"],
+        parse: [authenticate, async ({ request }: { request: Request }) => checkChatBody(await readJsonBody(request, deps.maxBodyBytes)), "json"],
         body: ChatBody,
         response: CHAT_RESPONSES,
         detail: { summary: "Chat about a YouTube video", operationId: "createChat" },
@@ -122,9 +123,14 @@ function toAppError(code: string | number, error: unknown, request: Request): Ap
     const failure = error as { value?: unknown; all?: { path: string; value?: unknown }[] };
     return new AppError("invalid_request", describeInvalidBody(failure.value, failure.all ?? []));
   }
-  if (mapped === "not_found") return new AppError("not_found", `No such path: ${new URL(request.url).pathname.slice(0, 100)}; the API is POST /chat`);
+  if (mapped === "not_found") return new AppError("not_found", `No such path: ${pathOf(request.url).slice(0, 100)}; the API is POST /chat`);
   if (mapped === "invalid_request") return new AppError("invalid_request", "The request body is not valid JSON");
   return new AppError("internal_error", INTERNAL_ERROR_MESSAGE, { cause: error });
+}
+
+/** The path of a request URL; the raw target when it is not a URL (a CONNECT's `host:port`). */
+function pathOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).pathname : url;
 }
 
 function headersOf(headers: Record<string, unknown>): Record<string, string> {

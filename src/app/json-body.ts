@@ -1,4 +1,5 @@
 import { AppError } from "../domain/errors.ts";
+import { describeInvalidBody } from "./validation-message.ts";
 
 /**
  * Reads a JSON request body, checking the content type first, then the size
@@ -24,7 +25,29 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new AppError("invalid_request", `The request body must be a JSON object; got ${value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`}`);
   }
+  // Elysia applies the schema's defaults with Object.assign, which turns an own "__proto__" key into the
+  // object's prototype: the key would then pass as known and its fields would be read as the body's.
+  if (Object.hasOwn(value, "__proto__")) throw new AppError("invalid_request", describeInvalidBody(value, []));
+  // The validator's error messages recurse into the value: thousands of levels overflow the stack.
+  if (nestedDeeperThan(value, MAX_DEPTH)) {
+    throw new AppError("invalid_request", `The request body is nested more than ${MAX_DEPTH} levels deep; send a flat JSON object such as {"url": "https://youtu.be/VIDEO_ID"}`);
+  }
   return value;
+}
+
+/** A chat body is flat; this bound only keeps absurd nesting away from the validator. */
+const MAX_DEPTH = 32;
+
+/** Walks without recursion, so the check itself cannot overflow. */
+function nestedDeeperThan(root: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [value, depth] = next;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function assertJsonContentType(header: string | null): void {

@@ -16,8 +16,10 @@ async function main(): Promise<void> {
     printError: (line) => console.error(line),
     exit: (code) => process.exit(code),
     serve: (options) => {
-      // Bun's own body limit is a backstop only: the app answers 413 itself, with the JSON error body.
-      const server = Bun.serve({ port: options.port, hostname: options.host, fetch: options.fetch, maxRequestBodySize: options.maxBodyBytes * 4 });
+      // The app answers 413 itself, with the JSON error body, before reading a body declared too large and
+      // once a chunked one grows past the limit. Bun's own limit would answer a bare 413 instead, so it is lifted.
+      // Never development mode: its error page would show a stack trace and source lines to callers.
+      const server = Bun.serve({ port: options.port, hostname: options.host, fetch: options.fetch, maxRequestBodySize: Number.MAX_SAFE_INTEGER, development: false });
       const listener: Listener = {
         port: server.port ?? options.port,
         stop: () => server.stop(false),

@@ -30,7 +30,7 @@ function similarityGraph(documents: readonly (readonly string[])[]): Map<number,
       else postings.set(term, [index]);
     }
   });
-  const maxDf = Math.max(2, Math.floor(n / 5));
+  const maxDf = Math.max(10, Math.floor(n / 5));
   const overlap: Map<number, number>[] = sets.map(() => new Map());
   for (const list of postings.values()) {
     if (list.length < 2 || list.length > maxDf) continue;

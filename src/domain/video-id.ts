@@ -12,7 +12,8 @@ const PATH_PREFIXES = ["shorts", "embed", "live", "v"];
  * @returns the video id, or `undefined` when `input` is not a YouTube video URL
  */
 export function parseVideoId(input: string): string | undefined {
-  const url = parseHttpUrl(input.trim());
+  const text = input.trim();
+  const url = hasUserinfo(text) ? undefined : parseHttpUrl(text);
   if (!url || url.username || url.password || url.port) return undefined;
   const host = url.hostname.toLowerCase();
   const segments = url.pathname.split("/").filter((s) => s !== "");
@@ -31,6 +32,12 @@ function idFromYoutubePath(segments: string[], query: URLSearchParams): string |
   if (segments.length === 1 && segments[0] === "watch") return query.get("v");
   if (segments.length === 2 && PATH_PREFIXES.includes(segments[0]!)) return segments[1];
   return undefined;
+}
+
+/** `https://:@www.youtube.com/...` parses with an empty user name: any `@` before the path is refused. */
+function hasUserinfo(text: string): boolean {
+  const authority = text.replace(/^https?:\/\//i, "").split(/[/?#\\]/, 1)[0] ?? "";
+  return authority.includes("@");
 }
 
 function parseHttpUrl(text: string): URL | undefined {

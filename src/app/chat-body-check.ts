@@ -1,0 +1,20 @@
+import { Value } from "@sinclair/typebox/value";
+import { AppError } from "../domain/errors.ts";
+import { ChatBody } from "./chat-schema.ts";
+import { describeInvalidBody } from "./validation-message.ts";
+
+/**
+ * Checks a parsed body against {@link ChatBody} before Elysia does. Elysia's
+ * own validation error formats the offending value with `${value}`, which
+ * throws on values such as `[{"toString": null}]` and recurses through deep
+ * nesting: a 500 where the contract says 400.
+ *
+ * @param body the parsed JSON body
+ * @returns the body, unchanged, when it fits the schema
+ * @throws {AppError} `invalid_request` naming the field, as for any schema failure
+ */
+export function checkChatBody(body: unknown): unknown {
+  if (Value.Check(ChatBody, body)) return body;
+  const issues = [...Value.Errors(ChatBody, body)].map((error) => ({ path: error.path, value: error.value }));
+  throw new AppError("invalid_request", describeInvalidBody(body, issues));
+}

@@ -1,0 +1,49 @@
+import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
+import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
+import { postChat, startService, type RunningService } from "../support/service-process.ts";
+
+/** The service under test with its two loopback fakes, for the llm-* end-to-end files. */
+export interface LlmHarness {
+  youtube: FakeYoutube;
+  llm: FakeLlm;
+  service: RunningService;
+  /** POST /chat with the harness's API key. */
+  chat(body: unknown): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export const API_KEY = "e2e-llm-key-0123456789";
+export const GROQ_KEY = "gsk_fake_llm_e2e_secret";
+
+/**
+ * Starts fake YouTube, fake LLM and the real service pointed at both.
+ *
+ * @param env extra settings; `offline: true` starts the service without GROQ_API_KEY
+ */
+export async function startLlmHarness(env: Record<string, string> = {}, options: { offline?: boolean } = {}): Promise<LlmHarness> {
+  const youtube = startFakeYoutube();
+  const llm = startFakeLlm();
+  const groq = options.offline ? {} : { GROQ_API_KEY: GROQ_KEY, GROQ_BASE_URL: llm.baseUrl, GROQ_MODEL: "fake-model" };
+  const service = await startService({ API_KEYS: API_KEY, YOUTUBE_BASE_URL: youtube.origin, ...groq, ...env });
+  return {
+    youtube,
+    llm,
+    service,
+    chat: (body) => postChat(service.url, body, { "x-api-key": API_KEY }),
+    async close() {
+      await service.stop();
+      await youtube.close();
+      await llm.close();
+    },
+  };
+}
+
+/** @returns the JSON request-log lines the service printed */
+export function requestLogs(service: RunningService): Record<string, unknown>[] {
+  return service
+    .output()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => "llm_calls" in entry || "status" in entry);
+}
