@@ -23,7 +23,7 @@ export const GROQ_KEY = "gsk_fake_llm_e2e_secret";
 export async function startLlmHarness(env: Record<string, string> = {}, options: { offline?: boolean } = {}): Promise<LlmHarness> {
   const youtube = startFakeYoutube();
   const llm = startFakeLlm();
-  const groq = options.offline ? {} : { GROQ_API_KEY: GROQ_KEY, GROQ_BASE_URL: llm.baseUrl, GROQ_MODEL: "fake-model" };
+  const groq: Record<string, string> = options.offline ? {} : { GROQ_API_KEY: GROQ_KEY, GROQ_BASE_URL: llm.baseUrl, GROQ_MODEL: "fake-model" };
   const service = await startService({ API_KEYS: API_KEY, YOUTUBE_BASE_URL: youtube.origin, ...groq, ...env });
   return {
     youtube,
