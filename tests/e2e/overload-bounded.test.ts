@@ -27,7 +27,9 @@ const ask = (prompt: string) => postChat(service.url, { url: watchUrl("normal"),
 describe(`overload protection (${targetFromEnv()})`, () => {
   test("past MAX_IN_FLIGHT, new work is refused at once with 503 overloaded, given back to the key's budget; identical requests join work in flight", async () => {
     const leaders = Array.from({ length: 4 }, (_, i) => ask(`slow question ${i}`));
-    await Bun.sleep(300);
+    // Every place is taken once the fake LLM has seen the four generations (each then lasts 2 s).
+    for (let i = 0; i < 200 && llm.calls.length < 4; i++) await Bun.sleep(25);
+    expect(llm.calls.length).toBe(4);
 
     const started = performance.now();
     for (let i = 0; i < 10; i++) {
