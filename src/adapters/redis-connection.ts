@@ -28,7 +28,9 @@ export interface RedisConnection {
  * Connects to Redis with settings that never let a request hang on a dead
  * server: commands fail at once while disconnected (no offline queue), each
  * command has a time limit, and the client keeps reconnecting in the
- * background (every 2 s at most). An outage is logged once when it starts
+ * background (every 2 s at most); a command that times out drops the
+ * connection, so a Redis that stops answering costs one timeout, not one per
+ * command. An outage is logged once when it starts
  * (`redis_unavailable`) and once when it ends (`redis_recovered`).
  *
  * @param options.url `redis://` or `rediss://` URL, may carry a password and a db number
@@ -77,11 +79,14 @@ export function createRedisConnection(options: { url: string; prefix: string; lo
         return await command(client);
       } catch (error) {
         if (!isReplyError(error)) fail(error);
+        // A connection that let a command time out is not trusted: dropping it makes the
+        // commands after it fail at once (no offline queue) until a reconnect succeeds.
+        if (error instanceof Error && error.message === "Command timed out" && client.status === "ready") client.disconnect(true);
         throw error;
       }
     },
     async ready(timeoutMs) {
-      if (client.status === "ready") return true;
+      if (available) return true;
       return await new Promise<boolean>((resolve) => {
         const done = (value: boolean) => {
           clearTimeout(timer);

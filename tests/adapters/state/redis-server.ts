@@ -30,6 +30,8 @@ export interface OwnRedis {
   port: number;
   /** Stops the server; with `save`, it writes its data first so a restart keeps it. */
   stop(options?: { save?: boolean }): Promise<void>;
+  /** Freezes (SIGSTOP) or thaws (SIGCONT) the server: connections stay open but nothing answers. */
+  freeze(frozen: boolean): void;
   /** Starts it again on the same port and folder. */
   start(): Promise<void>;
   /** Stops it and removes its folder. */
@@ -51,6 +53,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   };
   const stop = async (options: { save?: boolean } = {}): Promise<void> => {
     if (!child || child.exitCode !== null) return;
+    child.kill("SIGCONT");
     if (options.save) Bun.spawnSync(["redis-cli", "-p", String(port), "shutdown", "save"]);
     else child.kill("SIGKILL");
     await child.exited;
@@ -61,6 +64,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     port,
     stop,
     start,
+    freeze: (frozen) => child?.kill(frozen ? "SIGSTOP" : "SIGCONT"),
     async dispose() {
       await stop();
       rmSync(dir, { recursive: true, force: true });

@@ -129,4 +129,23 @@ describe("Redis unreachable", () => {
     expect(await cache.get("k")).toBe("again");
     expect((await closed.take({ id: "key_back", name: "back" })).allowed).toBe(true);
   });
+
+  test("a Redis that stops answering costs one command timeout, then commands fail at once until it answers again", async () => {
+    const connection = await connect(own.url);
+    const cache = createRedisCache<string>({ connection, namespace: "answer" });
+    await cache.set("frozen", "v", 60_000);
+    own.freeze(true);
+    try {
+      let started = performance.now();
+      expect(await cache.get("frozen")).toBeUndefined();
+      expect(performance.now() - started).toBeLessThan(1_500);
+      started = performance.now();
+      for (let i = 0; i < 5; i++) expect(await cache.get("frozen")).toBeUndefined();
+      expect(performance.now() - started).toBeLessThan(1_500);
+    } finally {
+      own.freeze(false);
+    }
+    expect(await connection.ready(5_000)).toBe(true);
+    expect(await cache.get("frozen")).toBe("v");
+  });
 });
