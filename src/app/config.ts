@@ -60,7 +60,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       retryBudgetMs: read.int("LLM_RETRY_BUDGET_MS", 10_000, 0, 300_000),
       inputTokenBudget: read.int("LLM_INPUT_TOKEN_BUDGET", 4_000, 500, 1_000_000),
       maxOutputTokens: read.int("LLM_MAX_OUTPUT_TOKENS", 1_024, 64, 32_768),
-      concurrency: read.int("LLM_CONCURRENCY", 4, 1, 64),
+      // 16: a three-hour video is 11 chunks at the default budget, mapped in one wave (docs/decisions.md).
+      concurrency: read.int("LLM_CONCURRENCY", 16, 1, 64),
     },
     requestTimeoutMs: read.int("REQUEST_TIMEOUT_MS", 120_000, 1_000, 900_000),
     maxBodyBytes: read.int("MAX_BODY_BYTES", 16_384, 1_024, 10_485_760),
