@@ -86,10 +86,11 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
   }
 
   async function captions(videoId: string, choice: TrackChoice, cookie?: string, signal?: AbortSignal): Promise<Cue[]> {
-    if (new URL(choice.track.baseUrl, options.baseUrl).searchParams.get("exp") === "xpe") {
+    // onOrigin first: it refuses a baseUrl that is not a URL with upstream_error (was a 500).
+    const url = onOrigin(choice.track.baseUrl, options.baseUrl);
+    if (url.searchParams.get("exp") === "xpe") {
       throw new AppError("upstream_error", `YouTube requires a proof-of-origin token for the captions of video ${videoId}; try again later`);
     }
-    const url = onOrigin(choice.track.baseUrl, options.baseUrl);
     url.searchParams.delete("fmt");
     if (choice.translateTo) url.searchParams.set("tlang", choice.translateTo);
     const body = await transport.text(url.pathname + url.search, { signal, headers: cookie ? { cookie } : {} });
