@@ -81,6 +81,17 @@ describe("createGroqAnswerWriter()", () => {
     for (const call of llm.calls) expect(promptTokens(call.messages as never)).toBeLessThanOrEqual(4000);
   });
 
+  test("merges notes level by level when they overflow one call, every call within the budget", async () => {
+    const notes = Array.from({ length: 6 }, (_, i) => `- [0:${i}0] A fairly long note about one more part of the video and what it shows.`).join("\n");
+    llm.respondWith((call) => ({ content: call.text.includes("<notes>") && !call.text.includes("Merge them") ? ANSWERS.en! : notes }));
+    const long = { ...short, cues: generateCues(3600) };
+    const answer = await createGroqAnswerWriter(options({ inputTokenBudget: 1200 })).write(spec({ transcript: long }));
+    // The fake's [0:01] falls inside the first generated cue, so it is cited as that cue's start.
+    expect(answer.text).toBe(ANSWERS.en!.replace("[0:01]", "[0:00]"));
+    expect(llm.calls.some((c) => c.text.includes("Merge them into shorter notes"))).toBe(true);
+    for (const call of llm.calls) expect(promptTokens(call.messages as never)).toBeLessThanOrEqual(1200);
+  });
+
   test("answers a question on a long video from the matching passages in one call", async () => {
     const long = { ...short, cues: generateCues(3 * 3600, { needleAt: 3 * 3600 - 60 }) };
     await createGroqAnswerWriter(options()).write(spec({ transcript: long, prompt: "Which secret ingredient does the recipe use?", isSummary: false }));
