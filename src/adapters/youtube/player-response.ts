@@ -79,7 +79,7 @@ function assertPlayable(status: any, videoId: string): void {
   }
   if (typeof state === "string") {
     const sub = subreasons(status);
-    const told = `${clean(reason) || state}${sub ? ` (${sub})` : ""}`;
+    const told = `${clean(reason) || clean(state)}${sub ? ` (${sub})` : ""}`;
     throw new AppError("video_unplayable", `YouTube will not play video ${videoId}: ${told}`);
   }
   throw unreadable("a player response", "no playabilityStatus.status");
