@@ -7,6 +7,13 @@ import { promptArb } from "./prompt-arbitrary.ts";
 import { rawCaseArb } from "./raw-arbitrary.ts";
 import { labelledUrl } from "./url-arbitrary.ts";
 
+/**
+ * Property-based fuzzing of the running service (a real process, loopback
+ * fakes of YouTube and the LLM). Each property runs with a fixed seed and a
+ * random one; both are printed, and `FUZZ_SEED=<seed> bun test tests/fuzz`
+ * replays the random one. A failure is shrunk by fast-check; once fixed, its
+ * counterexample is kept in `regressions.test.ts`.
+ */
 const MAX_BODY = 16_384;
 const LANGUAGES = ["en", "hi", "es", "pt", "ru"];
 const FORMATS = ["text", "markdown"];
