@@ -127,18 +127,20 @@ describe("fuzzing the HTTP surface of the running service", () => {
     await expectHealthy(h);
   }, 60_000);
 
-  test("methods, paths, keys and content types follow the order of checks: route, key, type, size, JSON", async () => {
+  test("methods, paths, keys, content types and request ids: the order of checks (route, key, type, size, JSON) and the request id echo", async () => {
     const arb = fc.record({
       method: fc.constantFrom("POST", "POST", "POST", "GET", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"),
       path: fc.oneof({ weight: 4, arbitrary: fc.constantFrom("/chat", "/chat?x=1", "/chat#frag") }, fc.constantFrom("/", "/chat/x", "/Chat", "/CHAT", "/chats", "/v1/chat", "/%63hat", "/chat%00", "/api/chat", "/swagger/x"), fc.webPath().filter((p) => p.startsWith("/") && !p.startsWith("//") && !p.startsWith("/swagger"))),
       key: fc.oneof({ weight: 4, arbitrary: fc.constant(KEY) }, fc.constantFrom(undefined, "", " ", `${KEY}x`, KEY.slice(0, -1), KEY.toUpperCase(), `${KEY},${KEY}`, "k".repeat(4000)), printable(40)),
       type: fc.oneof({ weight: 4, arbitrary: fc.constant("application/json") }, fc.constantFrom(undefined, "", "APPLICATION/JSON; charset=UTF-8", "application/json;charset=latin1", "application/json ; x=y", "text/plain", "application/jsonx", "application/json-patch+json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/json", "*/*", "application/*"), printable(30)),
       body: fc.constantFrom("ok", "ok", "bad-json", "too-big", "empty"),
+      requestId: fc.option(fc.oneof(fc.stringMatching(/^[A-Za-z0-9._:-]{1,128}$/), printable(140)), { nil: undefined }),
     });
     await checkTwice(arb, 300, async (r) => {
       const headers: Record<string, string> = {};
       if (r.key !== undefined) headers["x-api-key"] = r.key;
       if (r.type !== undefined) headers["content-type"] = r.type;
+      if (r.requestId !== undefined) headers["x-request-id"] = r.requestId;
       const text = { ok: JSON.stringify({ url: NORMAL_URL }), "bad-json": "{url:", "too-big": padTo({ url: NORMAL_URL, prompt: "" }, MAX_BODY + 100), empty: "" }[r.body];
       const bodyless = r.method === "GET" || r.method === "HEAD";
       let got;
@@ -158,6 +160,11 @@ describe("fuzzing the HTTP surface of the running service", () => {
         : r.body === "too-big" ? 413
         : r.body !== "ok" ? 400
         : 200;
+      // A sane caller id is echoed (fetch trims the value); anything else is replaced by a fresh UUID.
+      const sentId = r.requestId?.trim();
+      const sane = sentId !== undefined && /^[A-Za-z0-9._:-]{1,128}$/.test(sentId);
+      if (sane) expect(got.headers.get("x-request-id")).toBe(sentId);
+      else expect(got.headers.get("x-request-id")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       expect(got.status, `${r.method} ${r.path} key=${JSON.stringify(r.key?.slice(0, 50))} type=${JSON.stringify(r.type)} body=${r.body}: ${got.text.slice(0, 200)}`).toBe(want);
     });
     await expectHealthy(h);
