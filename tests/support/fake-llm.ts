@@ -1,3 +1,5 @@
+import { padded, resetMidBody, trickle } from "./fault-bodies.ts";
+
 /** What the fake LLM received in one chat completion request. */
 export interface LlmCall {
   model: string;
@@ -11,9 +13,22 @@ export interface LlmCall {
 
 /** What a responder tells the fake to do for one call. */
 export type LlmReply =
-  | { content: string; promptTokens?: number; completionTokens?: number; delayMs?: number }
+  | {
+      content: string;
+      promptTokens?: number;
+      completionTokens?: number;
+      delayMs?: number;
+      /** Sends the headers at once and the body spread over this many ms. */
+      trickleMs?: number;
+      /** Whitespace appended after the JSON body, for an oversized response. */
+      padBytes?: number;
+    }
   | { status: number; body?: unknown; headers?: Record<string, string> }
-  | { hang: true };
+  | { hang: true }
+  /** Headers and the start of a completion, then a dropped connection. */
+  | { reset: true }
+  /** A body sent as is (malformed JSON, garbage, empty), 200 unless `status` says otherwise. */
+  | { raw: string; status?: number; contentType?: string };
 
 export type Responder = (call: LlmCall, index: number) => LlmReply | Promise<LlmReply>;
 
@@ -26,6 +41,10 @@ export interface FakeLlm {
   /** Most calls that were in flight at the same time. */
   readonly peakConcurrency: number;
   reset(): void;
+  /** Stops listening, so that calls meet a refused connection. */
+  refuseConnections(): Promise<void>;
+  /** Listens again on the same port after {@linkcode refuseConnections}. */
+  acceptConnections(): void;
   close(): Promise<void>;
 }
 
@@ -56,35 +75,34 @@ export function startFakeLlm(): FakeLlm {
   let inFlight = 0;
   let peak = 0;
 
-  const server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    idleTimeout: 0,
-    async fetch(request) {
-      const url = new URL(request.url);
-      if (request.method !== "POST" || !url.pathname.endsWith("/chat/completions")) return new Response("not found", { status: 404 });
-      const body = (await request.json()) as { model: string; messages: { role: string; content: string }[]; max_tokens?: number };
-      const call: LlmCall = {
-        model: body.model,
-        messages: body.messages,
-        maxTokens: body.max_tokens,
-        text: body.messages.map((m) => m.content).join("\n"),
-        authorization: request.headers.get("authorization"),
-        startedAt: performance.now(),
-      };
-      const index = calls.push(call) - 1;
-      inFlight++;
-      peak = Math.max(peak, inFlight);
-      try {
-        return await replyTo(await responder(call, index), body);
-      } finally {
-        inFlight--;
-      }
-    },
-  });
+  const serve = (port: number) => Bun.serve({ port, hostname: "127.0.0.1", idleTimeout: 0, fetch: handle });
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (request.method !== "POST" || !url.pathname.endsWith("/chat/completions")) return new Response("not found", { status: 404 });
+    const body = (await request.json()) as { model: string; messages: { role: string; content: string }[]; max_tokens?: number };
+    const call: LlmCall = {
+      model: body.model,
+      messages: body.messages,
+      maxTokens: body.max_tokens,
+      text: body.messages.map((m) => m.content).join("\n"),
+      authorization: request.headers.get("authorization"),
+      startedAt: performance.now(),
+    };
+    const index = calls.push(call) - 1;
+    inFlight++;
+    peak = Math.max(peak, inFlight);
+    try {
+      return await replyTo(await responder(call, index), body);
+    } finally {
+      inFlight--;
+    }
+  }
 
+  let server = serve(0);
+  const port = server.port as number;
+  let listening = true;
   return {
-    baseUrl: `http://127.0.0.1:${server.port}`,
+    baseUrl: `http://127.0.0.1:${port}`,
     calls,
     respondWith: (next) => (responder = next ?? defaultResponder),
     get peakConcurrency() {
@@ -95,21 +113,32 @@ export function startFakeLlm(): FakeLlm {
       responder = defaultResponder;
       peak = 0;
     },
+    async refuseConnections() {
+      if (listening) await server.stop(true);
+      listening = false;
+    },
+    acceptConnections() {
+      if (!listening) server = serve(port);
+      listening = true;
+    },
     close: async () => {
-      server.stop(true);
+      if (listening) server.stop(true);
+      listening = false;
     },
   };
 }
 
 async function replyTo(reply: LlmReply, body: { model: string; messages: { content: string }[] }): Promise<Response> {
   if ("hang" in reply) return await new Promise<Response>(() => {});
+  if ("reset" in reply) return new Response(resetMidBody('{"id":"chatcmpl-fake","choices":[{"index":0,"message":{"role":"assis'), { headers: { "content-type": "application/json" } });
+  if ("raw" in reply) return new Response(reply.raw, { status: reply.status ?? 200, headers: { "content-type": reply.contentType ?? "application/json" } });
   if ("status" in reply) {
     const payload = reply.body ?? { error: { message: "fake failure", type: "server_error" } };
     return Response.json(payload, { status: reply.status, headers: reply.headers });
   }
   if (reply.delayMs) await Bun.sleep(reply.delayMs);
   const promptTokens = reply.promptTokens ?? Math.ceil(body.messages.reduce((n, m) => n + m.content.length, 0) / 4);
-  return Response.json({
+  const completion = JSON.stringify({
     id: `chatcmpl-fake-${crypto.randomUUID()}`,
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
@@ -117,4 +146,8 @@ async function replyTo(reply: LlmReply, body: { model: string; messages: { conte
     choices: [{ index: 0, message: { role: "assistant", content: reply.content }, finish_reason: "stop" }],
     usage: { prompt_tokens: promptTokens, completion_tokens: reply.completionTokens ?? Math.ceil(reply.content.length / 4), total_tokens: 0 },
   });
+  const headers = { "content-type": "application/json" };
+  if (reply.trickleMs) return new Response(trickle(completion, reply.trickleMs), { headers });
+  if (reply.padBytes) return new Response(padded(completion, reply.padBytes), { headers });
+  return new Response(completion, { headers });
 }

@@ -1,3 +1,4 @@
+import { padded, resetMidBody, trickle } from "./fault-bodies.ts";
 import { fixture, VIDEOS } from "./fixtures.ts";
 
 /** A fault the fake can play on one endpoint. */
@@ -6,7 +7,11 @@ export type Fault =
   | { kind: "body"; body: string; contentType?: string }
   | { kind: "hang" }
   | { kind: "delay"; ms: number }
-  | { kind: "reset" };
+  | { kind: "reset" }
+  /** Headers at once, then the normal body spread over `totalMs`. */
+  | { kind: "trickle"; totalMs: number }
+  /** The normal body followed by `padBytes` of whitespace. */
+  | { kind: "oversized"; padBytes: number };
 
 export type Endpoint = "player" | "watch" | "caption";
 
@@ -48,6 +53,10 @@ export interface FakeYoutube {
   /** Refuses some player calls with the bot check (none by default). */
   setPlayerGate(gate: PlayerGate): void;
   reset(): void;
+  /** Stops listening, so that every request meets a refused connection (the origin is shared by every endpoint). */
+  refuseConnections(): Promise<void>;
+  /** Listens again on the same port after {@linkcode refuseConnections}. */
+  acceptConnections(): void;
   close(): Promise<void>;
 }
 
@@ -67,39 +76,43 @@ export function startFakeYoutube(options: { latencyMs?: number } = {}): FakeYout
   let watchPage: WatchPage = "page";
   let gate: PlayerGate = {};
 
-  const server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    idleTimeout: 0,
-    async fetch(request) {
-      const url = new URL(request.url);
-      const endpoint = endpointOf(url.pathname);
-      const body = request.method === "POST" ? await request.text() : undefined;
-      const client = endpoint === "player" ? clientOf(body) : undefined;
-      const cookie = request.headers.get("cookie") ?? undefined;
-      seen.push({ endpoint, path: url.pathname, query: Object.fromEntries(url.searchParams), body, client, cookie });
-      if (options.latencyMs) await Bun.sleep(options.latencyMs);
-      const fault = endpoint === "other" ? undefined : faults.get(endpoint);
-      if (fault) {
-        const played = await play(fault);
-        if (played) return played;
-      }
-      if (endpoint === "player") {
-        const blocked = !url.searchParams.has("key") && (gate.blockKeyless || gate.blockClients?.includes(client ?? ""));
-        return blocked ? json(fixture(VIDEOS.botCheck.player)) : playerResponse(body);
-      }
-      if (endpoint === "watch") return html(watchBody(watchPage, cookie));
-      if (endpoint === "caption") {
-        if (url.search.includes("exp=xpe")) return new Response("", { headers: { "content-type": "text/xml" } });
-        const videoId = url.searchParams.get("v") ?? "";
-        return new Response(captions.get(videoId) ?? transcript, { headers: { "content-type": "text/xml; charset=UTF-8" } });
-      }
-      return new Response("Not found", { status: 404 });
-    },
-  });
+  const serve = (port: number) => Bun.serve({ port, hostname: "127.0.0.1", idleTimeout: 0, fetch: handle });
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const endpoint = endpointOf(url.pathname);
+    const body = request.method === "POST" ? await request.text() : undefined;
+    const client = endpoint === "player" ? clientOf(body) : undefined;
+    const cookie = request.headers.get("cookie") ?? undefined;
+    seen.push({ endpoint, path: url.pathname, query: Object.fromEntries(url.searchParams), body, client, cookie });
+    if (options.latencyMs) await Bun.sleep(options.latencyMs);
+    const fault = endpoint === "other" ? undefined : faults.get(endpoint);
+    if (fault) {
+      const played = await play(fault);
+      if (played) return played;
+    }
+    const normal = answer(endpoint, url, body, client, cookie);
+    return fault ? await shape(normal, fault) : normal;
+  }
 
+  function answer(endpoint: Endpoint | "other", url: URL, body: string | undefined, client: string | undefined, cookie: string | undefined): Response {
+    if (endpoint === "player") {
+      const blocked = !url.searchParams.has("key") && (gate.blockKeyless || gate.blockClients?.includes(client ?? ""));
+      return blocked ? json(fixture(VIDEOS.botCheck.player)) : playerResponse(body);
+    }
+    if (endpoint === "watch") return html(watchBody(watchPage, cookie));
+    if (endpoint === "caption") {
+      if (url.search.includes("exp=xpe")) return new Response("", { headers: { "content-type": "text/xml" } });
+      const videoId = url.searchParams.get("v") ?? "";
+      return new Response(captions.get(videoId) ?? transcript, { headers: { "content-type": "text/xml; charset=UTF-8" } });
+    }
+    return new Response("Not found", { status: 404 });
+  }
+
+  let server = serve(0);
+  const port = server.port as number;
+  let listening = true;
   return {
-    origin: `http://127.0.0.1:${server.port}`,
+    origin: `http://127.0.0.1:${port}`,
     seen,
     count: (endpoint) => seen.filter((s) => s.endpoint === endpoint).length,
     setFault: (endpoint, fault) => (fault ? faults.set(endpoint, fault) : faults.delete(endpoint)),
@@ -113,8 +126,17 @@ export function startFakeYoutube(options: { latencyMs?: number } = {}): FakeYout
       watchPage = "page";
       gate = {};
     },
+    async refuseConnections() {
+      if (listening) await server.stop(true);
+      listening = false;
+    },
+    acceptConnections() {
+      if (!listening) server = serve(port);
+      listening = true;
+    },
     close: async () => {
-      server.stop(true);
+      if (listening) server.stop(true);
+      listening = false;
     },
   };
 }
@@ -176,14 +198,16 @@ async function play(fault: Fault): Promise<Response | undefined> {
       await Bun.sleep(fault.ms);
       return undefined;
     case "reset":
-      return new Response(
-        new ReadableStream({
-          start(controller) {
-            controller.enqueue(new TextEncoder().encode('{"playabilityStatus":'));
-            controller.error(new Error("connection reset by the fake"));
-          },
-        }),
-        { headers: { "content-type": "application/json" } },
-      );
+      return new Response(resetMidBody('{"playabilityStatus":'), { headers: { "content-type": "application/json" } });
+    default:
+      return undefined;
   }
+}
+
+/** Plays a fault that changes how the normal response is sent rather than what it says. */
+async function shape(normal: Response, fault: Fault): Promise<Response> {
+  const init = { status: normal.status, headers: { "content-type": normal.headers.get("content-type") ?? "text/plain" } };
+  if (fault.kind === "trickle") return new Response(trickle(await normal.text(), fault.totalMs), init);
+  if (fault.kind === "oversized") return new Response(padded(await normal.text(), fault.padBytes), init);
+  return normal;
 }

@@ -1,5 +1,6 @@
 import Groq from "groq-sdk";
 import { AppError, isAppError } from "../../domain/errors.ts";
+import { limitBody, mebibytes } from "../body-limit.ts";
 import type { Completer, Completion, CompletionRequest } from "./completer.ts";
 import { backoffMs, requestedDelayMs, sleep } from "./retry.ts";
 
@@ -8,11 +9,13 @@ export interface GroqCompleterOptions {
   /** OpenAI-compatible endpoint; Groq's when undefined. */
   baseUrl?: string;
   model: string;
-  /** Time limit of each call; a call that outlasts it is not retried. */
+  /** Time limit of each call, body included; a call that outlasts it is not retried. */
   timeoutMs: number;
   /** Retries of one call after a rate limit, a 5xx or a dropped connection. */
   maxRetries: number;
   fetch?: typeof fetch;
+  /** Most bytes of one response body (2 MiB by default; an answer is a few KB). */
+  maxBodyBytes?: number;
   /** Clock for HTTP-date `retry-after` values. */
   now?: () => number;
   random?: () => number;
@@ -36,12 +39,12 @@ interface Failure {
  * @returns the completer
  */
 export function createGroqCompleter(options: GroqCompleterOptions): Completer {
-  const client = new Groq({ apiKey: options.apiKey, baseURL: options.baseUrl, timeout: options.timeoutMs, maxRetries: 0, fetch: options.fetch });
+  const client = new Groq({ apiKey: options.apiKey, baseURL: options.baseUrl, timeout: options.timeoutMs, maxRetries: 0, fetch: cappedFetch(options) });
 
-  async function once(request: CompletionRequest): Promise<Completion> {
+  async function once(request: CompletionRequest, signal: AbortSignal): Promise<Completion> {
     const completion = await client.chat.completions.create(
       { model: options.model, messages: request.messages, max_tokens: request.maxTokens, temperature: 0.2 },
-      { signal: request.signal },
+      { signal },
     );
     const text = completion.choices[0]?.message?.content?.trim();
     if (!text) throw new AppError("upstream_error", "The language model returned an empty answer; try again");
@@ -51,10 +54,12 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
   return {
     async complete(request) {
       for (let attempt = 0; ; attempt++) {
+        // The SDK's own timeout stops at the headers; this one also bounds a body that trickles in.
+        const timeout = AbortSignal.timeout(options.timeoutMs);
         try {
-          return await once(request);
+          return await once(request, request.signal ? AbortSignal.any([request.signal, timeout]) : timeout);
         } catch (error) {
-          const failure = classify(error, options, request.signal);
+          const failure = classify(error, options, request.signal, timeout.aborted);
           if (!failure.retryable) throw failure.error;
           const wait = failure.delayMs ?? backoffMs(attempt, options.random);
           if (attempt >= options.maxRetries || !request.retryBudget.take(wait)) throw failure.error;
@@ -67,9 +72,20 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
   };
 }
 
-function classify(error: unknown, options: GroqCompleterOptions, signal: AbortSignal | undefined): Failure {
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+/** @returns the fetch the SDK sends through, reading at most `maxBodyBytes` of each response */
+function cappedFetch(options: GroqCompleterOptions): typeof fetch {
+  const fetcher = options.fetch ?? fetch;
+  const maxBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const tooLarge = () => new AppError("upstream_error", `The language model sent a response larger than ${mebibytes(maxBytes)}; try again later`);
+  const capped = (input: string | URL | Request, init?: RequestInit) => fetcher(input, init).then((response) => limitBody(response, maxBytes, tooLarge));
+  return capped as typeof fetch;
+}
+
+function classify(error: unknown, options: GroqCompleterOptions, signal: AbortSignal | undefined, timedOut: boolean): Failure {
   if (isAppError(error)) return { retryable: false, error };
-  if (error instanceof Groq.APIConnectionTimeoutError) {
+  if (error instanceof Groq.APIConnectionTimeoutError || (timedOut && !signal?.aborted)) {
     return { retryable: false, error: new AppError("upstream_timeout", `The language model did not answer within ${options.timeoutMs / 1000} s; try again later`, { cause: error }) };
   }
   if (error instanceof Groq.APIUserAbortError || signal?.aborted) return { retryable: false, error: outOfTime(error) };

@@ -1,4 +1,5 @@
 import { AppError, isAppError } from "../../domain/errors.ts";
+import { limitBody, mebibytes } from "../body-limit.ts";
 import { onOrigin } from "./origin.ts";
 
 export interface TransportOptions {
@@ -8,6 +9,8 @@ export interface TransportOptions {
   timeoutMs: number;
   /** Proxy-aware on the server; a loopback fake's in tests. */
   fetch?: typeof fetch;
+  /** Most bytes of one response body (10 MiB by default: real watch pages are about 1.5 MB). */
+  maxBodyBytes?: number;
 }
 
 /** One request to YouTube; `url` may be absolute (its origin is replaced) or root-relative. */
@@ -23,7 +26,8 @@ export interface YoutubeTransport {
   /**
    * @returns the body of a 2xx response
    * @throws {AppError} upstream_blocked (HTTP 429, Google's "sorry" redirect),
-   *   upstream_timeout, or upstream_error (other statuses, network failures)
+   *   upstream_timeout, or upstream_error (other statuses, network failures,
+   *   a body over the size cap)
    */
   text(url: string, init?: YoutubeRequest): Promise<string>;
   /**
@@ -34,11 +38,15 @@ export interface YoutubeTransport {
 }
 
 const HEADERS = { "accept-language": "en-US,en;q=0.9" };
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /** @returns the transport every YouTube adapter sends through */
 export function createYoutubeTransport(options: TransportOptions): YoutubeTransport {
   const fetcher = options.fetch ?? fetch;
   const seconds = options.timeoutMs / 1000;
+  const maxBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const capped = (response: Response) =>
+    limitBody(response, maxBytes, () => new AppError("upstream_error", `YouTube sent a response larger than ${mebibytes(maxBytes)}; try again later`));
 
   async function text(url: string, init: YoutubeRequest = {}): Promise<string> {
     const timeout = AbortSignal.timeout(options.timeoutMs);
@@ -52,7 +60,7 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
         redirect: "manual",
       });
       assertOk(response);
-      return await response.text();
+      return await capped(response).text();
     } catch (error) {
       if (isAppError(error)) throw error;
       if (signal.aborted) throw new AppError("upstream_timeout", `YouTube did not answer within ${seconds} s; try again later`, { cause: error });
@@ -66,7 +74,7 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
       if (url.pathname === "/api/timedtext") url.searchParams.delete("fmt");
       const timeout = AbortSignal.timeout(options.timeoutMs);
       const signals = [timeout, signal, init.signal ?? undefined].filter((s): s is AbortSignal => s !== undefined);
-      return fetcher(url, { ...init, signal: AbortSignal.any(signals), redirect: "manual" });
+      return fetcher(url, { ...init, signal: AbortSignal.any(signals), redirect: "manual" }).then(capped);
     };
     return hooked as typeof fetch;
   }

@@ -1,0 +1,38 @@
+/**
+ * Caps how much of an upstream's response body is read, so that a broken or
+ * hostile upstream cannot make the service hold an unbounded body in memory.
+ * Reading stops (and the connection is released) as soon as the cap is passed.
+ *
+ * @param response the upstream's response, body unread
+ * @param maxBytes the most bytes the body may have
+ * @param tooLarge makes the error a read fails with once the body is over the cap
+ * @returns the same response whose body fails with `tooLarge()` past `maxBytes`
+ */
+export function limitBody(response: Response, maxBytes: number, tooLarge: () => Error): Response {
+  const source = response.body;
+  if (!source) return response;
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  const reader = source.getReader();
+  let read = 0;
+  const limited = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (declared > maxBytes) return fail(controller);
+      const { done, value } = await reader.read();
+      if (done) return controller.close();
+      read += value.byteLength;
+      if (read > maxBytes) return fail(controller);
+      controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  async function fail(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    controller.error(tooLarge());
+    await reader.cancel().catch(() => {});
+  }
+  return new Response(limited, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** @returns `bytes` in whole MiB for messages, e.g. `10 MiB` */
+export function mebibytes(bytes: number): string {
+  return `${Math.round(bytes / 1024 / 1024)} MiB`;
+}
