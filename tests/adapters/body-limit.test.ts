@@ -1,0 +1,28 @@
+import { describe, expect, test } from "bun:test";
+import { limitBody } from "../../src/adapters/body-limit.ts";
+
+class TooLarge extends Error {}
+const tooLarge = () => new TooLarge("too large");
+
+describe("limitBody()", () => {
+  test("passes a body at the cap through unchanged, status and headers kept", async () => {
+    const response = limitBody(new Response("x".repeat(1000), { status: 201, headers: { "x-kept": "yes" } }), 1000, tooLarge);
+    expect([response.status, response.headers.get("x-kept"), await response.text()]).toEqual([201, "yes", "x".repeat(1000)]);
+  });
+
+  test("fails a streamed body one byte over the cap with the caller's error", async () => {
+    const stream = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("x".repeat(600)));
+        controller.enqueue(new TextEncoder().encode("x".repeat(401)));
+        controller.close();
+      },
+    });
+    await expect(limitBody(new Response(stream), 1000, tooLarge).text()).rejects.toBeInstanceOf(TooLarge);
+  });
+
+  test("fails at once when the declared content-length is over the cap", async () => {
+    const response = new Response("small", { headers: { "content-length": "5000000" } });
+    await expect(limitBody(response, 1000, tooLarge).json()).rejects.toBeInstanceOf(TooLarge);
+  });
+});
