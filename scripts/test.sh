@@ -40,6 +40,15 @@ start_test_redis
 suite "typecheck (bun)" tsc --noEmit -p .
 suite "unit, app and end-to-end (bun run server)" bun test --timeout 60000 tests/
 
+# The same end-to-end suite against the other two ways to run the service: the compiled
+# binary, copied alone into an empty directory and run from there, and Deno.
+suite "typecheck (deno)" env NO_COLOR=1 deno check src/
+binary_dir=$(mktemp -d)
+suite "build (compiled binary)" sh -c "bun run build && cp dist/video-chat-service '$binary_dir/'"
+suite "end-to-end (compiled binary, alone in a temporary directory)" env E2E_TARGET=binary E2E_BINARY="$binary_dir/video-chat-service" bun test --timeout 60000 tests/e2e/
+suite "end-to-end (deno task server)" env E2E_TARGET=deno bun test --timeout 60000 tests/e2e/
+rm -rf "$binary_dir"
+
 stop_test_redis
 printf "suites:$summary\n"
 echo "$passed passed, $failed failed"

@@ -1,7 +1,12 @@
+import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../domain/errors.ts";
 import { ChatBody } from "./chat-schema.ts";
 import { describeInvalidBody } from "./validation-message.ts";
+
+// The same schema at run time; the cast is for `deno check`, where Elysia's declarations reach
+// TypeBox's CommonJS types and this import its ES module types (two declarations of `[Kind]`).
+const schema = ChatBody as unknown as TSchema;
 
 /**
  * Checks a parsed body against {@link ChatBody} before Elysia does. Elysia's
@@ -14,7 +19,7 @@ import { describeInvalidBody } from "./validation-message.ts";
  * @throws {AppError} `invalid_request` naming the field, as for any schema failure
  */
 export function checkChatBody(body: unknown): unknown {
-  if (Value.Check(ChatBody, body)) return body;
-  const issues = [...Value.Errors(ChatBody, body)].map((error) => ({ path: error.path, value: error.value }));
+  if (Value.Check(schema, body)) return body;
+  const issues = [...Value.Errors(schema, body)].map((error) => ({ path: error.path, value: error.value }));
   throw new AppError("invalid_request", describeInvalidBody(body, issues));
 }

@@ -3,6 +3,11 @@ import type { Listener } from "./start-shutdown.ts";
 
 /** Entry point on Deno: `deno task server` (permissions in deno.json). */
 async function main(): Promise<void> {
+  // Subcommands, as on Bun: `deno task server keys list`.
+  if (Deno.args[0] === "keys") {
+    const { runKeysCli } = await import("./keys-cli.ts");
+    Deno.exit(await runKeysCli(Deno.args.slice(1), { env: Deno.env.toObject(), print: (line) => console.log(line), printError: (line) => console.error(line) }));
+  }
   await runService({
     name: `Deno ${Deno.version.deno}`,
     env: Deno.env.toObject(),

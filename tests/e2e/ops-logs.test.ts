@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
+import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
+import { VIDEOS, watchUrl } from "../support/fixtures.ts";
+import { postChat, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
+
+const KEY = "e2e-logs-key-0123456789";
+const GROQ_KEY = "gsk_fake_logs_secret";
+const PROMPT = "Which zebra-striped marmalade does the reviewer secretly prefer?";
+let youtube: FakeYoutube;
+let llm: FakeLlm;
+let service: RunningService;
+
+beforeAll(async () => {
+  youtube = startFakeYoutube();
+  llm = startFakeLlm();
+  service = await startService({ API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: GROQ_KEY, GROQ_BASE_URL: llm.baseUrl, LOG_FORMAT: "json" });
+});
+afterAll(async () => {
+  await service?.stop();
+  await youtube?.close();
+  await llm?.close();
+});
+
+type Line = Record<string, unknown>;
+
+/** The request log lines printed so far, by request id. */
+function requestLines(): Map<string, Line[]> {
+  const byId = new Map<string, Line[]>();
+  for (const text of service.output().split("\n")) {
+    if (!text.startsWith("{")) continue;
+    const line = JSON.parse(text) as Line;
+    if (line.event !== "request") continue;
+    const id = String(line.request_id);
+    byId.set(id, [...(byId.get(id) ?? []), line]);
+  }
+  return byId;
+}
+
+async function lineFor(response: Response): Promise<Line> {
+  const id = response.headers.get("x-request-id")!;
+  const deadline = Date.now() + 5_000;
+  while (!requestLines().has(id) && Date.now() < deadline) await Bun.sleep(10);
+  const lines = requestLines().get(id) ?? [];
+  expect(lines.length).toBe(1);
+  return lines[0]!;
+}
+
+describe(`request logs and Server-Timing (${targetFromEnv()})`, () => {
+  test("a generated answer logs one JSON line with key id, video id, cache miss, upstream timings and tokens; Server-Timing has transcript, generation and total", async () => {
+    const response = await postChat(service.url, { url: watchUrl("normal"), prompt: PROMPT }, { "x-api-key": KEY });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("server-timing")).toMatch(/^transcript;dur=[\d.]+, generation;dur=[\d.]+, cache;desc=miss, total;dur=[\d.]+$/);
+    const line = await lineFor(response);
+    expect(line).toMatchObject({ level: "info", method: "POST", path: "/chat", status: 200, video_id: VIDEOS.normal.id, cache: "miss", prompt_length: [...PROMPT].length, llm_calls: expect.any(Number), input_tokens: expect.any(Number), output_tokens: expect.any(Number) });
+    expect(line.duration_ms).toBeNumber();
+    expect(line.transcript_ms).toBeNumber();
+    expect(line.generation_ms).toBeNumber();
+    expect(String(line.key_id)).not.toContain(KEY);
+  });
+
+  test("the same request again is logged as a cache hit, and Server-Timing says so with its total", async () => {
+    const response = await postChat(service.url, { url: watchUrl("normal"), prompt: PROMPT }, { "x-api-key": KEY });
+    expect(response.headers.get("server-timing")).toMatch(/^cache;desc=hit, total;dur=[\d.]+$/);
+    const line = await lineFor(response);
+    expect(line).toMatchObject({ status: 200, cache: "hit", video_id: VIDEOS.normal.id });
+    expect(line.generation_ms).toBeUndefined();
+  });
+
+  test("refused requests are logged with their status and error code: 404, 401, 400", async () => {
+    const notFound = await fetch(`${service.url}/nope?token=abc`);
+    expect(await lineFor(notFound)).toMatchObject({ method: "GET", path: "/nope", status: 404, error_code: "not_found" });
+    const noKey = await postChat(service.url, { url: watchUrl("normal") });
+    expect(await lineFor(noKey)).toMatchObject({ status: 401, error_code: "unauthorized" });
+    const invalid = await postChat(service.url, { url: "not a url", prompt: PROMPT }, { "x-api-key": KEY });
+    const line = await lineFor(invalid);
+    expect(line).toMatchObject({ status: 400, error_code: "invalid_request", key_id: expect.any(String) });
+  });
+
+  test("no log line holds an API key, the Groq key, the prompt's text or a query string", () => {
+    const output = service.output();
+    expect(output).not.toContain(KEY);
+    expect(output).not.toContain(GROQ_KEY);
+    expect(output).not.toContain("marmalade");
+    expect(output).not.toContain("token=abc");
+  });
+});
+
+describe(`pretty logs (${targetFromEnv()})`, () => {
+  test("LOG_FORMAT=pretty writes one readable line per request instead of JSON", async () => {
+    const pretty = await startService({ API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, LOG_FORMAT: "pretty" });
+    try {
+      const response = await fetch(`${pretty.url}/missing`);
+      const id = response.headers.get("x-request-id")!;
+      const deadline = Date.now() + 5_000;
+      while (!pretty.output().includes(id) && Date.now() < deadline) await Bun.sleep(10);
+      const line = pretty.output().split("\n").find((l) => l.includes(id));
+      expect(line).toMatch(/^\S+ INFO request request_id=\S+ method=GET path=\/missing status=404 duration_ms=[\d.]+ error_code=not_found$/);
+    } finally {
+      await pretty.stop();
+    }
+  }, 30_000);
+});
