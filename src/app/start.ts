@@ -45,13 +45,15 @@ export async function runService(runtime: Runtime): Promise<void> {
   const requestLog = createRequestLog({ logger });
   const service = await composeService(config, { logger, notes: requestLog.notes });
   const inFlight = createInFlight();
-  const listener = await runtime.serve({
-    port: config.port,
-    host: config.host,
-    fetch: inFlight.wrap(requestLog.wrap(service.app.fetch)),
-    maxBodyBytes: config.maxBodyBytes,
-  });
-  const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
+  let listener: Listener;
+  try {
+    listener = await runtime.serve({ port: config.port, host: config.host, fetch: inFlight.wrap(requestLog.wrap(service.app.fetch)), maxBodyBytes: config.maxBodyBytes });
+  } catch (error) {
+    runtime.printError(`Cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}; set PORT or HOST`);
+    await service.close();
+    return runtime.exit(1);
+  }
+  const shown = hostForUrl(config.host);
   for (const line of bannerLines({ url: `http://${shown}:${listener.port}`, backend: service.banner.backend, generatedKey: service.banner.generatedKey, runtime: runtime.name })) {
     runtime.print(line);
   }
@@ -61,6 +63,12 @@ export async function runService(runtime: Runtime): Promise<void> {
     stopping = true;
     void shutDown({ listener, inFlight, graceMs: config.shutdownGraceMs, closeService: () => service.close(), logger, signal }).then(() => runtime.exit(0));
   });
+}
+
+/** A listening address as a URL shows it: `localhost` for the wildcard, IPv6 in brackets. */
+function hostForUrl(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "localhost";
+  return host.includes(":") ? `[${host}]` : host;
 }
 
 function loadConfigOrExit(runtime: Runtime): Config {

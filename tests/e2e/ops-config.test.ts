@@ -18,4 +18,16 @@ describe(`start-up validation (${targetFromEnv()})`, () => {
     for (const name of ["PORT", "LOG_FORMAT", "SHUTDOWN_GRACE_MS", "YOUTUBE_BASE_URL", "REDIS_URL"]) expect(output).toContain(name);
     expect(output).toContain("Invalid configuration:");
   }, 30_000);
+
+  test("a port already in use stops start-up with a message naming it, not a stack trace", async () => {
+    const taken = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("taken") });
+    try {
+      const { code, output } = await runToExit({ API_KEYS: "k-0123456789", PORT: String(taken.port) });
+      expect(code).toBe(1);
+      expect(output).toContain(`Cannot listen on 127.0.0.1:${taken.port}`);
+      expect(output).not.toContain("listening on");
+    } finally {
+      taken.stop(true);
+    }
+  }, 30_000);
 });

@@ -1,4 +1,5 @@
 import { spawn, type Subprocess } from "bun";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -56,8 +57,8 @@ function childEnv(env: Record<string, string>): Record<string, string> {
  */
 export async function runToExit(env: Record<string, string>, options: { target?: Target; cwd?: string; args?: string[]; timeoutMs?: number } = {}): Promise<{ code: number; output: string }> {
   const target = options.target ?? targetFromEnv();
-  const child = spawn(commandFor(target, options.args), { cwd: options.cwd ?? defaultCwd(target), env: childEnv(env), stdout: "pipe", stderr: "pipe" });
-  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
+  const child = track(spawn(commandFor(target, options.args), { cwd: options.cwd ?? defaultCwd(target), env: childEnv(env), stdout: "pipe", stderr: "pipe" }));
+  const timer = setTimeout(() => killTree(child, "SIGKILL"), options.timeoutMs ?? 20_000);
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   clearTimeout(timer);
   return { code, output: stdout + stderr };
@@ -71,12 +72,14 @@ export async function runToExit(env: Record<string, string>, options: { target?:
 export async function startService(env: Record<string, string>, options: { target?: Target; cwd?: string; timeoutMs?: number } = {}): Promise<RunningService> {
   const target = options.target ?? targetFromEnv();
   let output = "";
-  const child = spawn(commandFor(target), {
-    cwd: options.cwd ?? defaultCwd(target),
-    env: childEnv(env),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const child = track(
+    spawn(commandFor(target), {
+      cwd: options.cwd ?? defaultCwd(target),
+      env: childEnv(env),
+      stdout: "pipe",
+      stderr: "pipe",
+    }),
+  );
   const collect = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder();
     for await (const chunk of stream) output += decoder.decode(chunk, { stream: true });
@@ -89,7 +92,7 @@ export async function startService(env: Record<string, string>, options: { targe
     url = /listening on (http:\/\/[^\s]+)/.exec(output)?.[1];
     if (url) break;
     if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill();
+      killTree(child, "SIGKILL");
       throw new Error(`The service (${target}) did not start:\n${output}`);
     }
     await Bun.sleep(25);
@@ -99,7 +102,7 @@ export async function startService(env: Record<string, string>, options: { targe
     process: child,
     output: () => output,
     async stop(signal = "SIGTERM") {
-      if (child.exitCode === null) child.kill(signal);
+      if (child.exitCode === null) killTree(child, signal);
       return await child.exited;
     },
   };
@@ -112,4 +115,48 @@ export function postChat(url: string, body: unknown, headers: Record<string, str
     headers: { "content-type": "application/json", ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
+}
+
+// `bun run` and `deno task` run the server as a child: a SIGKILL to the launcher
+// alone (a timeout) would leave the server running, so SIGKILL goes to the whole
+// tree. Launchers forward SIGTERM and SIGINT themselves. Scripts (benchmarks, the
+// soak) that exit with services still running take them down too; `bun test` runs
+// no exit handlers, so tests stop what they start.
+const running = new Set<Subprocess>();
+process.on("exit", () => {
+  for (const child of running) killTree(child, "SIGKILL");
+});
+
+function track<T extends Subprocess>(child: T): T {
+  running.add(child);
+  void child.exited.then(() => running.delete(child));
+  return child;
+}
+
+/** Sends `signal` to the process, and for SIGKILL to all its descendants first (Linux /proc). */
+function killTree(child: Subprocess, signal: NodeJS.Signals): void {
+  if (signal === "SIGKILL") {
+    for (const pid of descendantsOf(child.pid)) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  }
+  child.kill(signal);
+}
+
+/** @returns the process's descendants, deepest first; none where /proc is missing */
+function descendantsOf(pid: number): number[] {
+  const children: number[] = [];
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const listed = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
+      if (listed) children.push(...listed.split(/\s+/).map(Number));
+    }
+  } catch {
+    return [];
+  }
+  return children.flatMap((child) => [...descendantsOf(child), child]);
 }
