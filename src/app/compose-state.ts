@@ -10,7 +10,7 @@ import { createMemoryRateLimiter, type Budget } from "../adapters/memory-rate-li
 import { createMemoryWorkGate } from "../adapters/memory-work-gate.ts";
 import { createRedisApiKeys } from "../adapters/redis-api-keys.ts";
 import { createRedisCache } from "../adapters/redis-cache.ts";
-import { createRedisConnection, type RedisConnection } from "../adapters/redis-connection.ts";
+import type { RedisConnection } from "../adapters/redis-connection.ts";
 import { createRedisRateLimiter } from "../adapters/redis-rate-limiter.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
@@ -51,6 +51,8 @@ export async function composeKeyStore(config: Config, io: { logger: Logger }): P
   if (!config.redisUrl) {
     return { keys: createFileApiKeys({ path: config.keysFile, log: io.logger }), where: config.keysFile, close: async () => {} };
   }
+  // Loaded only when Redis is configured: evaluating ioredis is a third of the compiled binary's start-up.
+  const { createRedisConnection } = await import("../adapters/redis-connection.ts");
   const redis = createRedisConnection({ url: config.redisUrl, prefix: config.redisKeyPrefix, log: io.logger });
   await redis.ready(REDIS_START_WAIT_MS);
   return { keys: createRedisApiKeys({ connection: redis }), where: "Redis", redis, close: () => redis.close() };
