@@ -7,9 +7,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 
-# Known order first (cheapest first); bench/load-http-connection.ts is a helper, not a benchmark.
+# Known order first (cheapest first); the SKIP files are helpers, not benchmarks.
 ORDER=(youtube-cold-path long-video startup-throughput load-overload)
-SKIP=(load-http-connection)
+SKIP=(load-http-connection startup-measure startup-bare-server)
 
 failed=()
 run() {
