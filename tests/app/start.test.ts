@@ -1,0 +1,123 @@
+import { describe, expect, test } from "bun:test";
+import { createRequestLog, requestFields } from "../../src/app/request-log.ts";
+import { runService, type Runtime, type ServeOptions } from "../../src/app/start.ts";
+import { createInFlight, shutDown, type Listener } from "../../src/app/start-shutdown.ts";
+import type { Logger } from "../../src/app/logger.ts";
+
+class Exit extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
+
+/**
+ * A runtime whose server is a function call and whose signals the test sends.
+ * Its exit records the code; a failing exit throws, since start-up code after it must not run.
+ */
+function fakeRuntime(env: Record<string, string>) {
+  const printed: string[] = [];
+  const errors: string[] = [];
+  let signal: ((name: string) => void) | undefined;
+  let served: ServeOptions | undefined;
+  const exited = Promise.withResolvers<number>();
+  const events: string[] = [];
+  const runtime: Runtime = {
+    name: "Fake 1.0",
+    env,
+    stdoutIsTerminal: false,
+    print: (line) => printed.push(line),
+    printError: (line) => errors.push(line),
+    exit: (code) => {
+      exited.resolve(code);
+      if (code !== 0) throw new Exit(code);
+      return undefined as never;
+    },
+    serve: (options) => {
+      if (options.port === 1) throw new Error("Failed to start server. Is port 1 in use?");
+      served = options;
+      const listener: Listener = { port: 4321, stop: async () => void events.push("stop"), abort: async () => void events.push("abort") };
+      return listener;
+    },
+    onStopSignal: (handler) => (signal = handler),
+  };
+  return { runtime, printed, errors, events, exited: exited.promise, send: (name: string) => signal!(name), fetch: (request: Request) => served!.fetch(request) };
+}
+
+const silent: Logger = { info() {}, warn() {}, error() {} };
+
+describe("runService()", () => {
+  test("bad settings print every problem and exit 2 before serving", async () => {
+    const fake = fakeRuntime({ PORT: "x", RATE_LIMIT: "lots" });
+    await expect(runService(fake.runtime)).rejects.toThrow("exit 2");
+    expect(fake.errors.join("\n")).toContain("PORT must be");
+    expect(fake.errors.join("\n")).toContain("RATE_LIMIT must");
+    expect(fake.printed).toEqual([]);
+  });
+
+  test("a port that cannot be bound exits 1 with a message naming it", async () => {
+    const fake = fakeRuntime({ API_KEYS: "k-0123456789", PORT: "1", HOST: "127.0.0.1" });
+    await expect(runService(fake.runtime)).rejects.toThrow("exit 1");
+    expect(fake.errors[0]).toStartWith("Cannot listen on 127.0.0.1:1: ");
+  });
+
+  test("prints the banner with the bound port and runtime, logs each request, and exits 0 on a signal", async () => {
+    const fake = fakeRuntime({ API_KEYS: "k-0123456789", PORT: "0", HOST: "::1", LOG_FORMAT: "json" });
+    await runService(fake.runtime);
+    expect(fake.printed[0]).toBe("Video Chat Service listening on http://[::1]:4321 (Fake 1.0)");
+    const response = await fake.fetch(new Request("http://[::1]:4321/nowhere"));
+    expect(response.status).toBe(404);
+    const line = JSON.parse(fake.printed.find((l) => l.includes('"event":"request"'))!);
+    expect(line).toMatchObject({ method: "GET", path: "/nowhere", status: 404, error_code: "not_found" });
+    fake.send("SIGTERM");
+    expect(await fake.exited).toBe(0);
+    expect(fake.events).toEqual(["stop"]);
+  });
+});
+
+describe("shutDown()", () => {
+  test("waits for the requests in flight, then closes the service", async () => {
+    const inFlight = createInFlight();
+    const { promise: release, resolve } = Promise.withResolvers<void>();
+    const slow = inFlight.wrap(async () => {
+      await release;
+      return new Response("done");
+    });
+    const answer = slow(new Request("http://x/"));
+    const order: string[] = [];
+    const stopping = shutDown({ listener: { port: 1, stop: async () => void order.push("stop"), abort: async () => void order.push("abort") }, inFlight, graceMs: 5_000, closeService: async () => void order.push("close"), logger: silent, signal: "SIGTERM" });
+    await Bun.sleep(20);
+    expect(order).toEqual(["stop"]);
+    resolve();
+    expect(await (await answer).text()).toBe("done");
+    expect(await stopping).toBe(true);
+    expect(order).toEqual(["stop", "close"]);
+  });
+
+  test("cuts what is still running when the grace period ends, and still closes", async () => {
+    const inFlight = createInFlight();
+    void inFlight.wrap(() => new Promise<Response>(() => {}))(new Request("http://x/"));
+    const order: string[] = [];
+    const warnings: string[] = [];
+    const logger: Logger = { ...silent, warn: (event) => void warnings.push(event) };
+    const drained = await shutDown({ listener: { port: 1, stop: () => new Promise(() => {}), abort: async () => void order.push("abort") }, inFlight, graceMs: 30, closeService: async () => void order.push("close"), logger, signal: "SIGINT" });
+    expect(drained).toBe(false);
+    expect(order).toEqual(["abort", "close"]);
+    expect(warnings).toEqual(["shutdown_grace_exceeded"]);
+  });
+});
+
+describe("request log", () => {
+  test("requestFields() leaves out absent facts and the query string, and never holds the prompt", () => {
+    const fields = requestFields(new Request("http://127.0.0.1:3000/chat?api_key=secret#x"), 200, "rid", 12.345, { videoId: "GJLlxj_dtq8", promptLength: 12, cache: "hit" });
+    expect(fields).toEqual({ request_id: "rid", method: "GET", path: "/chat", status: 200, duration_ms: 12.3, video_id: "GJLlxj_dtq8", prompt_length: 12, cache: "hit" });
+  });
+
+  test("a handler that throws is logged as a 500 at error level, and the error still propagates", async () => {
+    const lines: { level: string; fields: unknown }[] = [];
+    const logger: Logger = { info: (_, fields) => void lines.push({ level: "info", fields }), warn() {}, error: (_, fields) => void lines.push({ level: "error", fields }) };
+    const log = createRequestLog({ logger });
+    const failing = log.wrap(() => Promise.reject(new Error("boom")));
+    await expect(failing(new Request("http://x/chat", { method: "POST" }))).rejects.toThrow("boom");
+    expect(lines).toEqual([{ level: "error", fields: expect.objectContaining({ method: "POST", path: "/chat", status: 500 }) }]);
+  });
+});
