@@ -47,6 +47,8 @@ binary_dir=$(mktemp -d)
 suite "build (compiled binary)" sh -c "bun run build && cp dist/video-chat-service '$binary_dir/'"
 suite "end-to-end (compiled binary, alone in a temporary directory)" env E2E_TARGET=binary E2E_BINARY="$binary_dir/video-chat-service" bun test --timeout 60000 tests/e2e/
 suite "end-to-end (deno task server)" env E2E_TARGET=deno bun test --timeout 60000 tests/e2e/
+# A short soak against the binary: steady mixed traffic, fails on any 500, hang or growing RSS.
+suite "soak (compiled binary, ${SOAK_SECONDS:-45} s)" env E2E_BINARY="$binary_dir/video-chat-service" SOAK_SECONDS="${SOAK_SECONDS:-45}" bun tests/soak/soak.run.ts
 rm -rf "$binary_dir"
 
 stop_test_redis
