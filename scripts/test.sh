@@ -6,7 +6,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 
-[ -x node_modules/.bin/bun ] || npm ci --no-audit --no-fund || exit 1
+[ -x node_modules/.bin/bun ] || npm install --no-audit --no-fund || exit 1
 bash scripts/install-system-deps.sh || echo "warning: could not install system packages; suites needing them will fail"
 
 passed=0
