@@ -57,8 +57,17 @@ function assertJsonContentType(header: string | null): void {
   throw new AppError("unsupported_media_type", `Content-Type must be application/json; ${got}`);
 }
 
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 async function readLimitedText(request: Request, maxBytes: number): Promise<string> {
   if (!request.body) return "";
+  // With a declared length (already checked against the limit) HTTP framing bounds the body, so it
+  // is read whole, several times faster than chunk by chunk; the size is checked again all the same.
+  if (request.headers.has("content-length") && !request.headers.has("transfer-encoding")) {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+    return decodeUtf8([bytes], bytes.byteLength);
+  }
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -76,14 +85,14 @@ async function readLimitedText(request: Request, maxBytes: number): Promise<stri
 }
 
 function decodeUtf8(chunks: Uint8Array[], size: number): string {
-  const all = new Uint8Array(size);
+  const all = chunks.length === 1 ? chunks[0]! : new Uint8Array(size);
   let offset = 0;
-  for (const chunk of chunks) {
+  for (const chunk of chunks.length === 1 ? [] : chunks) {
     all.set(chunk, offset);
     offset += chunk.byteLength;
   }
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(all);
+    return UTF8.decode(all);
   } catch {
     throw new AppError("invalid_request", "The request body is not valid UTF-8; send JSON encoded as UTF-8");
   }
