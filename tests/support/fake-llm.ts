@@ -1,4 +1,5 @@
 import { padded, resetMidBody, trickle } from "./fault-bodies.ts";
+import { startLoopbackServer } from "./loopback-server.ts";
 
 /** What the fake LLM received in one chat completion request. */
 export interface LlmCall {
@@ -75,7 +76,6 @@ export function startFakeLlm(): FakeLlm {
   let inFlight = 0;
   let peak = 0;
 
-  const serve = (port: number) => Bun.serve({ port, hostname: "127.0.0.1", idleTimeout: 0, fetch: handle });
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
     if (request.method !== "POST" || !url.pathname.endsWith("/chat/completions")) return new Response("not found", { status: 404 });
@@ -98,9 +98,8 @@ export function startFakeLlm(): FakeLlm {
     }
   }
 
-  let server = serve(0);
-  const port = server.port as number;
-  let listening = true;
+  const server = startLoopbackServer(handle);
+  const port = server.port;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     calls,
@@ -113,18 +112,9 @@ export function startFakeLlm(): FakeLlm {
       responder = defaultResponder;
       peak = 0;
     },
-    async refuseConnections() {
-      if (listening) await server.stop(true);
-      listening = false;
-    },
-    acceptConnections() {
-      if (!listening) server = serve(port);
-      listening = true;
-    },
-    close: async () => {
-      if (listening) server.stop(true);
-      listening = false;
-    },
+    refuseConnections: server.refuseConnections,
+    acceptConnections: server.acceptConnections,
+    close: server.close,
   };
 }
 

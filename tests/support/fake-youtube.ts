@@ -1,5 +1,6 @@
 import { padded, resetMidBody, trickle } from "./fault-bodies.ts";
 import { fixture, VIDEOS } from "./fixtures.ts";
+import { startLoopbackServer } from "./loopback-server.ts";
 
 /** A fault the fake can play on one endpoint. */
 export type Fault =
@@ -76,7 +77,6 @@ export function startFakeYoutube(options: { latencyMs?: number } = {}): FakeYout
   let watchPage: WatchPage = "page";
   let gate: PlayerGate = {};
 
-  const serve = (port: number) => Bun.serve({ port, hostname: "127.0.0.1", idleTimeout: 0, fetch: handle });
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const endpoint = endpointOf(url.pathname);
@@ -108,9 +108,8 @@ export function startFakeYoutube(options: { latencyMs?: number } = {}): FakeYout
     return new Response("Not found", { status: 404 });
   }
 
-  let server = serve(0);
-  const port = server.port as number;
-  let listening = true;
+  const server = startLoopbackServer(handle);
+  const port = server.port;
   return {
     origin: `http://127.0.0.1:${port}`,
     seen,
@@ -126,18 +125,9 @@ export function startFakeYoutube(options: { latencyMs?: number } = {}): FakeYout
       watchPage = "page";
       gate = {};
     },
-    async refuseConnections() {
-      if (listening) await server.stop(true);
-      listening = false;
-    },
-    acceptConnections() {
-      if (!listening) server = serve(port);
-      listening = true;
-    },
-    close: async () => {
-      if (listening) server.stop(true);
-      listening = false;
-    },
+    refuseConnections: server.refuseConnections,
+    acceptConnections: server.acceptConnections,
+    close: server.close,
   };
 }
 
