@@ -1,4 +1,5 @@
 import type { ApiKeys, KeyIdentity } from "../domain/ports.ts";
+import { sha256Hex, type KeyDigest } from "./key-digest.ts";
 
 /**
  * Accepts a fixed list of keys (from `API_KEYS`). Keys are looked up by their
@@ -6,24 +7,20 @@ import type { ApiKeys, KeyIdentity } from "../domain/ports.ts";
  * guessed key matches.
  *
  * @param keys the accepted keys, in plain text as configured
+ * @param options.digest how keys are digested (SHA-256; swappable in tests)
  */
-export async function createStaticApiKeys(keys: readonly string[]): Promise<ApiKeys> {
+export function createStaticApiKeys(keys: readonly string[], options: { digest?: KeyDigest } = {}): ApiKeys {
+  const digestOf = options.digest ?? sha256Hex;
   const byDigest = new Map<string, KeyIdentity>();
   for (const key of keys) {
-    const digest = await sha256Hex(key);
+    const digest = digestOf(key);
     byDigest.set(digest, { id: `env:${digest.slice(0, 12)}`, name: "API_KEYS" });
   }
   return {
     async verify(key) {
-      return byDigest.get(await sha256Hex(key));
+      return byDigest.get(digestOf(key));
     },
   };
-}
-
-/** @returns the lower-case hex SHA-256 digest of a UTF-8 string */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** @returns a new random API key: 32 bytes of randomness, URL-safe, with a recognisable prefix */

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { KeyIdentity } from "../domain/ports.ts";
-import { sha256Hex } from "./env-api-keys.ts";
+import { sha256Hex, type KeyDigest } from "./key-digest.ts";
 import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord } from "./issued-api-keys.ts";
 
 /** The file's content: `{"version": 1, "keys": [KeyRecord, ...]}`. */
@@ -24,10 +24,12 @@ export interface FileKeysLog {
  *
  * @param options.path the file; created (with its folder) on the first `add`
  * @param options.log told when the file cannot be read or parsed (the last good copy is kept)
+ * @param options.digest how presented keys are digested (SHA-256; swappable in tests)
  * @throws {Error} from `add`/`revoke`/`list` when the file exists but is not a keys file
  */
-export function createFileApiKeys(options: { path: string; log?: FileKeysLog }): IssuedApiKeys {
+export function createFileApiKeys(options: { path: string; log?: FileKeysLog; digest?: KeyDigest }): IssuedApiKeys {
   const path = options.path;
+  const digestOf = options.digest ?? sha256Hex;
   let stamp = "";
   let byDigest = new Map<string, KeyIdentity>();
   let broken = "";
@@ -78,7 +80,7 @@ export function createFileApiKeys(options: { path: string; log?: FileKeysLog }):
 
   return {
     async verify(key) {
-      const digest = await sha256Hex(key);
+      const digest = digestOf(key);
       refresh();
       return byDigest.get(digest);
     },

@@ -1,5 +1,6 @@
 import type { ApiKeys, KeyIdentity } from "../domain/ports.ts";
-import { generateApiKey, sha256Hex } from "./env-api-keys.ts";
+import { generateApiKey } from "./env-api-keys.ts";
+import { sha256Hex } from "./key-digest.ts";
 
 /**
  * An issued key as stored: never the key itself, only its SHA-256 digest.
@@ -36,14 +37,14 @@ export interface IssuedApiKeys extends ApiKeys {
  * @param options.now clock, swappable in tests
  * @returns the key (to show once) and its record (to store)
  */
-export async function issueKey(options: { name: string; rateLimit?: string; now?: () => Date }): Promise<{ key: string; record: KeyRecord }> {
+export function issueKey(options: { name: string; rateLimit?: string; now?: () => Date }): { key: string; record: KeyRecord } {
   const key = generateApiKey();
   const idBytes = crypto.getRandomValues(new Uint8Array(6));
   const record: KeyRecord = {
     id: `key_${Array.from(idBytes, (b) => b.toString(16).padStart(2, "0")).join("")}`,
     name: options.name,
     createdAt: (options.now ?? (() => new Date()))().toISOString(),
-    sha256: await sha256Hex(key),
+    sha256: sha256Hex(key),
   };
   if (options.rateLimit) record.rateLimit = options.rateLimit;
   return { key, record };

@@ -1,5 +1,5 @@
 import type { KeyIdentity } from "../domain/ports.ts";
-import { sha256Hex } from "./env-api-keys.ts";
+import { sha256Hex, type KeyDigest } from "./key-digest.ts";
 import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord } from "./issued-api-keys.ts";
 import type { RedisConnection } from "./redis-connection.ts";
 
@@ -16,9 +16,11 @@ import type { RedisConnection } from "./redis-connection.ts";
  * @param options.connection the shared Redis connection
  * @param options.rememberMs how long a verified key is remembered for outages
  * @param options.now clock in ms, swappable in tests
+ * @param options.digest how presented keys are digested (SHA-256; swappable in tests)
  */
-export function createRedisApiKeys(options: { connection: RedisConnection; rememberMs?: number; now?: () => number }): IssuedApiKeys {
+export function createRedisApiKeys(options: { connection: RedisConnection; rememberMs?: number; now?: () => number; digest?: KeyDigest }): IssuedApiKeys {
   const { connection } = options;
+  const digestOf = options.digest ?? sha256Hex;
   const hash = `${connection.prefix}keys`;
   const now = options.now ?? Date.now;
   const rememberMs = options.rememberMs ?? 600_000;
@@ -37,7 +39,7 @@ export function createRedisApiKeys(options: { connection: RedisConnection; remem
 
   return {
     async verify(key) {
-      const digest = await sha256Hex(key);
+      const digest = digestOf(key);
       let text: string | null;
       try {
         text = await connection.run((client) => client.hget(hash, digest));

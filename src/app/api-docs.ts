@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { docsAssets, SWAGGER_UI_BASE, type DocsAsset } from "./docs-assets.ts";
 import { buildOpenApiDocument } from "./docs-document.ts";
+import { JSON_CONTENT_TYPE } from "./error-response.ts";
 import { DOCS_CSP, DOCS_JSON_PATH, DOCS_PATH, docsPageHtml } from "./docs-page.ts";
 
 const HIDDEN = { detail: { hide: true } } as const;
@@ -11,19 +12,21 @@ const HIDDEN = { detail: { hide: true } } as const;
  * styles the service serves itself (Swagger UI from its npm package), so the
  * page works offline and under a CSP that allows no other origin.
  *
+ * @param options.commonHeaders headers every response of the app carries (its request id, CORS)
  * @returns an Elysia plugin; none of its routes appears in the document
  */
-export function apiDocs() {
+export function apiDocs(options: { commonHeaders: (request: Request) => Record<string, string> }) {
+  const respond = (request: Request, body: BodyInit, headers: Record<string, string>) => new Response(body, { headers: { ...options.commonHeaders(request), ...headers } });
   const page = docsPageHtml(SWAGGER_UI_BASE);
-  let document: Record<string, unknown> | undefined;
+  let document: string | undefined;
   const app = new Elysia()
-    .get(DOCS_PATH, () => new Response(page, { headers: pageHeaders() }), HIDDEN)
+    .get(DOCS_PATH, ({ request }): Response => respond(request, page, pageHeaders()), HIDDEN)
     // Elysia shares one route table, so this instance sees POST /chat once the app is built.
-    .get(DOCS_JSON_PATH, () => {
-      document ??= buildOpenApiDocument(app);
-      return document;
+    .get(DOCS_JSON_PATH, ({ request }): Response => {
+      document ??= JSON.stringify(buildOpenApiDocument(app));
+      return respond(request, document, { "content-type": JSON_CONTENT_TYPE });
     }, HIDDEN);
-  for (const [path, asset] of docsAssets()) app.get(path, () => new Response(asset.body, { headers: assetHeaders(asset) }), HIDDEN);
+  for (const [path, asset] of docsAssets()) app.get(path, ({ request }): Response => respond(request, asset.body, assetHeaders(asset)), HIDDEN);
   return app;
 }
 

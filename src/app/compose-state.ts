@@ -62,7 +62,7 @@ export async function composeKeyStore(config: Config, io: { logger: Logger }): P
 export async function composeState(config: Config, io: { logger: Logger }): Promise<ServiceState> {
   const store = await composeKeyStore(config, io);
   const generatedKey = config.apiKeys.length === 0 && !(await hasIssuedKeys(store.keys)) ? generateApiKey() : undefined;
-  const staticKeys = await createStaticApiKeys(generatedKey ? [generatedKey] : config.apiKeys);
+  const staticKeys = createStaticApiKeys(generatedKey ? [generatedKey] : config.apiKeys);
   const budgetFor = budgetsFrom(config, io.logger);
   const memoryLimiter = createMemoryRateLimiter({ budgetFor });
   const { redis } = store;

@@ -11,6 +11,8 @@ export function createCors(allowedOrigins: readonly string[]) {
     return origin && allowed.has(origin.toLowerCase()) ? origin : undefined;
   };
   return {
+    /** Whether any origin is allowed: when not, no request needs looking at. */
+    enabled: allowed.size > 0,
     /** Headers every response to an allowed origin carries. */
     responseHeaders(request: Request): Record<string, string> {
       const origin = originOf(request);

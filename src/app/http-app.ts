@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { ChatService } from "../domain/chat.ts";
+import type { ChatResponse, ChatService } from "../domain/chat.ts";
 import { createChatRequest, type ChatInput } from "../domain/chat-request.ts";
 import { AppError } from "../domain/errors.ts";
 import type { ApiKeys, KeyIdentity, RateLimiter } from "../domain/ports.ts";
@@ -27,28 +27,61 @@ export interface HttpAppDeps {
   notes?: RequestNotes;
 }
 
+/** What the app keeps about one request between its hooks. */
+interface Exchange {
+  requestId: string;
+  startedAt: number;
+  identity?: KeyIdentity;
+  /** RateLimit-* headers once the key's budget was consulted. */
+  limitHeaders?: Record<string, string>;
+}
+
 /**
  * The HTTP surface: `POST /chat`, the docs, and the contract's errors.
  * Checks run in the contract's order: route, key, content type, size, JSON, schema.
+ *
+ * Every exit builds its whole Response itself (the chat handler, the error
+ * handler, the docs, the preflight): no global request or response hook
+ * runs, because each one costs every request, the cached answers included.
  */
 export function createHttpApp(deps: HttpAppDeps) {
-  const callers = new WeakMap<Request, KeyIdentity>();
+  const exchanges = new WeakMap<Request, Exchange>();
+  const cors = createCors(deps.corsOrigins ?? []);
 
-  const authenticate = async ({ request }: { request: Request }): Promise<void> => {
+  const exchangeOf = (request: Request): Exchange => {
+    let exchange = exchanges.get(request);
+    if (!exchange) {
+      exchange = { requestId: chooseRequestId(request.headers.get("x-request-id")), startedAt: performance.now() };
+      exchanges.set(request, exchange);
+    }
+    return exchange;
+  };
+  /** Headers every response carries: its request id, and CORS for an allowed origin. */
+  const commonHeaders = (request: Request): Record<string, string> => {
+    const headers: Record<string, string> = { "x-request-id": exchangeOf(request).requestId };
+    return cors.enabled ? Object.assign(headers, cors.responseHeaders(request)) : headers;
+  };
+
+  const authenticate = async (request: Request): Promise<void> => {
+    const exchange = exchangeOf(request);
     const key = request.headers.get("x-api-key")?.trim();
     if (!key) throw new AppError("unauthorized", "Missing API key; send it in the x-api-key header");
     const identity = await deps.apiKeys.verify(key);
     if (!identity) throw new AppError("unauthorized", "Unknown API key; check the x-api-key header");
-    callers.set(request, identity);
+    exchange.identity = identity;
     deps.notes?.note(request, { keyId: identity.id });
   };
-  const started = new WeakMap<Request, number>();
+
+  const readChatBody = async ({ request }: { request: Request }): Promise<unknown> => {
+    await authenticate(request);
+    return checkChatBody(await readJsonBody(request, deps.maxBodyBytes));
+  };
 
   // An error after authentication carries the key's RateLimit headers too. A request refused
   // before the work (400, 413, 415) was never counted; one refused as overloaded is given back.
-  const settleBudget = async (request: Request, error: AppError, headers: Record<string, unknown>): Promise<void> => {
-    const identity = callers.get(request);
-    if (!identity || (error.code !== "overloaded" && headers["ratelimit-limit"] !== undefined)) return;
+  const settleBudget = async (exchange: Exchange, error: AppError, headers: Record<string, string>): Promise<void> => {
+    const { identity } = exchange;
+    if (!identity || (error.code !== "overloaded" && exchange.limitHeaders)) return;
     try {
       Object.assign(headers, rateLimitHeaders(await deps.rateLimiter.take(identity, error.code === "overloaded" ? -1 : 0)));
     } catch (cause) {
@@ -56,37 +89,25 @@ export function createHttpApp(deps: HttpAppDeps) {
     }
   };
 
-  const cors = createCors(deps.corsOrigins ?? []);
-
   return new Elysia({ normalize: false })
-    .onRequest(({ request, set }) => {
-      started.set(request, performance.now());
-      set.headers["x-request-id"] = chooseRequestId(request.headers.get("x-request-id"));
-      Object.assign(set.headers, cors.responseHeaders(request));
-    })
-    .onError(async ({ code, error, set, request }) => {
-      const requestId = String(set.headers["x-request-id"] ?? chooseRequestId(null));
+    .onError(async ({ code, error, request }) => {
+      const exchange = exchangeOf(request);
       const appError = toAppError(code, error, request);
       deps.notes?.note(request, { errorCode: appError.code });
-      await settleBudget(request, appError, set.headers);
-      if (appError.code === "internal_error") deps.logger.error("unhandled_error", { request_id: requestId, error: describeError(error) });
-      return errorResponse(appError, requestId, headersOf(set.headers));
+      const headers = { ...commonHeaders(request), ...exchange.limitHeaders };
+      await settleBudget(exchange, appError, headers);
+      if (appError.code === "internal_error") deps.logger.error("unhandled_error", { request_id: exchange.requestId, error: describeError(error) });
+      return errorResponse(appError, exchange.requestId, headers);
     })
-    .mapResponse(({ responseValue, set }) => {
-      if (responseValue instanceof Response || typeof responseValue !== "object" || responseValue === null) return;
-      const headers = new Headers(headersOf(set.headers));
-      headers.set("content-type", JSON_CONTENT_TYPE);
-      return new Response(JSON.stringify(responseValue), { status: typeof set.status === "number" ? set.status : 200, headers });
-    })
-    .use(apiDocs())
+    .use(apiDocs({ commonHeaders }))
     .post(
       "/chat",
-      async ({ body, request, set }) => {
-        const identity = callers.get(request)!;
+      async ({ body, request }) => {
+        const exchange = exchangeOf(request);
         // Validated before it is counted: a request refused as invalid costs the key nothing.
         const chatRequest = createChatRequest(body as ChatInput);
-        const decision = await deps.rateLimiter.take(identity);
-        Object.assign(set.headers, rateLimitHeaders(decision));
+        const decision = await deps.rateLimiter.take(exchange.identity!);
+        exchange.limitHeaders = rateLimitHeaders(decision);
         if (!decision.allowed) {
           throw new AppError("rate_limited", "This API key is over its rate limit; retry after the time in the Retry-After header", { retryAfterSeconds: decision.resetSeconds });
         }
@@ -95,22 +116,25 @@ export function createHttpApp(deps: HttpAppDeps) {
         const { timings, usage } = outcome.answer;
         // A cached answer's upstream timings are those of the request that made it: not logged again.
         deps.notes?.note(request, outcome.cache === "hit" ? { cache: "hit" } : { cache: outcome.cache, transcriptMs: timings.transcriptMs, generationMs: timings.generationMs, usage });
-        set.headers["server-timing"] = serverTiming(outcome.cache, timings, performance.now() - (started.get(request) ?? performance.now()));
-        return outcome.response;
+        const headers = commonHeaders(request);
+        Object.assign(headers, exchange.limitHeaders);
+        headers["content-type"] = JSON_CONTENT_TYPE;
+        headers["server-timing"] = serverTiming(outcome.cache, timings, performance.now() - exchange.startedAt);
+        return new Response(JSON.stringify(outcome.response satisfies ChatResponse), { headers });
       },
       {
         // The key is checked before the body is read: an unknown caller learns nothing about validation.
         // The trailing "json" is never reached; it declares the media type to the OpenAPI document.
-        parse: [authenticate, async ({ request }: { request: Request }) => checkChatBody(await readJsonBody(request, deps.maxBodyBytes)), "json"],
+        parse: [readChatBody, "json"],
         body: ChatBody,
         response: CHAT_RESPONSES,
         detail: { summary: "Chat about a YouTube video", operationId: "createChat" },
       },
     )
-    .all("/chat", ({ request, set }) => {
+    .all("/chat", ({ request }) => {
       const preflight = cors.preflight(request);
       if (!preflight) throw new AppError("method_not_allowed", "Only POST is allowed on /chat");
-      preflight.headers.set("x-request-id", String(set.headers["x-request-id"]));
+      preflight.headers.set("x-request-id", exchangeOf(request).requestId);
       return preflight;
     }, { detail: { hide: true } });
 }
@@ -131,12 +155,6 @@ function toAppError(code: string | number, error: unknown, request: Request): Ap
 /** The path of a request URL; the raw target when it is not a URL (a CONNECT's `host:port`). */
 function pathOf(url: string): string {
   return URL.canParse(url) ? new URL(url).pathname : url;
-}
-
-function headersOf(headers: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (typeof value === "string") out[name] = value;
-  return out;
 }
 
 function serverTiming(cache: string, timings: { transcriptMs: number; generationMs: number }, totalMs: number): string {

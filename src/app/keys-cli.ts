@@ -69,7 +69,7 @@ async function create(keys: Keys, flags: Flags, io: CliIo): Promise<number> {
   if (flags.rateLimit !== undefined && !parseRateLimit(flags.rateLimit)) {
     return fail(io, `--rate-limit must look like 60/min, 10/s, 500/hour or 1000/day: current value is ${JSON.stringify(flags.rateLimit)}`, 2);
   }
-  const { key, record } = await issueKey({ name, rateLimit: flags.rateLimit?.trim() });
+  const { key, record } = issueKey({ name, rateLimit: flags.rateLimit?.trim() });
   await keys.add(record);
   if (flags.json) {
     io.print(JSON.stringify({ key, ...publicFields(record) }));

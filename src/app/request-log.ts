@@ -35,7 +35,9 @@ export function createRequestLog(options: { logger: Logger; now?: () => number }
   const facts = new WeakMap<Request, RequestFacts>();
   const notes: RequestNotes = {
     note(request, more) {
-      facts.set(request, { ...facts.get(request), ...more });
+      const known = facts.get(request);
+      if (known) Object.assign(known, more);
+      else facts.set(request, { ...more });
     },
   };
   const wrap = (handler: Handler): ((request: Request) => Promise<Response>) => async (request) => {
@@ -59,24 +61,25 @@ export function createRequestLog(options: { logger: Logger; now?: () => number }
 
 /** The log line's fields; absent facts are left out rather than logged as null. */
 export function requestFields(request: Request, status: number, requestId: string | null, ms: number, facts: RequestFacts): LogFields {
-  const fields: LogFields = {
-    request_id: requestId ?? undefined,
-    method: request.method,
-    path: pathOf(request.url),
-    status,
-    duration_ms: round(ms),
-    key_id: facts.keyId,
-    video_id: facts.videoId,
-    prompt_length: facts.promptLength,
-    cache: facts.cache,
-    transcript_ms: facts.transcriptMs === undefined ? undefined : round(facts.transcriptMs),
-    generation_ms: facts.generationMs === undefined ? undefined : round(facts.generationMs),
-    llm_calls: facts.usage?.calls,
-    input_tokens: facts.usage?.inputTokens,
-    output_tokens: facts.usage?.outputTokens,
-    error_code: facts.errorCode,
-  };
-  for (const name of Object.keys(fields)) if (fields[name] === undefined) delete fields[name];
+  // Built up field by field: deleting absent ones afterwards would slow every later use of the object.
+  const fields: LogFields = {};
+  if (requestId !== null) fields.request_id = requestId;
+  fields.method = request.method;
+  fields.path = pathOf(request.url);
+  fields.status = status;
+  fields.duration_ms = round(ms);
+  if (facts.keyId !== undefined) fields.key_id = facts.keyId;
+  if (facts.videoId !== undefined) fields.video_id = facts.videoId;
+  if (facts.promptLength !== undefined) fields.prompt_length = facts.promptLength;
+  if (facts.cache !== undefined) fields.cache = facts.cache;
+  if (facts.transcriptMs !== undefined) fields.transcript_ms = round(facts.transcriptMs);
+  if (facts.generationMs !== undefined) fields.generation_ms = round(facts.generationMs);
+  if (facts.usage !== undefined) {
+    fields.llm_calls = facts.usage.calls;
+    fields.input_tokens = facts.usage.inputTokens;
+    fields.output_tokens = facts.usage.outputTokens;
+  }
+  if (facts.errorCode !== undefined) fields.error_code = facts.errorCode;
   return fields;
 }
 

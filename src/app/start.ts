@@ -1,6 +1,7 @@
 import { bannerLines } from "./banner.ts";
 import { composeService } from "./compose.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
+import { createBufferedLines } from "./buffered-lines.ts";
 import { createLogger } from "./logger.ts";
 import { createRequestLog } from "./request-log.ts";
 import { createInFlight, shutDown, type Listener } from "./start-shutdown.ts";
@@ -41,7 +42,13 @@ export const EXIT_BAD_CONFIG = 2;
 export async function runService(runtime: Runtime): Promise<void> {
   const config = loadConfigOrExit(runtime);
   const pretty = config.logFormat === "pretty" || (config.logFormat === "auto" && runtime.stdoutIsTerminal);
-  const logger = createLogger({ write: (line) => runtime.print(line), pretty });
+  // Log lines go out together once per timer turn (one write for many requests), and are flushed before every exit.
+  const lines = createBufferedLines((text) => runtime.print(text));
+  const exit = (code: number): never => {
+    lines.flush();
+    return runtime.exit(code);
+  };
+  const logger = createLogger({ write: lines.line, pretty });
   const requestLog = createRequestLog({ logger });
   const service = await composeService(config, { logger, notes: requestLog.notes });
   const inFlight = createInFlight();
@@ -51,8 +58,9 @@ export async function runService(runtime: Runtime): Promise<void> {
   } catch (error) {
     runtime.printError(`Cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}; set PORT or HOST`);
     await service.close();
-    return runtime.exit(1);
+    return exit(1);
   }
+  lines.flush();
   const shown = hostForUrl(config.host);
   for (const line of bannerLines({ url: `http://${shown}:${listener.port}`, backend: service.banner.backend, generatedKey: service.banner.generatedKey, runtime: runtime.name })) {
     runtime.print(line);
@@ -61,7 +69,7 @@ export async function runService(runtime: Runtime): Promise<void> {
   runtime.onStopSignal((signal) => {
     if (stopping) return;
     stopping = true;
-    void shutDown({ listener, inFlight, graceMs: config.shutdownGraceMs, closeService: () => service.close(), logger, signal }).then(() => runtime.exit(0));
+    void shutDown({ listener, inFlight, graceMs: config.shutdownGraceMs, closeService: () => service.close(), logger, signal }).then(() => exit(0));
   });
 }
 

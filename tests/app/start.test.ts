@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { createBufferedLines } from "../../src/app/buffered-lines.ts";
 import { createRequestLog, requestFields } from "../../src/app/request-log.ts";
 import { runService, type Runtime, type ServeOptions } from "../../src/app/start.ts";
 import { createInFlight, shutDown, type Listener } from "../../src/app/start-shutdown.ts";
@@ -66,7 +67,16 @@ describe("runService()", () => {
     expect(fake.printed[0]).toBe("Video Chat Service listening on http://[::1]:4321 (Fake 1.0)");
     const response = await fake.fetch(new Request("http://[::1]:4321/nowhere"));
     expect(response.status).toBe(404);
-    const line = JSON.parse(fake.printed.find((l) => l.includes('"event":"request"'))!);
+    // Log lines are written together once per timer turn, several to a print.
+    const requestLine = async (): Promise<string | undefined> => {
+      for (let turn = 0; turn < 50; turn++) {
+        const found = fake.printed.flatMap((text) => text.split("\n")).find((l) => l.includes('"event":"request"'));
+        if (found) return found;
+        await Bun.sleep(2);
+      }
+      return undefined;
+    };
+    const line = JSON.parse((await requestLine())!);
     expect(line).toMatchObject({ method: "GET", path: "/nowhere", status: 404, error_code: "not_found" });
     fake.send("SIGTERM");
     expect(await fake.exited).toBe(0);
@@ -119,5 +129,31 @@ describe("request log", () => {
     const failing = log.wrap(() => Promise.reject(new Error("boom")));
     await expect(failing(new Request("http://x/chat", { method: "POST" }))).rejects.toThrow("boom");
     expect(lines).toEqual([{ level: "error", fields: expect.objectContaining({ method: "POST", path: "/chat", status: 500 }) }]);
+  });
+});
+
+describe("createBufferedLines()", () => {
+  test("writes the lines queued in one turn with one call, in order, and flush() writes at once", async () => {
+    const writes: string[] = [];
+    const lines = createBufferedLines((text) => writes.push(text));
+    lines.line("a");
+    lines.line("b");
+    expect(writes).toEqual([]);
+    await Bun.sleep(5);
+    expect(writes).toEqual(["a\nb"]);
+    lines.line("c");
+    lines.flush();
+    expect(writes).toEqual(["a\nb", "c"]);
+    await Bun.sleep(5);
+    expect(writes).toEqual(["a\nb", "c"]);
+  });
+
+  test("never holds more than maxPending lines", () => {
+    const writes: string[] = [];
+    const lines = createBufferedLines((text) => writes.push(text), { maxPending: 3 });
+    for (const name of ["a", "b", "c", "d"]) lines.line(name);
+    expect(writes).toEqual(["a\nb\nc"]);
+    lines.flush();
+    expect(writes).toEqual(["a\nb\nc", "d"]);
   });
 });

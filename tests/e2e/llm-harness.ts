@@ -38,12 +38,22 @@ export async function startLlmHarness(env: Record<string, string> = {}, options:
   };
 }
 
-/** @returns the JSON request-log lines the service printed */
-export function requestLogs(service: RunningService): Record<string, unknown>[] {
-  return service
-    .output()
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((entry) => "llm_calls" in entry || "status" in entry);
+/**
+ * The request-log line of a response, waiting for it: lines are written a
+ * timer turn after the response, several at a time.
+ *
+ * @returns the JSON line whose request_id is the response's x-request-id, or undefined after 5 s
+ */
+export async function requestLogOf(service: RunningService, response: Response): Promise<Record<string, unknown> | undefined> {
+  const id = response.headers.get("x-request-id");
+  const find = () =>
+    service
+      .output()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((entry) => entry.event === "request" && entry.request_id === id);
+  const deadline = Date.now() + 5_000;
+  while (!find() && Date.now() < deadline) await Bun.sleep(10);
+  return find();
 }

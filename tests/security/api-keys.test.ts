@@ -1,11 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createChainedApiKeys } from "../../src/adapters/chained-api-keys.ts";
-import { createStaticApiKeys, sha256Hex } from "../../src/adapters/env-api-keys.ts";
+import { createStaticApiKeys } from "../../src/adapters/env-api-keys.ts";
 import { createFileApiKeys } from "../../src/adapters/file-api-keys.ts";
-import { issueKey } from "../../src/adapters/issued-api-keys.ts";
+import { issueKey, type KeyRecord } from "../../src/adapters/issued-api-keys.ts";
+import { sha256Hex, type KeyDigest } from "../../src/adapters/key-digest.ts";
 import type { ApiKeys } from "../../src/domain/ports.ts";
 
 /**
@@ -18,61 +19,63 @@ import type { ApiKeys } from "../../src/domain/ports.ts";
 const dir = mkdtempSync(join(tmpdir(), "vcs-keys-"));
 const STATIC_KEY = "vcs_static_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH";
 let issued: string;
-let stores: Record<string, ApiKeys>;
-const realDigest = crypto.subtle.digest.bind(crypto.subtle);
-
-beforeAll(async () => {
-  const file = createFileApiKeys({ path: join(dir, "keys.json") });
-  const made = await issueKey({ name: "security test" });
-  await file.add(made.record);
-  issued = made.key;
-  const env = await createStaticApiKeys([STATIC_KEY]);
-  stores = { "API_KEYS (static)": env, "KEYS_FILE (issued)": file, "chained, as composed": createChainedApiKeys([env, file]) };
-});
-afterEach(() => {
-  delete (crypto.subtle as { digest?: unknown }).digest;
-});
+let issuedRecord: KeyRecord;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Replaces crypto.subtle.digest for the test; afterEach restores the real one. */
-function patchDigest(fake: (algorithm: AlgorithmIdentifier, data: BufferSource) => Promise<ArrayBuffer>): void {
-  Object.defineProperty(crypto.subtle, "digest", { value: fake, configurable: true, writable: true });
+beforeAll(() => {
+  const made = issueKey({ name: "security test" });
+  issued = made.key;
+  issuedRecord = made.record;
+});
+
+/** Every store as composed, each digesting presented keys with `digest`. */
+async function storesWith(digest: KeyDigest): Promise<Record<string, ApiKeys>> {
+  const file = createFileApiKeys({ path: join(dir, `keys-${crypto.randomUUID()}.json`), digest });
+  await file.add(issuedRecord);
+  const env = createStaticApiKeys([STATIC_KEY], { digest });
+  return { "API_KEYS (static)": env, "KEYS_FILE (issued)": file, "chained, as composed": createChainedApiKeys([env, file]) };
 }
 
-const hexToBuffer = (hex: string) => new Uint8Array(hex.match(/../g)!.map((b) => parseInt(b, 16))).buffer;
-
 describe("API keys are verified by digest lookup (constant time in the key's content)", () => {
-  test("every store hashes the whole presented key with SHA-256 before deciding", async () => {
+  test("the digest is SHA-256 of the whole key (FIPS 180-2 test vector), and stores use it by default", async () => {
+    expect(sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(issuedRecord.sha256).toBe(sha256Hex(issued));
+    const file = createFileApiKeys({ path: join(dir, "default.json") });
+    await file.add(issuedRecord);
+    expect(await file.verify(issued)).toBeDefined();
+    expect(await createStaticApiKeys([STATIC_KEY]).verify(STATIC_KEY)).toBeDefined();
+  });
+
+  test("every store digests the whole presented key before deciding", async () => {
+    const seen: string[] = [];
+    const stores = await storesWith((key) => {
+      seen.push(key);
+      return sha256Hex(key);
+    });
     for (const [name, store] of Object.entries(stores)) {
-      const seen: { algorithm: string; text: string }[] = [];
-      patchDigest(async (algorithm, data) => {
-        seen.push({ algorithm: typeof algorithm === "string" ? algorithm : algorithm.name, text: new TextDecoder().decode(data as Uint8Array) });
-        return await realDigest(algorithm, data);
-      });
+      seen.length = 0;
       const presented = `${issued.slice(0, -1)}#`;
       expect(await store.verify(presented), name).toBeUndefined();
       expect(seen.length, name).toBeGreaterThanOrEqual(1);
-      for (const call of seen) expect(call, name).toEqual({ algorithm: "SHA-256", text: presented });
+      for (const call of seen) expect(call, name).toBe(presented);
     }
   });
 
   test("the decision depends on the digest only: any key whose digest matches is accepted, so no raw comparison happens", async () => {
-    for (const [name, store] of Object.entries(stores)) {
-      for (const target of [STATIC_KEY, issued]) {
+    for (const target of [STATIC_KEY, issued]) {
+      const stores = await storesWith((key) => (key === "completely different text" ? sha256Hex(target) : sha256Hex(key)));
+      for (const [name, store] of Object.entries(stores)) {
         if (name.startsWith("API_KEYS") && target === issued) continue;
         if (name.startsWith("KEYS_FILE") && target === STATIC_KEY) continue;
-        const digest = hexToBuffer(await sha256Hex(target));
-        patchDigest(async () => digest.slice(0));
         expect(await store.verify("completely different text"), `${name} via digest of ${target.slice(0, 8)}`).toBeDefined();
-        delete (crypto.subtle as { digest?: unknown }).digest;
-        expect(await store.verify("completely different text"), name).toBeUndefined();
+        expect(await store.verify("other text"), name).toBeUndefined();
         expect(await store.verify(target), name).toBeDefined();
       }
     }
   });
 
   test("sanity bound: wrong keys sharing all but the last character take no longer than unrelated ones", async () => {
-    const store = stores["API_KEYS (static)"]!;
+    const store = createStaticApiKeys([STATIC_KEY]);
     const nearMiss = `${STATIC_KEY.slice(0, -1)}!`;
     const unrelated = "z".repeat(STATIC_KEY.length);
     const batch = async (key: string) => {

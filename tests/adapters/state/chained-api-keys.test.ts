@@ -12,7 +12,7 @@ describe("createChainedApiKeys()", () => {
         return key === "issued-key" ? { id: "key_1", name: "issued" } : undefined;
       },
     };
-    const keys = createChainedApiKeys([await createStaticApiKeys(["env-key"]), store]);
+    const keys = createChainedApiKeys([createStaticApiKeys(["env-key"]), store]);
     expect((await keys.verify("env-key"))?.name).toBe("API_KEYS");
     expect(asked).toEqual([]);
     expect((await keys.verify("issued-key"))?.id).toBe("key_1");

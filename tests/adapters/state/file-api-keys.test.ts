@@ -19,7 +19,7 @@ describe("createFileApiKeys()", () => {
   test("stores only the key's digest, and verifies the key to its identity", async () => {
     const path = tempFile();
     const store = createFileApiKeys({ path });
-    const { key, record } = await issueKey({ name: "mobile app", rateLimit: "60/min" });
+    const { key, record } = issueKey({ name: "mobile app", rateLimit: "60/min" });
     await store.add(record);
     const text = readFileSync(path, "utf8");
     expect(text).not.toContain(key);
@@ -40,8 +40,8 @@ describe("createFileApiKeys()", () => {
     const path = tempFile();
     const server = createFileApiKeys({ path });
     const cli = createFileApiKeys({ path });
-    const first = await issueKey({ name: "first" });
-    const second = await issueKey({ name: "second" });
+    const first = issueKey({ name: "first" });
+    const second = issueKey({ name: "second" });
     await cli.add(first.record);
     expect(await server.verify(first.key)).toBeDefined();
     await cli.add(second.record);
@@ -55,7 +55,7 @@ describe("createFileApiKeys()", () => {
   test("revoking an unknown id changes nothing and says so", async () => {
     const path = tempFile();
     const store = createFileApiKeys({ path });
-    const { record } = await issueKey({ name: "kept" });
+    const { record } = issueKey({ name: "kept" });
     await store.add(record);
     expect(await store.revoke("key_000000000000")).toBeUndefined();
     expect(await store.list()).toHaveLength(1);
@@ -65,7 +65,7 @@ describe("createFileApiKeys()", () => {
     const path = tempFile();
     const warnings: unknown[] = [];
     const store = createFileApiKeys({ path, log: { warn: (event, fields) => warnings.push({ event, fields }) } });
-    const { key, record } = await issueKey({ name: "good" });
+    const { key, record } = issueKey({ name: "good" });
     await store.add(record);
     expect(await store.verify(key)).toBeDefined();
     writeFileSync(path, "{ not json");
@@ -73,7 +73,7 @@ describe("createFileApiKeys()", () => {
     expect(await store.verify(key)).toBeDefined();
     expect(warnings).toHaveLength(1);
     expect(JSON.stringify(warnings)).not.toContain(key);
-    const other = await issueKey({ name: "other" });
+    const other = issueKey({ name: "other" });
     await expect(store.add(other.record)).rejects.toThrow();
     expect(readFileSync(path, "utf8")).toBe("{ not json");
   });

@@ -31,7 +31,7 @@ afterAll(async () => {
 describe("Redis state shared by instances", () => {
   test("a key issued through one connection is accepted through another, and refused there once revoked", async () => {
     const [a, b] = [createRedisApiKeys({ connection: await connect() }), createRedisApiKeys({ connection: await connect() })];
-    const { key, record } = await issueKey({ name: "shared", rateLimit: "5/min" });
+    const { key, record } = issueKey({ name: "shared", rateLimit: "5/min" });
     await a.add(record);
     expect(await b.verify(key)).toEqual({ id: record.id, name: "shared", rateLimit: "5/min" });
     expect((await b.list()).map((r) => r.id)).toContain(record.id);
@@ -96,8 +96,8 @@ describe("Redis unreachable", () => {
     const keys = createRedisApiKeys({ connection });
     const open = createRedisRateLimiter({ connection, budgetFor, failure: "open", fallback: createMemoryRateLimiter({ budgetFor }) });
     const closed = createRedisRateLimiter({ connection, budgetFor, failure: "closed", fallback: createMemoryRateLimiter({ budgetFor }) });
-    const used = await issueKey({ name: "used before" });
-    const unused = await issueKey({ name: "never used here" });
+    const used = issueKey({ name: "used before" });
+    const unused = issueKey({ name: "never used here" });
     await keys.add(used.record);
     await keys.add(unused.record);
     expect(await keys.verify(used.key)).toBeDefined();
