@@ -6,7 +6,7 @@ import { createChainedApiKeys } from "../../src/adapters/chained-api-keys.ts";
 import { createStaticApiKeys } from "../../src/adapters/env-api-keys.ts";
 import { createFileApiKeys } from "../../src/adapters/file-api-keys.ts";
 import { issueKey, type KeyRecord } from "../../src/adapters/issued-api-keys.ts";
-import { sha256Hex, type KeyDigest } from "../../src/adapters/key-digest.ts";
+import { nodeSha256Hex, sha256Hex, type KeyDigest } from "../../src/adapters/key-digest.ts";
 import type { ApiKeys } from "../../src/domain/ports.ts";
 
 /**
@@ -37,8 +37,12 @@ async function storesWith(digest: KeyDigest): Promise<Record<string, ApiKeys>> {
 }
 
 describe("API keys are verified by digest lookup (constant time in the key's content)", () => {
-  test("the digest is SHA-256 of the whole key (FIPS 180-2 test vector), and stores use it by default", async () => {
-    expect(sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  test("the digest is SHA-256 of the whole key, on Bun's hasher and node:crypto alike (FIPS 180-2 test vector), and stores use it by default", async () => {
+    for (const digest of [sha256Hex, nodeSha256Hex()]) {
+      expect(digest("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+      // Non-ASCII is digested as UTF-8 (the value from Python's hashlib).
+      expect(digest("é🎉")).toBe("457eec3d021f59e24b2e57e2bc9f0239490b4c290f4ab01820e159caa757ba93");
+    }
     expect(issuedRecord.sha256).toBe(sha256Hex(issued));
     const file = createFileApiKeys({ path: join(dir, "default.json") });
     await file.add(issuedRecord);

@@ -1,4 +1,3 @@
-import { francAll } from "franc-min";
 import type { Language } from "../../domain/chat-request.ts";
 
 /** Letters needed before a script share means anything. */
@@ -31,7 +30,7 @@ const ISO3: Partial<Record<Language, string>> = { en: "eng", es: "spa", pt: "por
  * @param language the language asked for
  * @returns true only when the text is confidently in another language
  */
-export function isWrongLanguage(text: string, language: Language): boolean {
+export async function isWrongLanguage(text: string, language: Language): Promise<boolean> {
   const prose = text.replace(/\[[\d:]+\]|https?:\/\/\S+|`[^`]*`/g, " ");
   const letters = [...prose].filter((c) => /\p{L}/u.test(c));
   if (letters.length < MIN_SCRIPT_LETTERS) return false;
@@ -41,9 +40,18 @@ export function isWrongLanguage(text: string, language: Language): boolean {
   const wanted = ISO3[language];
   if (!wanted || letters.length < MIN_DETECTOR_LETTERS) return false;
   const latin = [...prose].filter((c) => !/\p{L}/u.test(c) || SCRIPTS.latin.test(c)).join("");
+  const { francAll } = await loadFranc();
   const scores = francAll(latin, { only: LATIN_CANDIDATES, minLength: 1 });
   const best = scores[0];
   if (!best || best[0] === "und" || best[0] === wanted) return false;
   const score = scores.find(([code]) => code === wanted)?.[1] ?? 0;
   return score < DETECTOR_MARGIN;
+}
+
+let franc: Promise<typeof import("franc-min")> | undefined;
+
+/** franc's trigram profiles load on the first check: evaluating them is a fifth of the binary's start-up. */
+function loadFranc(): Promise<typeof import("franc-min")> {
+  franc ??= import("franc-min");
+  return franc;
 }

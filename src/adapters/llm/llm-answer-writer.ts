@@ -51,7 +51,7 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
  * fails, the first answer is kept rather than failing the request.
  */
 async function inLanguage(run: Run, spec: AnswerSpec, text: string, budget: CallBudget): Promise<string> {
-  if (!isWrongLanguage(text, spec.language)) return text;
+  if (!(await isWrongLanguage(text, spec.language))) return text;
   const context = { language: spec.language, format: spec.outputFormat };
   try {
     return unwrap(await run.call(messages(context, rewritePrompt(context, text)), budget.output)) || text;
