@@ -9,7 +9,7 @@ export PATH="$PWD/node_modules/.bin:$PATH"
 
 # Known order first (cheapest first); the SKIP files are helpers, not benchmarks.
 ORDER=(youtube-cold-path long-video startup-throughput load-overload)
-SKIP=(load-http-connection startup-measure startup-bare-server)
+SKIP=(load-http-connection startup-measure startup-bare-server breakdown-server)
 
 failed=()
 run() {

@@ -1,12 +1,13 @@
 import type { TSchema } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { AppError } from "../domain/errors.ts";
 import { ChatBody } from "./chat-schema.ts";
 import { describeInvalidBody } from "./validation-message.ts";
 
 // The same schema at run time; the cast is for `deno check`, where Elysia's declarations reach
 // TypeBox's CommonJS types and this import its ES module types (two declarations of `[Kind]`).
-const schema = ChatBody as unknown as TSchema;
+// Compiled once: the checker runs on every request.
+const checker = TypeCompiler.Compile(ChatBody as unknown as TSchema);
 
 /**
  * Checks a parsed body against {@link ChatBody} before Elysia does. Elysia's
@@ -19,7 +20,7 @@ const schema = ChatBody as unknown as TSchema;
  * @throws {AppError} `invalid_request` naming the field, as for any schema failure
  */
 export function checkChatBody(body: unknown): unknown {
-  if (Value.Check(schema, body)) return body;
-  const issues = [...Value.Errors(schema, body)].map((error) => ({ path: error.path, value: error.value }));
+  if (checker.Check(body)) return body;
+  const issues = [...checker.Errors(body)].map((error) => ({ path: error.path, value: error.value }));
   throw new AppError("invalid_request", describeInvalidBody(body, issues));
 }

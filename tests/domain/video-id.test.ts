@@ -65,3 +65,19 @@ describe("parseVideoId()", () => {
     expect(parseVideoId(url)).toBeUndefined();
   });
 });
+
+describe("parseVideoId() on repeated inputs (recent results are kept)", () => {
+  test("gives the same answer every time, for URLs it accepts and refuses alike, past the memo's bound", () => {
+    const accepted = "https://youtu.be/GJLlxj_dtq8";
+    const refused = "https://youtube.com.evil.example/watch?v=GJLlxj_dtq8";
+    for (let round = 0; round < 3; round++) {
+      expect(parseVideoId(accepted)).toBe("GJLlxj_dtq8");
+      expect(parseVideoId(refused)).toBeUndefined();
+      // More distinct inputs than the memo keeps, so the two above are dropped and parsed again.
+      for (let i = 0; i < 1_100; i++) expect(parseVideoId(`https://youtu.be/${String(i).padStart(11, "a")}`)).toBe(String(i).padStart(11, "a"));
+    }
+    const long = `https://www.youtube.com/watch?v=GJLlxj_dtq8&${"x".repeat(400)}`;
+    expect(parseVideoId(long)).toBe("GJLlxj_dtq8");
+    expect(parseVideoId(long)).toBe("GJLlxj_dtq8");
+  });
+});

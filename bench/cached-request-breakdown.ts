@@ -1,0 +1,121 @@
+/**
+ * Where a cached `POST /chat` spends its time, at the HTTP level: the same
+ * load against a ladder of servers, each adding one part of the service's
+ * cached path (bench/breakdown-server.ts), from a bare `Bun.serve` handler
+ * to the full service. Prints, per stage, requests per second and the
+ * server's CPU time per request (user + system, from /proc), the medians of
+ * --rounds rounds run in turn, and what each stage adds.
+ *
+ *   bun bench/cached-request-breakdown.ts [--rounds 3] [--requests 30000] [--connections 16]
+ *
+ * The client is pinned to CPU 0 and each server to CPU 1 when `taskset` is
+ * there (less scheduler noise on a 2-core machine). Loopback only; every
+ * process is stopped; about 7 stages × rounds × 4 s.
+ */
+import { spawn, spawnSync } from "bun";
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { parseArgs } from "node:util";
+import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
+import { ROOT } from "../tests/support/service-process.ts";
+import { median } from "../tests/soak/rss.ts";
+import { LoadConnection } from "./load-http-connection.ts";
+import { freePort } from "./startup-measure.ts";
+
+const { values: args } = parseArgs({ options: { rounds: { type: "string", default: "3" }, requests: { type: "string", default: "30000" }, connections: { type: "string", default: "16" } } });
+const ROUNDS = Number(args.rounds);
+const REQUESTS = Number(args.requests);
+const CONNECTIONS = Number(args.connections);
+const KEY = "bench-key-0123456789";
+const BODY = JSON.stringify({ url: "https://youtu.be/GJLlxj_dtq8" });
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
+const TICKS_PER_SECOND = 100;
+
+const STAGES: { name: string; what: string; command: string[] }[] = [
+  { name: "bare", what: "Bun.serve parsing the body, fixed JSON (the goal's baseline)", command: ["bench/startup-bare-server.ts", "bare"] },
+  { name: "elysia", what: "+ Elysia route with the body schema", command: ["bench/breakdown-server.ts", "elysia"] },
+  { name: "body", what: "+ the service's body reading and schema check", command: ["bench/breakdown-server.ts", "body"] },
+  { name: "key", what: "+ API-key check (SHA-256 lookup)", command: ["bench/breakdown-server.ts", "key"] },
+  { name: "rules", what: "+ request rules (URL to video id, defaults)", command: ["bench/breakdown-server.ts", "rules"] },
+  { name: "answer", what: "+ answer-cache lookup and response JSON", command: ["bench/breakdown-server.ts", "answer"] },
+  { name: "service", what: "the service: + request id, rate limit, log line, Server-Timing", command: ["src/app/main-bun.ts"] },
+];
+
+const pinned = availableParallelism() >= 2 && spawnSync(["taskset", "-pc", "0", String(process.pid)], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
+const youtube = startFakeYoutube();
+
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+async function waitForHttp(url: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await Bun.sleep(25);
+    }
+  }
+  throw new Error(`${url} never answered`);
+}
+
+async function measure(stage: (typeof STAGES)[number]): Promise<{ rps: number; cpuMicros: number }> {
+  const port = await freePort();
+  const command = [...(pinned ? ["taskset", "-c", "1"] : []), process.execPath, ...stage.command];
+  const env = { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, LOG_FORMAT: "json" };
+  const child = spawn(command, { cwd: ROOT, env, stdout: "ignore", stderr: "inherit" });
+  const connections: LoadConnection[] = [];
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/`);
+    for (let i = 0; i < CONNECTIONS; i++) connections.push(await LoadConnection.open("127.0.0.1", port));
+    const run = async (count: number): Promise<void> => {
+      let left = count;
+      await Promise.all(
+        connections.map(async (connection) => {
+          while (left-- > 0) {
+            const response = await connection.post("/chat", { "x-api-key": KEY }, BODY, 10_000);
+            if (response.status !== 200) throw new Error(`${stage.name}: POST /chat answered ${response.status} ${response.code ?? ""}`);
+          }
+        }),
+      );
+    };
+    await run(Math.min(5_000, REQUESTS)); // warm-up: caches filled, code compiled
+    const ticksBefore = cpuTicks(child.pid);
+    const started = performance.now();
+    await run(REQUESTS);
+    const seconds = (performance.now() - started) / 1000;
+    const cpuSeconds = (cpuTicks(child.pid) - ticksBefore) / TICKS_PER_SECOND;
+    return { rps: REQUESTS / seconds, cpuMicros: (cpuSeconds * 1e6) / REQUESTS };
+  } finally {
+    for (const connection of connections) connection.close();
+    child.kill("SIGTERM");
+    await child.exited;
+  }
+}
+
+try {
+  console.log(`cached-request-breakdown: ${ROUNDS} rounds x ${REQUESTS} cached POST /chat per stage over ${CONNECTIONS} keep-alive connections${pinned ? ", client on CPU 0, server on CPU 1" : " (not pinned)"}`);
+  const results = new Map<string, { rps: number[]; cpu: number[] }>(STAGES.map((stage) => [stage.name, { rps: [], cpu: [] }]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const stage of STAGES) {
+      const { rps, cpuMicros } = await measure(stage);
+      results.get(stage.name)!.rps.push(rps);
+      results.get(stage.name)!.cpu.push(cpuMicros);
+    }
+  }
+  const bare = results.get("bare")!;
+  const bareRps = median(bare.rps);
+  let previous: number | undefined;
+  for (const stage of STAGES) {
+    const { rps, cpu } = results.get(stage.name)!;
+    const micros = median(cpu);
+    const added = previous === undefined ? "" : `  (${micros - previous >= 0 ? "+" : ""}${(micros - previous).toFixed(1)} µs)`;
+    console.log(`${stage.name.padEnd(8)} ${median(rps).toFixed(0).padStart(6)} req/s = ${(median(rps) / bareRps).toFixed(2)} of bare   server CPU ${micros.toFixed(1).padStart(5)} µs/request${added.padEnd(13)}  ${stage.what}`);
+    previous = micros;
+  }
+  console.log(`(medians of ${ROUNDS}; CPU per request in ${TICKS_PER_SECOND} Hz ticks over ${REQUESTS} requests)`);
+} finally {
+  await youtube.close();
+}
