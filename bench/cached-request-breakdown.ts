@@ -39,6 +39,8 @@ const STAGES: { name: string; what: string; command: string[] }[] = [
   { name: "rules", what: "+ request rules (URL to video id, defaults)", command: ["bench/breakdown-server.ts", "rules"] },
   { name: "answer", what: "+ answer-cache lookup and response JSON", command: ["bench/breakdown-server.ts", "answer"] },
   { name: "service", what: "the service: + request id, rate limit, log line, Server-Timing", command: ["src/app/main-bun.ts"] },
+  // Not a step of the ladder: bare plus only the request log line, one duty the service may not drop.
+  { name: "bare+log", what: "reference: bare + the service's request log line only", command: ["bench/startup-bare-server.ts", "logged"] },
 ];
 
 const pinned = availableParallelism() >= 2 && spawnSync(["taskset", "-pc", "0", String(process.pid)], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
@@ -111,6 +113,7 @@ try {
   for (const stage of STAGES) {
     const { rps, cpu } = results.get(stage.name)!;
     const micros = median(cpu);
+    if (stage.name === "bare+log") previous = median(bare.cpu);
     const added = previous === undefined ? "" : `  (${micros - previous >= 0 ? "+" : ""}${(micros - previous).toFixed(1)} µs)`;
     console.log(`${stage.name.padEnd(8)} ${median(rps).toFixed(0).padStart(6)} req/s = ${(median(rps) / bareRps).toFixed(2)} of bare   server CPU ${micros.toFixed(1).padStart(5)} µs/request${added.padEnd(13)}  ${stage.what}`);
     previous = micros;

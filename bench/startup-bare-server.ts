@@ -6,10 +6,15 @@
  *   No routing, auth, validation, cache or logs. The reference of the goal.
  * - `elysia`: the same through a minimal Elysia app (route, `t.Object` body
  *   validation), to show how much of the gap is the framework's floor.
+ * - `logged`: `bare` plus the service's request log line (its logger, fields
+ *   and batched writer), to show what that one duty costs against the goal.
  *
- *   PORT=0 bun bench/startup-bare-server.ts [bare|elysia]
+ *   PORT=0 bun bench/startup-bare-server.ts [bare|elysia|logged]
  */
 import { Elysia, t } from "elysia";
+import { createBufferedLines } from "../src/app/buffered-lines.ts";
+import { createLogger } from "../src/app/logger.ts";
+import { requestFields } from "../src/app/request-log.ts";
 
 const answer = JSON.stringify({
   url: "https://www.youtube.com/watch?v=GJLlxj_dtq8",
@@ -35,7 +40,17 @@ const elysia = new Elysia()
     body: t.Object({ url: t.String(), model: t.Optional(t.String()), prompt: t.Optional(t.String()), language: t.Optional(t.String()), output_format: t.Optional(t.String()) }, { additionalProperties: false }),
   });
 
+const lines = createBufferedLines((text) => console.log(text));
+const logger = createLogger({ write: lines.line });
+
+async function logged(request: Request): Promise<Response> {
+  const started = performance.now();
+  const response = await bare(request);
+  logger.info("request", requestFields(request, response.status, "0b6f2b1e-6c1a-4d0e-9d55-3f4f3c1b2a10", performance.now() - started, { keyId: "env:0123456789ab", videoId: "GJLlxj_dtq8", promptLength: 7, cache: "hit" }));
+  return response;
+}
+
 const kind = process.argv[2] ?? "bare";
-const server = Bun.serve({ port: Number(process.env.PORT ?? 0), hostname: "127.0.0.1", fetch: kind === "elysia" ? elysia.fetch : bare });
+const server = Bun.serve({ port: Number(process.env.PORT ?? 0), hostname: "127.0.0.1", fetch: kind === "elysia" ? elysia.fetch : kind === "logged" ? logged : bare });
 console.log(`${kind} server listening on http://127.0.0.1:${server.port}`);
 process.on("SIGTERM", () => process.exit(0));
