@@ -17,14 +17,13 @@
 import { Elysia } from "elysia";
 import { checkChatBody } from "../src/app/chat-body-check.ts";
 import { ChatBody } from "../src/app/chat-schema.ts";
+import { composeChat } from "../src/app/compose.ts";
 import { composeWriter } from "../src/app/compose-llm.ts";
 import { composeState } from "../src/app/compose-state.ts";
-import { composeTranscriptSource } from "../src/app/compose-youtube.ts";
 import { loadConfig } from "../src/app/config.ts";
 import { readJsonBody } from "../src/app/json-body.ts";
 import { silentLogger } from "../src/app/logger.ts";
 import { createChatRequest, type ChatInput } from "../src/domain/chat-request.ts";
-import { createChatService } from "../src/domain/chat.ts";
 
 export const STAGES = ["elysia", "body", "key", "rules", "answer"] as const;
 type Stage = (typeof STAGES)[number];
@@ -37,14 +36,7 @@ const has = (part: Stage): boolean => level >= STAGES.indexOf(part);
 const config = loadConfig(process.env);
 const io = { logger: silentLogger };
 const state = await composeState(config, io);
-const chat = createChatService({
-  transcripts: composeTranscriptSource(config, io, state.transcriptCache),
-  writer: composeWriter(config, io),
-  answers: state.answerCache,
-  answerTtlMs: config.answerCache.ttlMs,
-  gate: state.gate,
-  requestTimeoutMs: config.requestTimeoutMs,
-});
+const chat = composeChat(config, io, state, composeWriter(config, io));
 const HEADERS = { "content-type": "application/json; charset=utf-8" };
 // The stages before `answer` send the answer the last stage would send, fetched once here.
 const fixed = JSON.stringify((await chat.answer(createChatRequest({ url: "https://youtu.be/GJLlxj_dtq8" }))).response);

@@ -1,7 +1,8 @@
-import { createChatService } from "../domain/chat.ts";
+import { createChatService, type ChatService } from "../domain/chat.ts";
+import type { AnswerWriter } from "../domain/ports.ts";
 import type { Config } from "./config.ts";
 import { composeWriter } from "./compose-llm.ts";
-import { composeState } from "./compose-state.ts";
+import { composeState, type ServiceState } from "./compose-state.ts";
 import { composeTranscriptSource } from "./compose-youtube.ts";
 import { createHttpApp } from "./http-app.ts";
 import type { Logger } from "./logger.ts";
@@ -25,7 +26,18 @@ export interface Service {
 export async function composeService(config: Config, io: { logger: Logger; fetch?: typeof fetch; notes?: RequestNotes }): Promise<Service> {
   const state = await composeState(config, io);
   const writer = composeWriter(config, io);
-  const chat = createChatService({
+  const chat = composeChat(config, io, state, writer);
+  const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, logger: io.logger, corsOrigins: config.corsOrigins, notes: io.notes });
+  return { app, banner: { backend: writer.name, generatedKey: state.generatedKey }, close: () => state.close() };
+}
+
+/**
+ * The use case on the configured transcript source, writer and state.
+ *
+ * @param writer the answer writer (built by the caller, which also names it in the banner)
+ */
+export function composeChat(config: Config, io: { logger: Logger; fetch?: typeof fetch }, state: ServiceState, writer: AnswerWriter): ChatService {
+  return createChatService({
     transcripts: composeTranscriptSource(config, io, state.transcriptCache),
     writer,
     answers: state.answerCache,
@@ -33,6 +45,4 @@ export async function composeService(config: Config, io: { logger: Logger; fetch
     gate: state.gate,
     requestTimeoutMs: config.requestTimeoutMs,
   });
-  const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, logger: io.logger, corsOrigins: config.corsOrigins, notes: io.notes });
-  return { app, banner: { backend: writer.name, generatedKey: state.generatedKey }, close: () => state.close() };
 }

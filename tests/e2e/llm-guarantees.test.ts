@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { ANSWERS } from "../support/fake-llm.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { GROQ_KEY, requestLogOf, startLlmHarness, type LlmHarness } from "./llm-harness.ts";
+import { requestLogLines } from "../support/request-log-lines.ts";
+import { GROQ_KEY, startLlmHarness, type LlmHarness } from "./llm-harness.ts";
 
 let h: LlmHarness;
 beforeAll(async () => {
@@ -53,7 +54,7 @@ describe("POST /chat keeps the language and format promises (fake LLM)", () => {
     h.llm.respondWith((_, index) => ({ content: index === 0 ? ANSWERS.ru! : ANSWERS.es!, promptTokens: 500, completionTokens: 40 }));
     const response = await h.chat({ url: watchUrl("normal"), language: "es", prompt: "¿Qué opina del teclado?" });
     expect(response.status).toBe(200);
-    const log = (await requestLogOf(h.service, response))!;
+    const log = (await requestLogLines(h.service, response))[0]!;
     expect(log).toMatchObject({ llm_calls: 2, input_tokens: 1000, output_tokens: 80 });
     expect(h.service.output()).not.toContain(GROQ_KEY);
   });

@@ -37,23 +37,3 @@ export async function startLlmHarness(env: Record<string, string> = {}, options:
     },
   };
 }
-
-/**
- * The request-log line of a response, waiting for it: lines are written a
- * timer turn after the response, several at a time.
- *
- * @returns the JSON line whose request_id is the response's x-request-id, or undefined after 5 s
- */
-export async function requestLogOf(service: RunningService, response: Response): Promise<Record<string, unknown> | undefined> {
-  const id = response.headers.get("x-request-id");
-  const find = () =>
-    service
-      .output()
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .find((entry) => entry.event === "request" && entry.request_id === id);
-  const deadline = Date.now() + 5_000;
-  while (!find() && Date.now() < deadline) await Bun.sleep(10);
-  return find();
-}

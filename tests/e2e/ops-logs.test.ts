@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
 import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
+import { requestLogLines, type LogLine } from "../support/request-log-lines.ts";
 import { postChat, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
 
 const KEY = "e2e-logs-key-0123456789";
@@ -22,26 +23,10 @@ afterAll(async () => {
   await llm?.close();
 });
 
-type Line = Record<string, unknown>;
-
-/** The request log lines printed so far, by request id. */
-function requestLines(): Map<string, Line[]> {
-  const byId = new Map<string, Line[]>();
-  for (const text of service.output().split("\n")) {
-    if (!text.startsWith("{")) continue;
-    const line = JSON.parse(text) as Line;
-    if (line.event !== "request") continue;
-    const id = String(line.request_id);
-    byId.set(id, [...(byId.get(id) ?? []), line]);
-  }
-  return byId;
-}
+type Line = LogLine;
 
 async function lineFor(response: Response): Promise<Line> {
-  const id = response.headers.get("x-request-id")!;
-  const deadline = Date.now() + 5_000;
-  while (!requestLines().has(id) && Date.now() < deadline) await Bun.sleep(10);
-  const lines = requestLines().get(id) ?? [];
+  const lines = await requestLogLines(service, response);
   expect(lines.length).toBe(1);
   return lines[0]!;
 }
