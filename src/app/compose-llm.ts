@@ -1,6 +1,6 @@
 import type { AnswerWriter } from "../domain/ports.ts";
-import { createGroqAnswerWriter } from "../adapters/groq-answer-writer.ts";
-import { createOfflineAnswerWriter } from "../adapters/offline-answer-writer.ts";
+import { createGroqAnswerWriter } from "../adapters/llm/groq-answer-writer.ts";
+import { createOfflineAnswerWriter } from "../adapters/offline/offline-answer-writer.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
 

@@ -1,17 +1,17 @@
 import type { GeneratedAnswer } from "../domain/chat.ts";
 import type { ApiKeys, Cache, KeyIdentity, RateLimiter, WorkGate } from "../domain/ports.ts";
 import type { Transcript } from "../domain/transcript.ts";
-import { createChainedApiKeys } from "../adapters/chained-api-keys.ts";
-import { createStaticApiKeys, generateApiKey } from "../adapters/env-api-keys.ts";
-import { createFileApiKeys } from "../adapters/file-api-keys.ts";
-import type { IssuedApiKeys } from "../adapters/issued-api-keys.ts";
-import { createMemoryCache } from "../adapters/memory-cache.ts";
-import { createMemoryRateLimiter, type Budget } from "../adapters/memory-rate-limiter.ts";
-import { createMemoryWorkGate } from "../adapters/memory-work-gate.ts";
-import { createRedisApiKeys } from "../adapters/redis-api-keys.ts";
-import { createRedisCache } from "../adapters/redis-cache.ts";
-import type { RedisConnection } from "../adapters/redis-connection.ts";
-import { createRedisRateLimiter } from "../adapters/redis-rate-limiter.ts";
+import { createChainedApiKeys } from "../adapters/keys/chained-api-keys.ts";
+import { createStaticApiKeys, generateApiKey } from "../adapters/keys/env-api-keys.ts";
+import { createFileApiKeys } from "../adapters/keys/file-api-keys.ts";
+import type { IssuedApiKeys } from "../adapters/keys/issued-api-keys.ts";
+import { createMemoryCache } from "../adapters/cache/memory-cache.ts";
+import { createMemoryRateLimiter, type Budget } from "../adapters/limits/memory-rate-limiter.ts";
+import { createMemoryWorkGate } from "../adapters/limits/memory-work-gate.ts";
+import { createRedisApiKeys } from "../adapters/keys/redis-api-keys.ts";
+import { createRedisCache } from "../adapters/cache/redis-cache.ts";
+import type { RedisConnection } from "../adapters/redis/redis-connection.ts";
+import { createRedisRateLimiter } from "../adapters/limits/redis-rate-limiter.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import { parseRateLimit } from "./rate-limit-spec.ts";
@@ -52,7 +52,7 @@ export async function composeKeyStore(config: Config, io: { logger: Logger }): P
     return { keys: createFileApiKeys({ path: config.keysFile, log: io.logger }), where: config.keysFile, close: async () => {} };
   }
   // Loaded only when Redis is configured: evaluating ioredis is a third of the compiled binary's start-up.
-  const { createRedisConnection } = await import("../adapters/redis-connection.ts");
+  const { createRedisConnection } = await import("../adapters/redis/redis-connection.ts");
   const redis = createRedisConnection({ url: config.redisUrl, prefix: config.redisKeyPrefix, log: io.logger });
   await redis.ready(REDIS_START_WAIT_MS);
   return { keys: createRedisApiKeys({ connection: redis }), where: "Redis", redis, close: () => redis.close() };

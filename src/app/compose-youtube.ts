@@ -1,9 +1,9 @@
 import type { Cache, TranscriptSource } from "../domain/ports.ts";
 import type { Transcript } from "../domain/transcript.ts";
-import { createCachedTranscriptSource } from "../adapters/cached-transcript-source.ts";
-import { createInnertubeTranscriptSource } from "../adapters/innertube-transcript-source.ts";
+import { createCachedTranscriptSource } from "../adapters/youtube/cached-transcript-source.ts";
+import { createInnertubeTranscriptSource } from "../adapters/youtube/innertube-transcript-source.ts";
 import { withSecondStrategy } from "../adapters/youtube/second-strategy.ts";
-import { createYoutubeTranscriptPackageSource } from "../adapters/youtube-transcript-package-source.ts";
+import { createYoutubeTranscriptPackageSource } from "../adapters/youtube/youtube-transcript-package-source.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
 

@@ -1,5 +1,5 @@
 import process from "node:process";
-import { issueKey, type KeyRecord } from "../adapters/issued-api-keys.ts";
+import { issueKey, type KeyRecord } from "../adapters/keys/issued-api-keys.ts";
 import { composeKeyStore } from "./compose-state.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { createLogger } from "./logger.ts";

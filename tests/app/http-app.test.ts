@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { ErrorCode } from "../../src/domain/errors.ts";
-import { createMemoryWorkGate } from "../../src/adapters/memory-work-gate.ts";
+import { createMemoryWorkGate } from "../../src/adapters/limits/memory-work-gate.ts";
 import { appWithFakes, CountingLimiter, FakeTranscripts, FakeWriter, TEST_KEY } from "../support/fake-ports.ts";
 
 const BASE = "http://localhost";

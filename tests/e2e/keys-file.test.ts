@@ -6,7 +6,7 @@ import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
 import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
 import { postChat, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
-import { createKey, runKeys } from "../adapters/state/keys-cli-process.ts";
+import { createKey, runKeys } from "../adapters/keys/keys-cli-process.ts";
 
 const ENV_KEY = "e2e-env-key-0123456789";
 let youtube: FakeYoutube;

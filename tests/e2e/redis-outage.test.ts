@@ -3,8 +3,8 @@ import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
 import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
 import { postChat, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
-import { createKey } from "../adapters/state/keys-cli-process.ts";
-import { startOwnRedis, type OwnRedis } from "../adapters/state/redis-server.ts";
+import { createKey } from "../adapters/keys/keys-cli-process.ts";
+import { startOwnRedis, type OwnRedis } from "../adapters/redis/redis-server.ts";
 
 const ENV_KEY = "e2e-outage-key-0123456789";
 let redis: OwnRedis;

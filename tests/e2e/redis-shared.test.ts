@@ -4,8 +4,8 @@ import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
 import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
 import { postChat, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
-import { createKey, runKeys } from "../adapters/state/keys-cli-process.ts";
-import { testRedisUrl, uniquePrefix } from "../adapters/state/redis-server.ts";
+import { createKey, runKeys } from "../adapters/keys/keys-cli-process.ts";
+import { testRedisUrl, uniquePrefix } from "../adapters/redis/redis-server.ts";
 
 const redisUrl = testRedisUrl();
 const STATE = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: uniquePrefix("e2e-shared") };

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createChainedApiKeys } from "../../src/adapters/chained-api-keys.ts";
-import { createStaticApiKeys } from "../../src/adapters/env-api-keys.ts";
-import { createFileApiKeys } from "../../src/adapters/file-api-keys.ts";
-import { issueKey, type KeyRecord } from "../../src/adapters/issued-api-keys.ts";
-import { nodeSha256Hex, sha256Hex, type KeyDigest } from "../../src/adapters/key-digest.ts";
+import { createChainedApiKeys } from "../../src/adapters/keys/chained-api-keys.ts";
+import { createStaticApiKeys } from "../../src/adapters/keys/env-api-keys.ts";
+import { createFileApiKeys } from "../../src/adapters/keys/file-api-keys.ts";
+import { issueKey, type KeyRecord } from "../../src/adapters/keys/issued-api-keys.ts";
+import { nodeSha256Hex, sha256Hex, type KeyDigest } from "../../src/adapters/keys/key-digest.ts";
 import type { ApiKeys } from "../../src/domain/ports.ts";
 
 /**

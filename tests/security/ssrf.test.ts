@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { createMemoryCache } from "../../src/adapters/memory-cache.ts";
+import { createMemoryCache } from "../../src/adapters/cache/memory-cache.ts";
 import { composeTranscriptSource } from "../../src/app/compose-youtube.ts";
 import { loadConfig } from "../../src/app/config.ts";
 import { silentLogger } from "../../src/app/logger.ts";

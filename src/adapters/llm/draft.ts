@@ -1,17 +1,10 @@
 import { renderCues, transcriptLines } from "../../domain/chunking.ts";
 import type { AnswerSpec } from "../../domain/ports.ts";
 import { selectExcerpts } from "../../domain/relevance.ts";
+import type { CallBudget } from "./call-budget.ts";
 import { mapReduce } from "./map-reduce.ts";
 import { answerPrompt, messages, type PromptContext } from "./prompts.ts";
 import { promptTokens, type Run } from "./run.ts";
-
-/** Token limits of every call. */
-export interface CallBudget {
-  /** Most input tokens of one call, prompt included. */
-  input: number;
-  /** `max_tokens` of the answer's final call. */
-  output: number;
-}
 
 /**
  * The model's first answer, by the cheapest plan that fits the budget:

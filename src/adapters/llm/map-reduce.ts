@@ -2,7 +2,7 @@ import { chunkCues, renderCues } from "../../domain/chunking.ts";
 import type { Cue } from "../../domain/transcript.ts";
 import type { AnswerSpec } from "../../domain/ports.ts";
 import { estimateTokens } from "../../domain/tokens.ts";
-import type { CallBudget } from "./draft.ts";
+import type { CallBudget } from "./call-budget.ts";
 import { combinePrompt, messages, partNotesPrompt, type PromptContext } from "./prompts.ts";
 import { promptTokens, type Run } from "./run.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { createGroqAnswerWriter, type GroqWriterOptions } from "../../../src/adapters/groq-answer-writer.ts";
+import { createGroqAnswerWriter, type GroqWriterOptions } from "../../../src/adapters/llm/groq-answer-writer.ts";
 import { promptTokens } from "../../../src/adapters/llm/run.ts";
 import type { AnswerSpec } from "../../../src/domain/ports.ts";
 import { isAppError } from "../../../src/domain/errors.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { createInnertubeTranscriptSource } from "../../../src/adapters/innertube-transcript-source.ts";
+import { createInnertubeTranscriptSource } from "../../../src/adapters/youtube/innertube-transcript-source.ts";
 import { AppError } from "../../../src/domain/errors.ts";
 import { SRV3 } from "../../support/caption-bodies.ts";
 import { CONSENT_COOKIE, startFakeYoutube } from "../../support/fake-youtube.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { createYoutubeTranscriptPackageSource, normalise } from "../../../src/adapters/youtube-transcript-package-source.ts";
+import { createYoutubeTranscriptPackageSource, normalise } from "../../../src/adapters/youtube/youtube-transcript-package-source.ts";
 import { AppError } from "../../../src/domain/errors.ts";
 import { SRV3, truncatedTranscript } from "../../support/caption-bodies.ts";
 import { startFakeYoutube } from "../../support/fake-youtube.ts";

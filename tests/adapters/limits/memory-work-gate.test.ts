@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createMemoryWorkGate } from "../../../src/adapters/memory-work-gate.ts";
+import { createMemoryWorkGate } from "../../../src/adapters/limits/memory-work-gate.ts";
 import { AppError } from "../../../src/domain/errors.ts";
 
 describe("createMemoryWorkGate()", () => {

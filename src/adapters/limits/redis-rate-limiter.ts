@@ -1,6 +1,6 @@
-import type { KeyIdentity, RateDecision, RateLimiter } from "../domain/ports.ts";
+import type { KeyIdentity, RateDecision, RateLimiter } from "../../domain/ports.ts";
 import { UNLIMITED, type Budget } from "./memory-rate-limiter.ts";
-import type { RedisConnection } from "./redis-connection.ts";
+import type { RedisConnection } from "../redis/redis-connection.ts";
 
 /**
  * The token bucket rule of `takeTokens()` (memory-rate-limiter.ts), run

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createMemoryRateLimiter, takeTokens } from "../../../src/adapters/memory-rate-limiter.ts";
+import { createMemoryRateLimiter, takeTokens } from "../../../src/adapters/limits/memory-rate-limiter.ts";
 import type { KeyIdentity } from "../../../src/domain/ports.ts";
 
 const alice: KeyIdentity = { id: "key_alice", name: "alice" };

@@ -1,5 +1,5 @@
-import { AppError } from "../domain/errors.ts";
-import type { WorkGate } from "../domain/ports.ts";
+import { AppError } from "../../domain/errors.ts";
+import type { WorkGate } from "../../domain/ports.ts";
 
 /**
  * Admits at most `maxInFlight` works at once and refuses the rest at once

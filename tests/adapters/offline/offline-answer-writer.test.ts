@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { createOfflineAnswerWriter } from "../../src/adapters/offline-answer-writer.ts";
-import type { AnswerSpec } from "../../src/domain/ports.ts";
-import type { Cue, Transcript } from "../../src/domain/transcript.ts";
+import { createOfflineAnswerWriter } from "../../../src/adapters/offline/offline-answer-writer.ts";
+import type { AnswerSpec } from "../../../src/domain/ports.ts";
+import type { Cue, Transcript } from "../../../src/domain/transcript.ts";
 
 const SENTENCES = [
   "Today we review the new tablet from top to bottom.",

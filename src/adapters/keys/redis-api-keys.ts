@@ -1,7 +1,7 @@
-import type { KeyIdentity } from "../domain/ports.ts";
+import type { KeyIdentity } from "../../domain/ports.ts";
 import { sha256Hex, type KeyDigest } from "./key-digest.ts";
 import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord } from "./issued-api-keys.ts";
-import type { RedisConnection } from "./redis-connection.ts";
+import type { RedisConnection } from "../redis/redis-connection.ts";
 
 /**
  * Issued keys in Redis, shared by every instance: one hash `<prefix>keys`

@@ -1,5 +1,5 @@
-import type { Cache } from "../domain/ports.ts";
-import type { RedisConnection } from "./redis-connection.ts";
+import type { Cache } from "../../domain/ports.ts";
+import type { RedisConnection } from "../redis/redis-connection.ts";
 
 /**
  * A cache in Redis shared by every instance: values stored as JSON under

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { createChainedApiKeys } from "../../../src/adapters/chained-api-keys.ts";
-import { createStaticApiKeys } from "../../../src/adapters/env-api-keys.ts";
+import { createChainedApiKeys } from "../../../src/adapters/keys/chained-api-keys.ts";
+import { createStaticApiKeys } from "../../../src/adapters/keys/env-api-keys.ts";
 import type { ApiKeys } from "../../../src/domain/ports.ts";
 
 describe("createChainedApiKeys()", () => {

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { KeyIdentity } from "../domain/ports.ts";
+import type { KeyIdentity } from "../../domain/ports.ts";
 import { sha256Hex, type KeyDigest } from "./key-digest.ts";
 import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord } from "./issued-api-keys.ts";
 

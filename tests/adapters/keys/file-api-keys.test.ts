@@ -2,8 +2,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createFileApiKeys } from "../../../src/adapters/file-api-keys.ts";
-import { issueKey } from "../../../src/adapters/issued-api-keys.ts";
+import { createFileApiKeys } from "../../../src/adapters/keys/file-api-keys.ts";
+import { issueKey } from "../../../src/adapters/keys/issued-api-keys.ts";
 
 const dirs: string[] = [];
 function tempFile(): string {

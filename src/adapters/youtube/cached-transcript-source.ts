@@ -1,7 +1,7 @@
-import { Coalescer } from "../domain/coalesce.ts";
-import { AppError } from "../domain/errors.ts";
-import type { Cache, TranscriptSource } from "../domain/ports.ts";
-import type { Transcript, TranscriptQuery } from "../domain/transcript.ts";
+import { Coalescer } from "../../domain/coalesce.ts";
+import { AppError } from "../../domain/errors.ts";
+import type { Cache, TranscriptSource } from "../../domain/ports.ts";
+import type { Transcript, TranscriptQuery } from "../../domain/transcript.ts";
 
 export interface CachedTranscriptOptions {
   source: TranscriptSource;

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { createCachedTranscriptSource, transcriptKey } from "../../src/adapters/cached-transcript-source.ts";
-import { createMemoryCache } from "../../src/adapters/memory-cache.ts";
-import { AppError } from "../../src/domain/errors.ts";
-import type { TranscriptSource } from "../../src/domain/ports.ts";
-import type { Transcript, TranscriptQuery } from "../../src/domain/transcript.ts";
+import { createCachedTranscriptSource, transcriptKey } from "../../../src/adapters/youtube/cached-transcript-source.ts";
+import { createMemoryCache } from "../../../src/adapters/cache/memory-cache.ts";
+import { AppError } from "../../../src/domain/errors.ts";
+import type { TranscriptSource } from "../../../src/domain/ports.ts";
+import type { Transcript, TranscriptQuery } from "../../../src/domain/transcript.ts";
 
 /** A source that counts fetches and answers when released. */
 function slowSource() {

@@ -1,9 +1,9 @@
 import { fetchTranscript, YoutubeTranscriptNotAvailableLanguageError, YoutubeTranscriptTooManyRequestError, type TranscriptResponse } from "youtube-transcript";
-import { AppError } from "../domain/errors.ts";
-import type { TranscriptSource } from "../domain/ports.ts";
-import type { Cue, Transcript } from "../domain/transcript.ts";
-import { captionFormat, cleanText, type CaptionFormat } from "./youtube/timedtext.ts";
-import { createYoutubeTransport, type TransportOptions } from "./youtube/transport.ts";
+import { AppError } from "../../domain/errors.ts";
+import type { TranscriptSource } from "../../domain/ports.ts";
+import type { Cue, Transcript } from "../../domain/transcript.ts";
+import { captionFormat, cleanText, type CaptionFormat } from "./timedtext.ts";
+import { createYoutubeTransport, type TransportOptions } from "./transport.ts";
 
 /** What the fetch hook saw pass by: the package itself reports none of it. */
 interface Observed {

@@ -1,4 +1,4 @@
-import type { KeyIdentity, RateDecision, RateLimiter } from "../domain/ports.ts";
+import type { KeyIdentity, RateDecision, RateLimiter } from "../../domain/ports.ts";
 
 /** A budget: `limit` requests per `windowSeconds`. */
 export interface Budget {

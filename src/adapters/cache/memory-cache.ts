@@ -1,4 +1,4 @@
-import type { Cache } from "../domain/ports.ts";
+import type { Cache } from "../../domain/ports.ts";
 
 interface Entry<T> {
   value: T;

@@ -1,4 +1,4 @@
-import type { ApiKeys, KeyIdentity } from "../domain/ports.ts";
+import type { ApiKeys, KeyIdentity } from "../../domain/ports.ts";
 import { generateApiKey } from "./env-api-keys.ts";
 import { sha256Hex } from "./key-digest.ts";
 

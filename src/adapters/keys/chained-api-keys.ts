@@ -1,4 +1,4 @@
-import type { ApiKeys } from "../domain/ports.ts";
+import type { ApiKeys } from "../../domain/ports.ts";
 
 /**
  * Accepts a key any of `sources` accepts, asking them in order: put the

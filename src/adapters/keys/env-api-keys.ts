@@ -1,4 +1,4 @@
-import type { ApiKeys, KeyIdentity } from "../domain/ports.ts";
+import type { ApiKeys, KeyIdentity } from "../../domain/ports.ts";
 import { sha256Hex, type KeyDigest } from "./key-digest.ts";
 
 /**

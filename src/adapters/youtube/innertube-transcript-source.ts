@@ -1,16 +1,16 @@
-import { AppError, isAppError } from "../domain/errors.ts";
-import type { TranscriptSource } from "../domain/ports.ts";
-import type { Cue, Transcript } from "../domain/transcript.ts";
-import { onOrigin } from "./youtube/origin.ts";
-import { requestPlayer, readPlayerBody, type InnertubeClient } from "./youtube/player-request.ts";
-import { playerVideoId, readPlayerResponse, type PlayerInfo } from "./youtube/player-response.ts";
-import { parseTimedText } from "./youtube/timedtext.ts";
-import { chooseTrack, type TrackChoice } from "./youtube/track-choice.ts";
-import { createYoutubeTransport } from "./youtube/transport.ts";
-import { isUnreadable, unreadable } from "./youtube/unreadable.ts";
-import { fetchWatchPage } from "./youtube/watch-page.ts";
+import { AppError, isAppError } from "../../domain/errors.ts";
+import type { TranscriptSource } from "../../domain/ports.ts";
+import type { Cue, Transcript } from "../../domain/transcript.ts";
+import { onOrigin } from "./origin.ts";
+import { requestPlayer, readPlayerBody, type InnertubeClient } from "./player-request.ts";
+import { playerVideoId, readPlayerResponse, type PlayerInfo } from "./player-response.ts";
+import { parseTimedText } from "./timedtext.ts";
+import { chooseTrack, type TrackChoice } from "./track-choice.ts";
+import { createYoutubeTransport } from "./transport.ts";
+import { isUnreadable, unreadable } from "./unreadable.ts";
+import { fetchWatchPage } from "./watch-page.ts";
 
-export type { InnertubeClient } from "./youtube/player-request.ts";
+export type { InnertubeClient } from "./player-request.ts";
 
 export interface InnertubeOptions {
   /** Origin of every YouTube request (`YOUTUBE_BASE_URL`). */

@@ -1,6 +1,6 @@
-import type { AnswerWriter } from "../domain/ports.ts";
-import { createGroqCompleter } from "./llm/groq-completer.ts";
-import { createLlmAnswerWriter } from "./llm/llm-answer-writer.ts";
+import type { AnswerWriter } from "../../domain/ports.ts";
+import { createGroqCompleter } from "./groq-completer.ts";
+import { createLlmAnswerWriter } from "./llm-answer-writer.ts";
 
 export interface GroqWriterOptions {
   apiKey: string;

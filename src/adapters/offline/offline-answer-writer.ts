@@ -1,9 +1,9 @@
-import type { AnswerWriter } from "../domain/ports.ts";
-import type { Passage } from "../domain/passages.ts";
-import { formatTimestamp } from "../domain/transcript.ts";
-import type { OutputFormat } from "../domain/chat-request.ts";
-import { centralPassages, relevantPassages } from "./offline/extractive.ts";
-import { PHRASES } from "./offline/phrases.ts";
+import type { AnswerWriter } from "../../domain/ports.ts";
+import type { Passage } from "../../domain/passages.ts";
+import { formatTimestamp } from "../../domain/transcript.ts";
+import type { OutputFormat } from "../../domain/chat-request.ts";
+import { centralPassages, relevantPassages } from "./extractive.ts";
+import { PHRASES } from "./phrases.ts";
 
 /**
  * The embedded engine used without an LLM key. It runs no model and writes

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
-import { issueKey } from "../../../src/adapters/issued-api-keys.ts";
-import { createMemoryRateLimiter } from "../../../src/adapters/memory-rate-limiter.ts";
-import { createRedisApiKeys } from "../../../src/adapters/redis-api-keys.ts";
-import { createRedisCache } from "../../../src/adapters/redis-cache.ts";
-import { createRedisConnection, type RedisConnection, type RedisLog } from "../../../src/adapters/redis-connection.ts";
-import { createRedisRateLimiter } from "../../../src/adapters/redis-rate-limiter.ts";
+import { issueKey } from "../../../src/adapters/keys/issued-api-keys.ts";
+import { createMemoryRateLimiter } from "../../../src/adapters/limits/memory-rate-limiter.ts";
+import { createRedisApiKeys } from "../../../src/adapters/keys/redis-api-keys.ts";
+import { createRedisCache } from "../../../src/adapters/cache/redis-cache.ts";
+import { createRedisConnection, type RedisConnection, type RedisLog } from "../../../src/adapters/redis/redis-connection.ts";
+import { createRedisRateLimiter } from "../../../src/adapters/limits/redis-rate-limiter.ts";
 import { startOwnRedis, testRedisUrl, uniquePrefix, type OwnRedis } from "./redis-server.ts";
 
 const url = testRedisUrl();

@@ -1,0 +1,25 @@
+import { describe, expect, test } from "bun:test";
+import { createMemoryCache } from "../../../src/adapters/cache/memory-cache.ts";
+
+describe("createMemoryCache()", () => {
+  test("evicts the least recently used entry past its bound (a read counts as a use)", async () => {
+    const cache = createMemoryCache<number>({ maxEntries: 2 });
+    await cache.set("a", 1, 1_000);
+    await cache.set("b", 2, 1_000);
+    expect(await cache.get("a")).toBe(1);
+    await cache.set("c", 3, 1_000);
+    expect([await cache.get("a"), await cache.get("b"), await cache.get("c")]).toEqual([1, undefined, 3]);
+  });
+
+  test("drops an entry once its time to live has passed, and keeps nothing with a TTL of 0", async () => {
+    let clock = 0;
+    const cache = createMemoryCache<string>({ maxEntries: 10, now: () => clock });
+    await cache.set("k", "v", 100);
+    await cache.set("zero", "v", 0);
+    clock = 99;
+    expect(await cache.get("k")).toBe("v");
+    clock = 100;
+    expect(await cache.get("k")).toBeUndefined();
+    expect(await cache.get("zero")).toBeUndefined();
+  });
+});
