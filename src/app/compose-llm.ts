@@ -1,11 +1,15 @@
 import type { AnswerWriter } from "../domain/ports.ts";
+import { createMemoryBudgetStore } from "../adapters/llm/budget/budget-store.ts";
+import { createLlmBudget, type LlmBudget } from "../adapters/llm/budget/llm-budget.ts";
+import { createRedisBudgetStore } from "../adapters/llm/budget/redis-budget-store.ts";
 import { createGroqAnswerWriter } from "../adapters/llm/groq-answer-writer.ts";
 import { createOfflineAnswerWriter } from "../adapters/offline/offline-answer-writer.ts";
+import type { RedisConnection } from "../adapters/redis/redis-connection.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
 
 /** Builds the answer writer: Groq when a key is set, else the offline engine. */
-export function composeWriter(config: Config, io: { logger: Logger; fetch?: typeof fetch }): AnswerWriter {
+export function composeWriter(config: Config, io: { logger: Logger; fetch?: typeof fetch }, redis?: RedisConnection): AnswerWriter {
   if (!config.groq.apiKey) return createOfflineAnswerWriter();
   return createGroqAnswerWriter({
     apiKey: config.groq.apiKey,
@@ -16,7 +20,21 @@ export function composeWriter(config: Config, io: { logger: Logger; fetch?: type
     retryBudgetMs: config.llm.retryBudgetMs,
     inputTokenBudget: config.llm.inputTokenBudget,
     maxOutputTokens: config.llm.maxOutputTokens,
+    contextTokens: config.llm.contextTokens,
     concurrency: config.llm.concurrency,
+    budget: composeLlmBudget(config, redis),
     fetch: io.fetch,
   });
+}
+
+/**
+ * The provider's budget for the configured model: in Redis when it is
+ * shared (the provider counts the organisation, not the process), with this
+ * process's own budget while Redis is unreachable.
+ */
+function composeLlmBudget(config: Config, redis?: RedisConnection): LlmBudget {
+  const limits = { tokensPerWindow: config.llm.tokensPerMinute, requestsPerWindow: config.llm.requestsPerMinute };
+  const memory = createMemoryBudgetStore({ limits, windowMs: config.llm.budgetWindowMs });
+  const store = redis ? createRedisBudgetStore({ connection: redis, key: config.groq.model, limits, windowMs: config.llm.budgetWindowMs, fallback: memory }) : memory;
+  return createLlmBudget({ store });
 }

@@ -25,6 +25,8 @@ export interface ServiceState {
   answerCache: Cache<GeneratedAnswer>;
   /** A key made at start-up because none was configured; printed once in the banner. */
   generatedKey?: string;
+  /** The shared Redis connection, when `REDIS_URL` is set. */
+  redis?: RedisConnection;
   close(): Promise<void>;
 }
 
@@ -77,6 +79,7 @@ export async function composeState(config: Config, io: { logger: Logger }): Prom
       ? createRedisCache<GeneratedAnswer>({ connection: redis, namespace: "answer" })
       : createMemoryCache<GeneratedAnswer>({ maxEntries: config.answerCache.maxEntries }),
     generatedKey,
+    redis,
     close: () => store.close(),
   };
 }

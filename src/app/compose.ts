@@ -25,7 +25,7 @@ export interface Service {
  */
 export async function composeService(config: Config, io: { logger: Logger; fetch?: typeof fetch; notes?: RequestNotes }): Promise<Service> {
   const state = await composeState(config, io);
-  const writer = composeWriter(config, io);
+  const writer = composeWriter(config, io, state.redis);
   const chat = composeChat(config, io, state, writer);
   const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, logger: io.logger, corsOrigins: config.corsOrigins, notes: io.notes });
   return { app, banner: { backend: writer.name, generatedKey: state.generatedKey }, close: () => state.close() };

@@ -29,6 +29,11 @@ export class EnvReader {
     return parsed;
   }
 
+  /** An integer within [min, max], or undefined when unset. */
+  optionalInt(name: string, min: number, max: number): number | undefined {
+    return this.raw(name) === undefined ? undefined : this.int(name, min, min, max);
+  }
+
   /** A comma-separated list, blanks dropped. */
   list(name: string): string[] {
     return (this.raw(name) ?? "").split(",").map((s) => s.trim()).filter(Boolean);

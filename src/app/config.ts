@@ -9,7 +9,22 @@ export interface Config {
   keysFile: string;
   groq: { apiKey?: string; baseUrl?: string; model: string };
   youtube: { baseUrl: string; proxy?: string; timeoutMs: number; clients: { name: string; version: string }[] };
-  llm: { timeoutMs: number; maxRetries: number; retryBudgetMs: number; inputTokenBudget: number; maxOutputTokens: number; concurrency: number };
+  llm: {
+    timeoutMs: number;
+    maxRetries: number;
+    retryBudgetMs: number;
+    /** Optional cap on one call's input; unset, calls grow to what the context window and the provider's limit allow. */
+    inputTokenBudget?: number;
+    maxOutputTokens: number;
+    concurrency: number;
+    /** The model's context window, input and output together. */
+    contextTokens: number;
+    /** The provider's limits assumed until it states its own, per `budgetWindowMs`. */
+    tokensPerMinute: number;
+    requestsPerMinute: number;
+    /** The provider's window (a minute; tests shorten it). */
+    budgetWindowMs: number;
+  };
   requestTimeoutMs: number;
   maxBodyBytes: number;
   maxInFlight: number;
@@ -58,10 +73,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       timeoutMs: read.int("LLM_TIMEOUT_MS", 60_000, 100, 600_000),
       maxRetries: read.int("LLM_MAX_RETRIES", 2, 0, 10),
       retryBudgetMs: read.int("LLM_RETRY_BUDGET_MS", 10_000, 0, 300_000),
-      inputTokenBudget: read.int("LLM_INPUT_TOKEN_BUDGET", 4_000, 500, 1_000_000),
+      inputTokenBudget: read.optionalInt("LLM_INPUT_TOKEN_BUDGET", 500, 10_000_000),
       maxOutputTokens: read.int("LLM_MAX_OUTPUT_TOKENS", 1_024, 64, 32_768),
-      // 16: a three-hour video is 11 chunks at the default budget, mapped in one wave (docs/decisions.md).
+      // 16: a long video's parts are mapped in one wave when the provider's budget allows (docs/decisions.md).
       concurrency: read.int("LLM_CONCURRENCY", 16, 1, 64),
+      ...readModelLimits(read),
     },
     requestTimeoutMs: read.int("REQUEST_TIMEOUT_MS", 120_000, 1_000, 900_000),
     maxBodyBytes: read.int("MAX_BODY_BYTES", 16_384, 1_024, 10_485_760),
@@ -78,6 +94,23 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   };
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
+}
+
+/** Published free-plan limits and context windows of Groq models; other models get the first row's figures. */
+const MODEL_LIMITS: Record<string, { tokensPerMinute: number; requestsPerMinute: number; contextTokens: number }> = {
+  "llama-3.1-8b-instant": { tokensPerMinute: 6_000, requestsPerMinute: 30, contextTokens: 131_072 },
+  "llama-3.3-70b-versatile": { tokensPerMinute: 12_000, requestsPerMinute: 30, contextTokens: 131_072 },
+  "meta-llama/llama-4-scout-17b-16e-instruct": { tokensPerMinute: 30_000, requestsPerMinute: 30, contextTokens: 131_072 },
+};
+
+function readModelLimits(read: EnvReader) {
+  const known = MODEL_LIMITS[read.string("GROQ_MODEL", DEFAULT_GROQ_MODEL)];
+  return {
+    contextTokens: read.int("LLM_CONTEXT_TOKENS", known?.contextTokens ?? 8_192, 1_024, 10_000_000),
+    tokensPerMinute: read.int("LLM_TOKENS_PER_MINUTE", known?.tokensPerMinute ?? 6_000, 100, 1_000_000_000),
+    requestsPerMinute: read.int("LLM_REQUESTS_PER_MINUTE", known?.requestsPerMinute ?? 30, 1, 10_000_000),
+    budgetWindowMs: read.int("LLM_BUDGET_WINDOW_MS", 60_000, 100, 3_600_000),
+  };
 }
 
 function readClients(read: EnvReader): { name: string; version: string }[] {

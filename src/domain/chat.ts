@@ -57,11 +57,12 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
   async function generate(request: ChatRequest): Promise<GeneratedAnswer> {
     const signal = AbortSignal.timeout(deps.requestTimeoutMs);
-    const work = deps.gate.run(() => fetchAndWrite(request, signal));
+    const deadline = Date.now() + deps.requestTimeoutMs;
+    const work = deps.gate.run(() => fetchAndWrite(request, signal, deadline));
     return await withDeadline(work, signal, deps.requestTimeoutMs);
   }
 
-  async function fetchAndWrite(request: ChatRequest, signal: AbortSignal): Promise<GeneratedAnswer> {
+  async function fetchAndWrite(request: ChatRequest, signal: AbortSignal, deadline: number): Promise<GeneratedAnswer> {
     const started = now();
     const transcript = await deps.transcripts.fetch(request.videoId, {
       languages: [request.language],
@@ -76,6 +77,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       language: request.language,
       outputFormat: request.outputFormat,
       signal,
+      deadline,
     });
     return {
       output: answer.text,

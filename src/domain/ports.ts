@@ -17,6 +17,8 @@ export interface AnswerSpec {
   language: Language;
   outputFormat: OutputFormat;
   signal?: AbortSignal;
+  /** When the answer is due (ms since the epoch); work that cannot end by then is refused early. */
+  deadline?: number;
 }
 
 /** Token counts of one answer, for logs. */
@@ -24,6 +26,10 @@ export interface AnswerUsage {
   calls: number;
   inputTokens: number;
   outputTokens: number;
+  /** How the transcript was read (`one-call`, `excerpts`, `map-reduce`, `condensed+...`). */
+  plan?: string;
+  /** Share of the transcript's tokens the model read, 0 to 1. */
+  coverage?: number;
 }
 
 export interface Answer {

@@ -1,3 +1,5 @@
+import type { AppError } from "../../domain/errors.ts";
+import type { LimitReport } from "./budget/limits-report.ts";
 import type { ChatMessage } from "./prompts.ts";
 import type { RetryBudget } from "./retry.ts";
 
@@ -15,6 +17,25 @@ export interface Completion {
   text: string;
   inputTokens: number;
   outputTokens: number;
+  /** What the provider said about its limits on this answer. */
+  limits: LimitReport;
+}
+
+/**
+ * The provider refused a call for its limits: `rate` (429, the window's
+ * budget is spent: wait and send it again) or `size` (413, the call alone is
+ * larger than the window allows: never send it again).
+ */
+export class ProviderLimitError extends Error {
+  constructor(
+    readonly kind: "rate" | "size",
+    readonly report: LimitReport,
+    /** What the caller is told if the request gives up here. */
+    readonly error: AppError,
+  ) {
+    super(error.message, { cause: error });
+    this.name = "ProviderLimitError";
+  }
 }
 
 /**
@@ -22,6 +43,6 @@ export interface Completion {
  * answer pipeline and the vendor SDK.
  */
 export interface Completer {
-  /** @throws {AppError} upstream_blocked, upstream_timeout or upstream_error */
+  /** @throws {ProviderLimitError} on 429 and 413; {AppError} upstream_timeout or upstream_error otherwise */
   complete(request: CompletionRequest): Promise<Completion>;
 }

@@ -1,28 +1,106 @@
+import { AppError } from "../../domain/errors.ts";
 import { renderCues, transcriptLines } from "../../domain/chunking.ts";
 import type { AnswerSpec } from "../../domain/ports.ts";
 import { selectExcerpts } from "../../domain/relevance.ts";
-import type { CallBudget } from "./call-budget.ts";
-import { mapReduce } from "./map-reduce.ts";
-import { answerPrompt, messages, type PromptContext } from "./prompts.ts";
+import { ProviderLimitError } from "./completer.ts";
+import { mapReduce, NOTES_MAX_TOKENS } from "./map-reduce.ts";
+import { excerptRoom, linesTokens, planSummary, type CallCosts, type Plan, type PlanLimits } from "./plan.ts";
+import { answerPrompt, combinePrompt, messages, partNotesPrompt, type PromptContext } from "./prompts.ts";
 import { promptTokens, type Run } from "./run.ts";
 
+/** What the planner may spend, as the budget stands when the request is planned. */
+export interface Allowance {
+  /** `max_tokens` of the answer's call. */
+  output: number;
+  /** Largest single call (input and `max_tokens`) now: context window, optional cap, provider's window budget. */
+  maxCallTokens(): Promise<number>;
+  /** Tokens this request can get before it must start its last call, and the provider's window budget. */
+  available(): Promise<{ tokens: number; tokensPerWindow: number; windowMs: number }>;
+  /** Sets aside the plan's tokens in the budget's line. */
+  hold(tokens: number): void;
+}
+
+/** The model's first answer and how it was read. */
+export interface Draft {
+  text: string;
+  plan: string;
+  /** Share of the transcript's tokens the model read. */
+  coverage: number;
+}
+
+/** How many times a 413 may shrink the plan before the request gives up. */
+const MAX_REPLANS = 2;
+
 /**
- * The model's first answer, by the cheapest plan that fits the budget:
- * the whole transcript in one call; for a question on a long video, the
- * passages that match it in one call; otherwise map-reduce over chunks.
+ * The model's first answer, by the cheapest plan the budget allows (see
+ * `planSummary`): the whole transcript in one call; for a question, the
+ * passages that match it; otherwise map-reduce, or a condensed transcript
+ * when the whole cannot be read before the deadline. A 413 (a call larger
+ * than the provider allows) teaches the budget the real limit and the
+ * request is planned again, smaller; the same call is never sent twice.
  *
- * @returns the answer as the model wrote it
+ * @throws {AppError} `overloaded` when not even a small plan fits before the deadline
  */
-export async function draftAnswer(run: Run, spec: AnswerSpec, budget: CallBudget): Promise<string> {
-  const context: PromptContext = { language: spec.language, format: spec.outputFormat, title: spec.transcript.title };
-  const ask = (transcript: string, excerpted: boolean) => messages(context, answerPrompt(context, { transcript, prompt: spec.prompt, isSummary: spec.isSummary, excerpted }));
-  const lines = transcriptLines(spec.transcript.cues);
-  const room = budget.input - promptTokens(ask("", true));
-  const whole = ask(renderCues(lines), false);
-  if (promptTokens(whole) <= budget.input) return await run.call(whole, budget.output);
-  if (!spec.isSummary) {
-    const excerpts = selectExcerpts(lines, spec.prompt, room);
-    if (excerpts.matched) return await run.call(ask(excerpts.runs.map(renderCues).join("\n…\n"), true), budget.output);
+export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowance): Promise<Draft> {
+  for (let replans = 0; ; replans++) {
+    try {
+      return await draftOnce(run, spec, allowance);
+    } catch (error) {
+      if (!(error instanceof ProviderLimitError) || error.kind !== "size" || replans >= MAX_REPLANS) throw error instanceof ProviderLimitError ? error.error : error;
+    }
   }
-  return await mapReduce(run, spec, context, budget, transcriptLines(spec.transcript.cues, "coarse"));
+}
+
+async function draftOnce(run: Run, spec: AnswerSpec, allowance: Allowance): Promise<Draft> {
+  const context: PromptContext = { language: spec.language, format: spec.outputFormat, title: spec.transcript.title };
+  const ask = (transcript: string, excerpted?: "matches" | "sampled") => messages(context, answerPrompt(context, { transcript, prompt: spec.prompt, isSummary: spec.isSummary, excerpted }));
+  const costs = callCosts(spec, context, allowance.output);
+  const [maxCallTokens, budget] = await Promise.all([allowance.maxCallTokens(), allowance.available()]);
+  const limits: PlanLimits = { maxCallTokens, available: budget.tokens };
+  const fine = transcriptLines(spec.transcript.cues);
+  const fineTokens = linesTokens(fine);
+  const oneCall = costs.answerPrompt + fineTokens + costs.output;
+  if (oneCall <= maxCallTokens && oneCall <= budget.tokens) {
+    allowance.hold(oneCall);
+    return { text: await run.call(ask(renderCues(fine)), costs.output), plan: "one-call", coverage: 1 };
+  }
+  if (!spec.isSummary) {
+    const excerpts = selectExcerpts(fine, spec.prompt, excerptRoom(costs, limits, budget.tokensPerWindow));
+    if (excerpts.matched) {
+      const text = excerpts.runs.map(renderCues).join("\n…\n");
+      allowance.hold(promptTokens(ask(text, "matches")) + costs.output);
+      return { text: await run.call(ask(text, "matches"), costs.output), plan: "excerpts", coverage: linesTokens(excerpts.runs.flat()) / Math.max(1, fineTokens) };
+    }
+  }
+  const plan = planSummary(transcriptLines(spec.transcript.cues, "coarse"), costs, limits);
+  if (plan.shape === "refused") throw shortOfBudget(plan.retryAfterTokens, budget);
+  allowance.hold(plan.cost);
+  return { text: await runPlan(run, spec, context, plan, { input: maxCallTokens - costs.output, output: costs.output }), plan: describe(plan), coverage: plan.coverage };
+}
+
+async function runPlan(run: Run, spec: AnswerSpec, context: PromptContext, plan: Exclude<Plan, { shape: "refused" }>, budget: { input: number; output: number }): Promise<string> {
+  const oneCall = plan.shape === "one-call" || (plan.shape === "condensed" && plan.then === "one-call");
+  const sampled = plan.shape === "condensed" ? "sampled" : undefined;
+  if (oneCall) return await run.call(messages(context, answerPrompt(context, { transcript: renderCues(plan.lines), prompt: spec.prompt, isSummary: spec.isSummary, excerpted: sampled })), budget.output);
+  return await mapReduce(run, spec, context, budget, plan.lines);
+}
+
+function callCosts(spec: AnswerSpec, context: PromptContext, output: number): CallCosts {
+  const question = spec.isSummary ? undefined : spec.prompt;
+  return {
+    answerPrompt: promptTokens(messages(context, answerPrompt(context, { transcript: "", prompt: spec.prompt, isSummary: spec.isSummary, excerpted: "sampled" }))),
+    notesPrompt: promptTokens(messages(context, partNotesPrompt(context, { transcript: "", index: 999, count: 999, prompt: question }), "notes")),
+    combinePrompt: promptTokens(messages(context, combinePrompt(context, { notes: "", prompt: spec.prompt, isSummary: spec.isSummary, partial: false }))),
+    output,
+    notes: Math.min(NOTES_MAX_TOKENS, output),
+  };
+}
+
+function describe(plan: Exclude<Plan, { shape: "refused" }>): string {
+  return plan.shape === "condensed" ? `condensed+${plan.then}` : plan.shape;
+}
+
+function shortOfBudget(tokens: number, budget: { tokensPerWindow: number; windowMs: number }): AppError {
+  const seconds = Math.max(1, Math.ceil((tokens * budget.windowMs) / budget.tokensPerWindow / 1000));
+  return new AppError("overloaded", `The language model's token budget cannot serve this request before its deadline; try again in ${seconds} s`, { retryAfterSeconds: seconds });
 }

@@ -1,4 +1,6 @@
 import type { AnswerWriter } from "../../domain/ports.ts";
+import { createMemoryBudgetStore } from "./budget/budget-store.ts";
+import { createLlmBudget, type LlmBudget } from "./budget/llm-budget.ts";
 import { createGroqCompleter } from "./groq-completer.ts";
 import { createLlmAnswerWriter } from "./llm-answer-writer.ts";
 
@@ -13,9 +15,13 @@ export interface GroqWriterOptions {
   maxRetries: number;
   /** Most time spent waiting between retries for one answer. */
   retryBudgetMs: number;
-  /** Most input tokens of one call, prompt included. */
-  inputTokenBudget: number;
+  /** Optional cap on the input tokens of one call, prompt included. */
+  inputTokenBudget?: number;
   maxOutputTokens: number;
+  /** The model's context window (128k tokens by default, as Groq's Llama models). */
+  contextTokens?: number;
+  /** The provider's budget every call passes through; by default one in this process on Groq's free-plan figures. */
+  budget?: LlmBudget;
   /** Most calls in flight at once for one answer. */
   concurrency: number;
   fetch?: typeof fetch;
@@ -42,6 +48,8 @@ export function createGroqAnswerWriter(options: GroqWriterOptions): AnswerWriter
     name: `groq:${options.model}`,
     completer,
     inputTokenBudget: options.inputTokenBudget,
+    contextTokens: options.contextTokens ?? 131_072,
+    budget: options.budget ?? createLlmBudget({ store: createMemoryBudgetStore({ limits: { tokensPerWindow: 6_000, requestsPerWindow: 30 }, windowMs: 60_000 }) }),
     maxOutputTokens: options.maxOutputTokens,
     concurrency: options.concurrency,
     retryBudgetMs: options.retryBudgetMs,

@@ -1,7 +1,8 @@
 import Groq from "groq-sdk";
 import { AppError, isAppError } from "../../domain/errors.ts";
 import { limitBody, mebibytes } from "../body-limit.ts";
-import type { Completer, Completion, CompletionRequest } from "./completer.ts";
+import { reportFromHeaders, reportFromMessage, type LimitReport } from "./budget/limits-report.ts";
+import { ProviderLimitError, type Completer, type Completion, type CompletionRequest } from "./completer.ts";
 import { backoffMs, requestedDelayMs, sleep } from "./retry.ts";
 
 export interface GroqCompleterOptions {
@@ -11,7 +12,7 @@ export interface GroqCompleterOptions {
   model: string;
   /** Time limit of each call, body included; a call that outlasts it is not retried. */
   timeoutMs: number;
-  /** Retries of one call after a rate limit, a 5xx or a dropped connection. */
+  /** Retries of one call after a 5xx or a dropped connection (rate limits are waited out by the budget). */
   maxRetries: number;
   fetch?: typeof fetch;
   /** Most bytes of one response body (2 MiB by default; an answer is a few KB). */
@@ -27,6 +28,8 @@ interface Failure {
   /** The wait the server named, when it named one. */
   delayMs?: number;
   error: AppError;
+  /** A refusal for the provider's limits, which the budget handles. */
+  limit?: ProviderLimitError;
 }
 
 /**
@@ -42,13 +45,13 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
   const client = new Groq({ apiKey: options.apiKey, baseURL: options.baseUrl, timeout: options.timeoutMs, maxRetries: 0, fetch: cappedFetch(options) });
 
   async function once(request: CompletionRequest, signal: AbortSignal): Promise<Completion> {
-    const completion = await client.chat.completions.create(
-      { model: options.model, messages: request.messages, max_tokens: request.maxTokens, temperature: 0.2 },
-      { signal },
-    );
+    const { data: completion, response } = await client.chat.completions
+      .create({ model: options.model, messages: request.messages, max_tokens: request.maxTokens, temperature: 0.2 }, { signal })
+      .withResponse();
     const text = completion.choices[0]?.message?.content?.trim();
     if (!text) throw new AppError("upstream_error", "The language model returned an empty answer; try again");
-    return { text, inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 };
+    const limits = reportFromHeaders(response.headers);
+    return { text, inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0, limits };
   }
 
   return {
@@ -60,6 +63,7 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
           return await once(request, request.signal ? AbortSignal.any([request.signal, timeout]) : timeout);
         } catch (error) {
           const failure = classify(error, options, request.signal, timeout.aborted);
+          if (failure.limit) throw failure.limit;
           if (!failure.retryable) throw failure.error;
           const wait = failure.delayMs ?? backoffMs(attempt, options.random);
           if (attempt >= options.maxRetries || !request.retryBudget.take(wait)) throw failure.error;
@@ -94,15 +98,27 @@ function classify(error: unknown, options: GroqCompleterOptions, signal: AbortSi
   }
   if (error instanceof Groq.APIError && error.status !== undefined) {
     const delayMs = requestedDelayMs(error.headers, options.now);
-    if (error.status === 429) {
-      const seconds = delayMs === undefined ? undefined : Math.max(1, Math.ceil(delayMs / 1000));
-      const when = seconds === undefined ? "later" : `in ${seconds} s`;
-      return { retryable: true, delayMs, error: new AppError("upstream_blocked", `The language model is rate-limiting this server; try again ${when}`, { cause: error, retryAfterSeconds: seconds }) };
-    }
+    if (error.status === 429 || error.status === 413) return limitFailure(error, delayMs);
     const retryable = error.status >= 500 || error.status === 408 || error.status === 409;
     return { retryable, delayMs, error: new AppError("upstream_error", `The language model failed to answer (HTTP ${error.status}); try again later`, { cause: error }) };
   }
   return { retryable: false, error: new AppError("upstream_error", "The language model failed to answer; try again later", { cause: error }) };
+}
+
+/** A 429 or 413, with what its headers and body say about the limits. */
+function limitFailure(error: InstanceType<typeof Groq.APIError>, delayMs: number | undefined): Failure {
+  const body = reportFromMessage(`${error.message} ${JSON.stringify(error.error ?? "")}`);
+  const report: LimitReport = { ...reportFromHeaders(error.headers), ...definedOnly(body), retryAfterMs: delayMs ?? body.retryAfterMs };
+  const seconds = report.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(report.retryAfterMs / 1000));
+  const when = seconds === undefined ? "later" : `in ${seconds} s`;
+  const blocked = new AppError("upstream_blocked", `The language model is rate-limiting this server; try again ${when}`, { cause: error, retryAfterSeconds: seconds });
+  if (error.status === 429) return { retryable: false, error: blocked, limit: new ProviderLimitError("rate", report, blocked) };
+  const tooLarge = new AppError("upstream_error", "The language model refused a call as larger than its limit allows; try again later", { cause: error });
+  return { retryable: false, error: tooLarge, limit: new ProviderLimitError("size", report, tooLarge) };
+}
+
+function definedOnly(report: LimitReport): LimitReport {
+  return Object.fromEntries(Object.entries(report).filter(([, value]) => value !== undefined)) as LimitReport;
 }
 
 function outOfTime(cause: unknown): AppError {

@@ -2,8 +2,9 @@ import type { AnswerSpec, AnswerWriter } from "../../domain/ports.ts";
 import { isAppError } from "../../domain/errors.ts";
 import { checkCitations } from "./citations.ts";
 import type { Completer } from "./completer.ts";
+import type { LlmBudget, Reservation } from "./budget/llm-budget.ts";
 import type { CallBudget } from "./call-budget.ts";
-import { draftAnswer } from "./draft.ts";
+import { draftAnswer, type Allowance } from "./draft.ts";
 import { isWrongLanguage } from "./language-check.ts";
 import { looksLikeMarkdown, markdownToPlainText } from "./plain-text.ts";
 import { messages, rewritePrompt } from "./prompts.ts";
@@ -13,14 +14,21 @@ export interface LlmWriterOptions {
   /** Shown in the banner and logs, e.g. `groq:llama-3.1-8b-instant`. */
   name: string;
   completer: Completer;
-  /** Most input tokens of one call, prompt included. */
-  inputTokenBudget: number;
+  /** The provider's budget, which every call passes through. */
+  budget: LlmBudget;
+  /** The model's context window: input and output of one call together. */
+  contextTokens: number;
+  /** Optional cap on the input tokens of one call, prompt included. */
+  inputTokenBudget?: number;
   /** `max_tokens` of the final call. */
   maxOutputTokens: number;
   /** Most calls in flight at once for one answer. */
   concurrency: number;
   /** Most time spent waiting between retries for one answer. */
   retryBudgetMs: number;
+  /** Deadline of an answer whose spec names none (ms from now). */
+  defaultTimeoutMs?: number;
+  now?: () => number;
 }
 
 /**
@@ -33,16 +41,45 @@ export interface LlmWriterOptions {
  * @returns the writer
  */
 export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
-  const budget: CallBudget = { input: options.inputTokenBudget, output: options.maxOutputTokens };
+  const budget: CallBudget = { input: options.inputTokenBudget ?? options.contextTokens - options.maxOutputTokens, output: options.maxOutputTokens };
+  const now = options.now ?? Date.now;
   return {
     name: options.name,
     async write(spec) {
-      const run = createRun({ completer: options.completer, concurrency: options.concurrency, retryBudgetMs: options.retryBudgetMs, signal: spec.signal });
-      const draft = unwrap(await draftAnswer(run, spec, budget));
-      const text = await inLanguage(run, spec, draft, budget);
-      const formatted = spec.outputFormat === "text" && looksLikeMarkdown(text) ? markdownToPlainText(text) : text;
-      return { text: checkCitations(formatted, spec.transcript.cues), usage: { ...run.usage } };
+      const reservation = options.budget.open(spec.deadline ?? now() + (options.defaultTimeoutMs ?? 120_000));
+      try {
+        const run = createRun({ completer: options.completer, concurrency: options.concurrency, retryBudgetMs: options.retryBudgetMs, signal: spec.signal, reservation });
+        const draft = await draftAnswer(run, spec, allowance(options, reservation, now));
+        const text = await inLanguage(run, spec, unwrap(draft.text), budget);
+        const formatted = spec.outputFormat === "text" && looksLikeMarkdown(text) ? markdownToPlainText(text) : text;
+        return { text: checkCitations(formatted, spec.transcript.cues), usage: { ...run.usage, plan: draft.plan, coverage: draft.coverage } };
+      } finally {
+        reservation.close();
+      }
     },
+  };
+}
+
+/**
+ * What a request may spend: calls up to the context window (and the
+ * optional cap), never larger than the provider's whole window budget (a
+ * 413); tokens that the budget can give before the last call must start,
+ * leaving that call a fifth of the time left (at most 20 s) to run.
+ */
+function allowance(options: LlmWriterOptions, reservation: Reservation, now: () => number): Allowance {
+  const cap = options.inputTokenBudget === undefined ? Number.POSITIVE_INFINITY : options.inputTokenBudget + options.maxOutputTokens;
+  const lastCallMs = () => Math.min(20_000, (reservation.deadline - now()) / 5);
+  return {
+    output: options.maxOutputTokens,
+    async maxCallTokens() {
+      const { view } = await reservation.available(now());
+      return Math.min(options.contextTokens, cap, view.limits.tokensPerWindow);
+    },
+    async available() {
+      const { tokens, view } = await reservation.available(reservation.deadline - lastCallMs());
+      return { tokens, tokensPerWindow: view.limits.tokensPerWindow, windowMs: view.windowMs };
+    },
+    hold: (tokens) => reservation.hold(tokens),
   };
 }
 

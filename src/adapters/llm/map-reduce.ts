@@ -7,7 +7,7 @@ import { combinePrompt, messages, partNotesPrompt, type PromptContext } from "./
 import { promptTokens, type Run } from "./run.ts";
 
 /** `max_tokens` of a map call: notes of at most 120 words, with a little slack. */
-const NOTES_MAX_TOKENS = 320;
+export const NOTES_MAX_TOKENS = 320;
 
 /**
  * Map-reduce over a transcript too long for one call: notes on each chunk,

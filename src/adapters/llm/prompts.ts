@@ -68,9 +68,15 @@ function requestLine(prompt: string): string {
   return `Answer this request about the video: <request>${prompt}</request>`;
 }
 
-/** The user message of a one-call answer; `excerpted` when only the relevant parts of a long transcript are sent. */
-export function answerPrompt(context: PromptContext, task: { transcript: string; prompt: string; isSummary: boolean; excerpted?: boolean }): string {
-  const scope = task.excerpted ? "The video is long; below are the parts of its transcript that match the request (… marks a gap).\n" : "";
+const SCOPES = {
+  whole: "",
+  matches: "The video is long; below are the parts of its transcript that match the request (… marks a gap).\n",
+  sampled: "The video is long; below are passages chosen evenly from its whole transcript, beginning to end (… marks a gap).\n",
+};
+
+/** The user message of a one-call answer; `excerpted` when only parts of a long transcript are sent: those that match, or a sample of the whole. */
+export function answerPrompt(context: PromptContext, task: { transcript: string; prompt: string; isSummary: boolean; excerpted?: "matches" | "sampled" }): string {
+  const scope = SCOPES[task.excerpted ?? "whole"];
   const ask = task.isSummary ? "Summarise the video: its main points in order, concisely." : requestLine(task.prompt);
   return `${titleLine(context)}${scope}<transcript>\n${task.transcript}\n</transcript>\n\n${ask}\nAnswer in ${LANGUAGE_NAMES[context.language]}.`;
 }

@@ -1,6 +1,7 @@
 import type { AnswerUsage } from "../../domain/ports.ts";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../domain/tokens.ts";
-import type { Completer } from "./completer.ts";
+import type { Reservation } from "./budget/llm-budget.ts";
+import { ProviderLimitError, type Completer } from "./completer.ts";
 import type { ChatMessage } from "./prompts.ts";
 import { createRetryBudget, type RetryBudget } from "./retry.ts";
 
@@ -20,7 +21,12 @@ export interface RunOptions {
   concurrency: number;
   retryBudgetMs: number;
   signal?: AbortSignal;
+  /** The request's place in the provider's budget; every call is admitted through it. */
+  reservation?: Reservation;
 }
+
+/** Most 429s one call waits out (each through the budget, within the deadline) before the request gives up. */
+const MAX_RATE_REFUSALS = 6;
 
 /** @returns a fresh run for one answer */
 export function createRun(options: RunOptions): Run {
@@ -34,11 +40,29 @@ export function createRun(options: RunOptions): Run {
     usage,
     async call(messages, maxTokens) {
       return await slots.use(async () => {
-        usage.calls++;
-        const completion = await options.completer.complete({ messages, maxTokens, signal, retryBudget });
-        usage.inputTokens += completion.inputTokens || promptTokens(messages);
-        usage.outputTokens += completion.outputTokens || estimateTokens(completion.text);
-        return completion.text;
+        const taken = promptTokens(messages) + maxTokens;
+        const { reservation } = options;
+        let refused: ProviderLimitError | undefined;
+        for (let refusals = 0; ; refusals++) {
+          // After a 429, a turn that cannot come before the deadline is the provider's limit outlasting it.
+          await reservation?.admit(taken, signal).catch((error) => {
+            throw refused ? refused.error : error;
+          });
+          usage.calls++;
+          try {
+            const completion = await options.completer.complete({ messages, maxTokens, signal, retryBudget });
+            await reservation?.settle(taken, completion.inputTokens ? completion.inputTokens + maxTokens : undefined, completion.limits);
+            usage.inputTokens += completion.inputTokens || promptTokens(messages);
+            usage.outputTokens += completion.outputTokens || estimateTokens(completion.text);
+            return completion.text;
+          } catch (error) {
+            if (!(error instanceof ProviderLimitError)) throw error;
+            // A refused call was not charged: give its tokens back, then take the provider's word for the level.
+            await reservation?.settle(taken, 0, error.report);
+            refused = error;
+            if (error.kind === "size" || !reservation || refusals >= MAX_RATE_REFUSALS) throw error.kind === "size" ? error : error.error;
+          }
+        }
       });
     },
     async all(items, work) {

@@ -1,4 +1,6 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+import { createMemoryBudgetStore } from "../../../src/adapters/llm/budget/budget-store.ts";
+import { createLlmBudget } from "../../../src/adapters/llm/budget/llm-budget.ts";
 import { createGroqAnswerWriter, type GroqWriterOptions } from "../../../src/adapters/llm/groq-answer-writer.ts";
 import { promptTokens } from "../../../src/adapters/llm/run.ts";
 import type { AnswerSpec } from "../../../src/domain/ports.ts";
@@ -21,6 +23,8 @@ const options = (overrides: Partial<GroqWriterOptions> = {}): GroqWriterOptions 
   inputTokenBudget: 4000,
   maxOutputTokens: 1024,
   concurrency: 4,
+  // A paid plan's budget: these tests are about the pipeline, not the provider's limits.
+  budget: createLlmBudget({ store: createMemoryBudgetStore({ limits: { tokensPerWindow: 10_000_000, requestsPerWindow: 100_000 }, windowMs: 60_000 }) }),
   ...overrides,
 });
 
@@ -77,7 +81,7 @@ describe("createGroqAnswerWriter()", () => {
     const long = { ...short, cues: generateCues(3600) };
     const answer = await createGroqAnswerWriter(options()).write(spec({ transcript: long }));
     expect(llm.calls.length).toBeGreaterThan(2);
-    expect(answer.usage).toEqual({ calls: llm.calls.length, inputTokens: llm.calls.reduce((n, c) => n + 100 + (c.text.length % 7), 0), outputTokens: 10 * llm.calls.length });
+    expect(answer.usage).toEqual({ calls: llm.calls.length, inputTokens: llm.calls.reduce((n, c) => n + 100 + (c.text.length % 7), 0), outputTokens: 10 * llm.calls.length, plan: "map-reduce", coverage: 1 });
     for (const call of llm.calls) expect(promptTokens(call.messages as never)).toBeLessThanOrEqual(4000);
   });
 
@@ -99,10 +103,10 @@ describe("createGroqAnswerWriter()", () => {
     expect(llm.calls[0]!.text).toContain(NEEDLE);
   });
 
-  test("maps a long-retry-after 429 to upstream_blocked at once, with the server's wait", async () => {
+  test("maps a 429 whose retry-after outlasts the deadline to upstream_blocked at once, with the server's wait", async () => {
     llm.respondWith(() => ({ status: 429, headers: { "retry-after": "60" } }));
     const started = performance.now();
-    const error = await createGroqAnswerWriter(options()).write(spec()).catch((e) => e);
+    const error = await createGroqAnswerWriter(options()).write(spec({ deadline: Date.now() + 30_000 })).catch((e) => e);
     expect(isAppError(error, "upstream_blocked")).toBe(true);
     expect(error.retryAfterSeconds).toBe(60);
     expect(llm.calls).toHaveLength(1);

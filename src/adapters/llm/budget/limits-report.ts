@@ -1,0 +1,66 @@
+/**
+ * What the provider said about its limits on one answer: the
+ * `x-ratelimit-*` headers every answer carries, and the figures written in
+ * the body of a 429 or 413.
+ */
+export interface LimitReport {
+  /** Tokens the window allows (`x-ratelimit-limit-tokens`, or "Limit N" in a body). */
+  tokenLimit?: number;
+  /** Tokens left at the time of the answer. */
+  tokensRemaining?: number;
+  requestLimit?: number;
+  requestsRemaining?: number;
+  /** Nothing may be sent before this much time has passed (a 429's `retry-after`). */
+  retryAfterMs?: number;
+}
+
+/**
+ * @param headers any answer's headers
+ * @returns the limits they state; empty when they state none
+ */
+export function reportFromHeaders(headers: Headers | undefined): LimitReport {
+  if (!headers) return {};
+  return {
+    tokenLimit: count(headers.get("x-ratelimit-limit-tokens")),
+    tokensRemaining: count(headers.get("x-ratelimit-remaining-tokens")),
+    requestLimit: count(headers.get("x-ratelimit-limit-requests")),
+    requestsRemaining: count(headers.get("x-ratelimit-remaining-requests")),
+  };
+}
+
+/**
+ * Reads the figures of Groq's rate-limit messages, e.g. `Limit 6000, Used
+ * 5000, Requested 2000. Please try again in 9.83s.` (429) or `Limit 6000,
+ * Requested 6294` (413).
+ *
+ * @returns the limit, the tokens left (limit minus used) and the wait, when written
+ */
+export function reportFromMessage(message: string): LimitReport & { requested?: number } {
+  const figure = (name: string) => count(new RegExp(`\\b${name}:?\\s+(\\d+)`, "i").exec(message)?.[1]);
+  const limit = figure("Limit");
+  const used = figure("Used");
+  const wait = /try again in\s+([0-9hms.]+)/i.exec(message)?.[1];
+  return {
+    tokenLimit: /tokens per minute|\bTPM\b/i.test(message) ? limit : undefined,
+    tokensRemaining: limit !== undefined && used !== undefined && /\bTPM\b|tokens/i.test(message) ? Math.max(0, limit - used) : undefined,
+    retryAfterMs: wait ? parseDurationMs(wait) : undefined,
+    requested: figure("Requested"),
+  };
+}
+
+/**
+ * Parses the durations Groq writes, such as `7.66s`, `2m59.56s`, `1h2m` or `250ms`.
+ *
+ * @returns milliseconds, or undefined when the text is not such a duration
+ */
+export function parseDurationMs(text: string): number | undefined {
+  const match = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/.exec(text.trim());
+  if (!match || text.trim() === "") return undefined;
+  const [, h, m, s, ms] = match.map((part) => Number(part ?? 0));
+  return Math.round(h! * 3_600_000 + m! * 60_000 + s! * 1000 + ms!);
+}
+
+function count(value: string | null | undefined): number | undefined {
+  if (value === null || value === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
+  return Math.floor(Number(value));
+}

@@ -1,0 +1,149 @@
+import { AppError } from "../../../domain/errors.ts";
+import type { BudgetStore, BudgetView } from "./budget-store.ts";
+import type { LimitReport } from "./limits-report.ts";
+
+/** One request's place in the provider's budget: its calls are admitted in its turn, before those of later requests. */
+export interface Reservation {
+  /** The request's deadline (clock ms). */
+  readonly deadline: number;
+  /**
+   * Tokens free for this request before `by`: what the bucket holds and
+   * will refill, less what earlier requests have reserved.
+   */
+  available(by: number): Promise<{ tokens: number; view: BudgetView }>;
+  /** Sets aside the plan's tokens, so later requests plan around them. */
+  hold(tokens: number): void;
+  /**
+   * Waits for the call's turn and takes its tokens.
+   *
+   * @throws {AppError} `overloaded` when they cannot be had before the deadline
+   */
+  admit(tokens: number, signal?: AbortSignal): Promise<void>;
+  /** Gives back what a call was charged less than it took, and learns from the provider's report. */
+  settle(taken: number, charged: number | undefined, report: LimitReport): Promise<void>;
+  /** Learns from a refusal (429 or 413). */
+  observe(report: LimitReport): Promise<void>;
+  /** Ends the request's claim on the budget. */
+  close(): void;
+}
+
+export interface LlmBudget {
+  /** @param deadline clock ms by which the request must be answered */
+  open(deadline: number): Reservation;
+  /** Calls waiting for their turn, and the longest wait so far, for metrics. */
+  readonly queueLength: number;
+}
+
+interface Waiter {
+  seq: number;
+  tokens: number;
+  deadline: number;
+  signal?: AbortSignal;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * The LLM budget every call passes through. Requests line up in arrival
+ * order (first come, first served): each holds the tokens its plan needs,
+ * and a call is admitted only when the tokens it takes leave what earlier
+ * requests still hold. A call whose turn cannot come before its request's
+ * deadline is refused at once instead of waiting in vain.
+ *
+ * @param options.store where the budget is kept (memory, or Redis for all instances)
+ * @param options.now clock in ms; `options.sleep` waits (both swappable in tests)
+ */
+export function createLlmBudget(options: { store: BudgetStore; now?: () => number; sleep?: (ms: number) => Promise<void> }): LlmBudget {
+  const { store } = options;
+  const now = options.now ?? Date.now;
+  const open = new Map<number, { held: number }>();
+  const queue: Waiter[] = [];
+  let nextSeq = 0;
+  let pumping = false;
+  let wake: (() => void) | undefined;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+
+  const heldAhead = (seq: number) => {
+    let sum = 0;
+    for (const [other, claim] of open) if (other < seq) sum += claim.held;
+    return sum;
+  };
+
+  async function pump(): Promise<void> {
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (queue.length > 0) {
+        const head = queue[0]!;
+        if (head.signal?.aborted) {
+          queue.shift();
+          head.reject(head.signal.reason);
+          continue;
+        }
+        const wait = await store.take(head.tokens, heldAhead(head.seq)).catch(() => 0);
+        if (queue[0] !== head) continue;
+        if (wait === 0) {
+          queue.shift();
+          const claim = open.get(head.seq);
+          if (claim) claim.held = Math.max(0, claim.held - head.tokens);
+          head.resolve();
+        } else if (now() + wait > head.deadline) {
+          queue.shift();
+          head.reject(shortOfBudget(wait));
+        } else {
+          await Promise.race([sleep(Math.min(wait, 1_000)), new Promise<void>((resolve) => (wake = resolve))]);
+        }
+      }
+    } finally {
+      pumping = false;
+    }
+  }
+
+  function enqueue(waiter: Waiter): void {
+    const at = queue.findIndex((other) => other.seq > waiter.seq);
+    queue.splice(at < 0 ? queue.length : at, 0, waiter);
+    waiter.signal?.addEventListener("abort", () => wake?.(), { once: true });
+    wake?.();
+    void pump();
+  }
+
+  return {
+    get queueLength() {
+      return queue.length;
+    },
+    open(deadline) {
+      const seq = nextSeq++;
+      const claim = { held: 0 };
+      open.set(seq, claim);
+      return {
+        deadline,
+        async available(by) {
+          const view = await store.peek();
+          const seconds = Math.max(0, by - now() - view.blockedMs);
+          const refill = (seconds * view.limits.tokensPerWindow) / view.windowMs;
+          return { tokens: Math.floor(view.tokens + refill - heldAhead(seq)), view };
+        },
+        hold(tokens) {
+          claim.held = tokens;
+        },
+        admit(tokens, signal) {
+          return new Promise<void>((resolve, reject) => enqueue({ seq, tokens, deadline, signal, resolve, reject }));
+        },
+        async settle(taken, charged, report) {
+          if (charged !== undefined && charged < taken) await store.give(taken - charged);
+          await store.observe(report);
+        },
+        observe: (report) => store.observe(report),
+        close() {
+          open.delete(seq);
+          wake?.();
+        },
+      };
+    },
+  };
+}
+
+function shortOfBudget(waitMs: number): AppError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new AppError("overloaded", `The language model's token budget is used up until after this request's deadline; try again in ${seconds} s`, { retryAfterSeconds: seconds });
+}
