@@ -1,5 +1,6 @@
 import { padded, resetMidBody, trickle } from "./fault-bodies.ts";
 import { startLoopbackServer } from "./loopback-server.ts";
+import { createProviderLimits, type ProviderLimits, type ProviderLimitsOptions } from "./provider-limits.ts";
 
 /** What the fake LLM received in one chat completion request. */
 export interface LlmCall {
@@ -10,6 +11,8 @@ export interface LlmCall {
   text: string;
   authorization: string | null;
   startedAt: number;
+  /** 413 or 429 when the fake's provider limits refused the call. */
+  refused?: number;
 }
 
 /** What a responder tells the fake to do for one call. */
@@ -41,6 +44,8 @@ export interface FakeLlm {
   respondWith(responder: Responder | undefined): void;
   /** Most calls that were in flight at the same time. */
   readonly peakConcurrency: number;
+  /** The provider limits enforced, when started with some. */
+  readonly limits?: ProviderLimits;
   reset(): void;
   /** Stops listening, so that calls meet a refused connection. */
   refuseConnections(): Promise<void>;
@@ -70,8 +75,9 @@ const defaultResponder: Responder = (call) => ({ content: ANSWERS[requestedLangu
  * uses), recording every call. By default it answers in the language the
  * system prompt asks for.
  */
-export function startFakeLlm(): FakeLlm {
+export function startFakeLlm(options: { limits?: ProviderLimitsOptions } = {}): FakeLlm {
   const calls: LlmCall[] = [];
+  const limits = options.limits ? createProviderLimits(options.limits) : undefined;
   let responder = defaultResponder;
   let inFlight = 0;
   let peak = 0;
@@ -89,10 +95,15 @@ export function startFakeLlm(): FakeLlm {
       startedAt: performance.now(),
     };
     const index = calls.push(call) - 1;
+    const verdict = limits?.decide(body.messages, body.max_tokens ?? 1024);
+    if (verdict && !verdict.ok) {
+      call.refused = verdict.status;
+      return Response.json(verdict.body, { status: verdict.status, headers: verdict.headers });
+    }
     inFlight++;
     peak = Math.max(peak, inFlight);
     try {
-      return await replyTo(await responder(call, index), body);
+      return withHeaders(await replyTo(await responder(call, index), body, verdict?.promptTokens), verdict?.headers);
     } finally {
       inFlight--;
     }
@@ -107,6 +118,7 @@ export function startFakeLlm(): FakeLlm {
     get peakConcurrency() {
       return peak;
     },
+    limits,
     reset() {
       calls.length = 0;
       responder = defaultResponder;
@@ -118,7 +130,12 @@ export function startFakeLlm(): FakeLlm {
   };
 }
 
-async function replyTo(reply: LlmReply, body: { model: string; messages: { content: string }[] }): Promise<Response> {
+function withHeaders(response: Response, headers: Record<string, string> | undefined): Response {
+  for (const [name, value] of Object.entries(headers ?? {})) response.headers.set(name, value);
+  return response;
+}
+
+async function replyTo(reply: LlmReply, body: { model: string; messages: { content: string }[] }, countedPromptTokens?: number): Promise<Response> {
   if ("hang" in reply) return await new Promise<Response>(() => {});
   if ("reset" in reply) return new Response(resetMidBody('{"id":"chatcmpl-fake","choices":[{"index":0,"message":{"role":"assis'), { headers: { "content-type": "application/json" } });
   if ("raw" in reply) return new Response(reply.raw, { status: reply.status ?? 200, headers: { "content-type": reply.contentType ?? "application/json" } });
@@ -127,7 +144,7 @@ async function replyTo(reply: LlmReply, body: { model: string; messages: { conte
     return Response.json(payload, { status: reply.status, headers: reply.headers });
   }
   if (reply.delayMs) await Bun.sleep(reply.delayMs);
-  const promptTokens = reply.promptTokens ?? Math.ceil(body.messages.reduce((n, m) => n + m.content.length, 0) / 4);
+  const promptTokens = reply.promptTokens ?? countedPromptTokens ?? Math.ceil(body.messages.reduce((n, m) => n + m.content.length, 0) / 4);
   const completion = JSON.stringify({
     id: `chatcmpl-fake-${crypto.randomUUID()}`,
     object: "chat.completion",

@@ -54,25 +54,25 @@ export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowan
 async function draftOnce(run: Run, spec: AnswerSpec, allowance: Allowance): Promise<Draft> {
   const context: PromptContext = { language: spec.language, format: spec.outputFormat, title: spec.transcript.title };
   const ask = (transcript: string, excerpted?: "matches" | "sampled") => messages(context, answerPrompt(context, { transcript, prompt: spec.prompt, isSummary: spec.isSummary, excerpted }));
-  const costs = callCosts(spec, context, allowance.output);
+  const costs = callCosts(run, spec, context, allowance.output);
   const [maxCallTokens, budget] = await Promise.all([allowance.maxCallTokens(), allowance.available()]);
   const limits: PlanLimits = { maxCallTokens, available: budget.tokens };
   const fine = transcriptLines(spec.transcript.cues);
-  const fineTokens = linesTokens(fine);
+  const fineTokens = linesTokens(fine, run.count);
   const oneCall = costs.answerPrompt + fineTokens + costs.output;
   if (oneCall <= maxCallTokens && oneCall <= budget.tokens) {
     allowance.hold(oneCall);
     return { text: await run.call(ask(renderCues(fine)), costs.output), plan: "one-call", coverage: 1 };
   }
   if (!spec.isSummary) {
-    const excerpts = selectExcerpts(fine, spec.prompt, excerptRoom(costs, limits, budget.tokensPerWindow));
+    const excerpts = selectExcerpts(fine, spec.prompt, excerptRoom(costs, limits, budget.tokensPerWindow), run.count);
     if (excerpts.matched) {
       const text = excerpts.runs.map(renderCues).join("\n…\n");
-      allowance.hold(promptTokens(ask(text, "matches")) + costs.output);
-      return { text: await run.call(ask(text, "matches"), costs.output), plan: "excerpts", coverage: linesTokens(excerpts.runs.flat()) / Math.max(1, fineTokens) };
+      allowance.hold(promptTokens(ask(text, "matches"), run.count) + costs.output);
+      return { text: await run.call(ask(text, "matches"), costs.output), plan: "excerpts", coverage: linesTokens(excerpts.runs.flat(), run.count) / Math.max(1, fineTokens) };
     }
   }
-  const plan = planSummary(transcriptLines(spec.transcript.cues, "coarse"), costs, limits);
+  const plan = planSummary(transcriptLines(spec.transcript.cues, "coarse"), costs, limits, run.count);
   if (plan.shape === "refused") throw shortOfBudget(plan.retryAfterTokens, budget);
   allowance.hold(plan.cost);
   return { text: await runPlan(run, spec, context, plan, { input: maxCallTokens - costs.output, output: costs.output }), plan: describe(plan), coverage: plan.coverage };
@@ -85,12 +85,13 @@ async function runPlan(run: Run, spec: AnswerSpec, context: PromptContext, plan:
   return await mapReduce(run, spec, context, budget, plan.lines);
 }
 
-function callCosts(spec: AnswerSpec, context: PromptContext, output: number): CallCosts {
+function callCosts(run: Run, spec: AnswerSpec, context: PromptContext, output: number): CallCosts {
   const question = spec.isSummary ? undefined : spec.prompt;
+  const tokens = (ask: Parameters<typeof promptTokens>[0]) => promptTokens(ask, run.count);
   return {
-    answerPrompt: promptTokens(messages(context, answerPrompt(context, { transcript: "", prompt: spec.prompt, isSummary: spec.isSummary, excerpted: "sampled" }))),
-    notesPrompt: promptTokens(messages(context, partNotesPrompt(context, { transcript: "", index: 999, count: 999, prompt: question }), "notes")),
-    combinePrompt: promptTokens(messages(context, combinePrompt(context, { notes: "", prompt: spec.prompt, isSummary: spec.isSummary, partial: false }))),
+    answerPrompt: tokens(messages(context, answerPrompt(context, { transcript: "", prompt: spec.prompt, isSummary: spec.isSummary, excerpted: "sampled" }))),
+    notesPrompt: tokens(messages(context, partNotesPrompt(context, { transcript: "", index: 999, count: 999, prompt: question }), "notes")),
+    combinePrompt: tokens(messages(context, combinePrompt(context, { notes: "", prompt: spec.prompt, isSummary: spec.isSummary, partial: false }))),
     output,
     notes: Math.min(NOTES_MAX_TOKENS, output),
   };

@@ -4,6 +4,7 @@ import { checkCitations } from "./citations.ts";
 import type { Completer } from "./completer.ts";
 import type { LlmBudget, Reservation } from "./budget/llm-budget.ts";
 import type { CallBudget } from "./call-budget.ts";
+import { createTokenCalibration } from "./calibration.ts";
 import { draftAnswer, type Allowance } from "./draft.ts";
 import { isWrongLanguage } from "./language-check.ts";
 import { looksLikeMarkdown, markdownToPlainText } from "./plain-text.ts";
@@ -43,12 +44,18 @@ export interface LlmWriterOptions {
 export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
   const budget: CallBudget = { input: options.inputTokenBudget ?? options.contextTokens - options.maxOutputTokens, output: options.maxOutputTokens };
   const now = options.now ?? Date.now;
+  const calibration = createTokenCalibration();
   return {
     name: options.name,
     async write(spec) {
       const reservation = options.budget.open(spec.deadline ?? now() + (options.defaultTimeoutMs ?? 120_000));
       try {
-        const run = createRun({ completer: options.completer, concurrency: options.concurrency, retryBudgetMs: options.retryBudgetMs, signal: spec.signal, reservation });
+        const language = spec.transcript.language;
+        const run = createRun({
+          ...{ completer: options.completer, concurrency: options.concurrency, retryBudgetMs: options.retryBudgetMs, signal: spec.signal, reservation },
+          count: calibration.counter(language),
+          onCounted: (estimated, counted) => calibration.observe(language, estimated, counted),
+        });
         const draft = await draftAnswer(run, spec, allowance(options, reservation, now));
         const text = await inLanguage(run, spec, unwrap(draft.text), budget);
         const formatted = spec.outputFormat === "text" && looksLikeMarkdown(text) ? markdownToPlainText(text) : text;

@@ -21,8 +21,8 @@ export const NOTES_MAX_TOKENS = 320;
 export async function mapReduce(run: Run, spec: AnswerSpec, context: PromptContext, budget: CallBudget, lines: readonly Cue[]): Promise<string> {
   const question = spec.isSummary ? undefined : spec.prompt;
   const partAsk = (transcript: string, index: number, count: number) => messages(context, partNotesPrompt(context, { transcript, index, count, prompt: question }), "notes");
-  const room = budget.input - promptTokens(partAsk("", 999, 999));
-  const chunks = chunkCues(lines, Math.max(1, room));
+  const room = budget.input - promptTokens(partAsk("", 999, 999), run.count);
+  const chunks = chunkCues(lines, Math.max(1, room), run.count);
   const notesTokens = Math.min(NOTES_MAX_TOKENS, budget.output);
   const notes = await run.all(chunks, (chunk, index) => run.call(partAsk(renderCues(chunk.cues), index, chunks.length), notesTokens));
   const useful = notes.filter((note) => !/^\W*NONE\W*$/i.test(note));
@@ -33,9 +33,9 @@ async function reduce(run: Run, spec: AnswerSpec, context: PromptContext, budget
   const ask = (batch: readonly string[], partial: boolean) =>
     messages(context, combinePrompt(context, { notes: batch.join("\n\n"), prompt: spec.prompt, isSummary: spec.isSummary, partial }), partial ? "notes" : "answer");
   const final = ask(notes, false);
-  if (promptTokens(final) <= budget.input) return await run.call(final, budget.output);
-  if (notes.length === 1) return await run.call(ask([clip(notes[0]!, budget.input - promptTokens(ask([], false)))], false), budget.output);
-  const room = budget.input - promptTokens(ask([], true));
+  if (promptTokens(final, run.count) <= budget.input) return await run.call(final, budget.output);
+  if (notes.length === 1) return await run.call(ask([clip(notes[0]!, budget.input - promptTokens(ask([], false), run.count))], false), budget.output);
+  const room = budget.input - promptTokens(ask([], true), run.count);
   const groups = pack(notes.map((note) => clip(note, Math.floor(room / 2) - 2)), room);
   const merged = await run.all(groups, (group) => run.call(ask(group, true), Math.min(NOTES_MAX_TOKENS, budget.output)));
   return await reduce(run, spec, context, budget, merged);

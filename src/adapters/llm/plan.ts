@@ -1,5 +1,6 @@
 import { cueLine } from "../../domain/chunking.ts";
 import { condenseLines } from "../../domain/condense.ts";
+import type { TokenCounter } from "../../domain/chunking.ts";
 import { estimateTokens } from "../../domain/tokens.ts";
 import type { Cue } from "../../domain/transcript.ts";
 
@@ -42,8 +43,8 @@ const MIN_READ_TOKENS = 400;
  *
  * @param lines the transcript as lines (see `transcriptLines`)
  */
-export function planSummary(lines: readonly Cue[], costs: CallCosts, limits: PlanLimits): Plan {
-  const total = linesTokens(lines);
+export function planSummary(lines: readonly Cue[], costs: CallCosts, limits: PlanLimits, count: TokenCounter = estimateTokens): Plan {
+  const total = linesTokens(lines, count);
   const fits = (tokens: number) => costOf(tokens, costs, limits) <= limits.available;
   if (fits(total)) {
     const cost = costOf(total, costs, limits);
@@ -54,7 +55,7 @@ export function planSummary(lines: readonly Cue[], costs: CallCosts, limits: Pla
     const smallest = Math.min(total, MIN_READ_TOKENS);
     return { shape: "refused", retryAfterTokens: costOf(smallest, costs, limits) - limits.available, cost: 0, coverage: 0 };
   }
-  const condensed = condenseLines(lines, target);
+  const condensed = condenseLines(lines, target, count);
   const then = oneCallFits(condensed.tokens, costs, limits) ? "one-call" : "map-reduce";
   return { shape: "condensed", then, lines: condensed.lines, cost: costOf(condensed.tokens, costs, limits), coverage: condensed.tokens / Math.max(1, total) };
 }
@@ -72,8 +73,8 @@ export function excerptRoom(costs: CallCosts, limits: PlanLimits, tokensPerWindo
 }
 
 /** @returns tokens of the lines as sent (each line and its newline) */
-export function linesTokens(lines: readonly Cue[]): number {
-  return lines.reduce((sum, line) => sum + estimateTokens(cueLine(line)) + 1, 0);
+export function linesTokens(lines: readonly Cue[], count: TokenCounter = estimateTokens): number {
+  return lines.reduce((sum, line) => sum + count(cueLine(line)) + 1, 0);
 }
 
 function oneCallFits(tokens: number, costs: CallCosts, limits: PlanLimits): boolean {

@@ -1,3 +1,4 @@
+import type { TokenCounter } from "../../domain/chunking.ts";
 import type { AnswerUsage } from "../../domain/ports.ts";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../domain/tokens.ts";
 import type { Reservation } from "./budget/llm-budget.ts";
@@ -13,6 +14,8 @@ export interface Run {
   all<T, R>(items: readonly T[], work: (item: T, index: number) => Promise<R>): Promise<R[]>;
   /** Token counts over every call so far. */
   readonly usage: AnswerUsage;
+  /** Counts tokens as the provider does, as far as it has been learnt (see `TokenCalibration`). */
+  readonly count: TokenCounter;
 }
 
 export interface RunOptions {
@@ -23,6 +26,9 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** The request's place in the provider's budget; every call is admitted through it. */
   reservation?: Reservation;
+  /** The calibrated token counter, and where each call's real count is reported. */
+  count?: TokenCounter;
+  onCounted?: (estimated: number, counted: number) => void;
 }
 
 /** Most 429s one call waits out (each through the budget, within the deadline) before the request gives up. */
@@ -36,11 +42,13 @@ export function createRun(options: RunOptions): Run {
   const signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
   const slots = createSlots(options.concurrency);
 
+  const count = options.count ?? estimateTokens;
   return {
     usage,
+    count,
     async call(messages, maxTokens) {
       return await slots.use(async () => {
-        const taken = promptTokens(messages) + maxTokens;
+        const taken = promptTokens(messages, count) + maxTokens;
         const { reservation } = options;
         let refused: ProviderLimitError | undefined;
         for (let refusals = 0; ; refusals++) {
@@ -52,6 +60,7 @@ export function createRun(options: RunOptions): Run {
           try {
             const completion = await options.completer.complete({ messages, maxTokens, signal, retryBudget });
             await reservation?.settle(taken, completion.inputTokens ? completion.inputTokens + maxTokens : undefined, completion.limits);
+            if (completion.inputTokens) options.onCounted?.(promptTokens(messages), completion.inputTokens);
             usage.inputTokens += completion.inputTokens || promptTokens(messages);
             usage.outputTokens += completion.outputTokens || estimateTokens(completion.text);
             return completion.text;
@@ -77,8 +86,8 @@ export function createRun(options: RunOptions): Run {
 }
 
 /** @returns the estimated input tokens of a call's messages */
-export function promptTokens(messages: readonly ChatMessage[]): number {
-  return messages.reduce((sum, m) => sum + estimateTokens(m.content) + MESSAGE_OVERHEAD_TOKENS, 0);
+export function promptTokens(messages: readonly ChatMessage[], count: TokenCounter = estimateTokens): number {
+  return messages.reduce((sum, m) => sum + count(m.content) + MESSAGE_OVERHEAD_TOKENS, 0);
 }
 
 /** A counting semaphore. */

@@ -39,11 +39,16 @@ export function reportFromMessage(message: string): LimitReport & { requested?: 
   const figure = (name: string) => count(new RegExp(`\\b${name}:?\\s+(\\d+)`, "i").exec(message)?.[1]);
   const limit = figure("Limit");
   const used = figure("Used");
+  const left = limit !== undefined && used !== undefined ? Math.max(0, limit - used) : undefined;
   const wait = /try again in\s+([0-9hms.]+)/i.exec(message)?.[1];
+  const tokens = /tokens per minute|\(TPM\)/i.test(message);
+  const requests = /requests per minute|\(RPM\)/i.test(message);
   return {
-    tokenLimit: /tokens per minute|\bTPM\b/i.test(message) ? limit : undefined,
-    tokensRemaining: limit !== undefined && used !== undefined && /\bTPM\b|tokens/i.test(message) ? Math.max(0, limit - used) : undefined,
-    retryAfterMs: wait ? parseDurationMs(wait) : undefined,
+    tokenLimit: tokens ? limit : undefined,
+    tokensRemaining: tokens ? left : undefined,
+    requestLimit: requests ? limit : undefined,
+    requestsRemaining: requests ? left : undefined,
+    retryAfterMs: wait ? parseDurationMs(wait.replace(/\.$/, "")) : undefined,
     requested: figure("Requested"),
   };
 }
