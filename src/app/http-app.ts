@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { ChatResponse, ChatService } from "../domain/chat.ts";
+import type { AnswerUsage } from "../domain/ports.ts";
 import { createChatRequest, type ChatInput } from "../domain/chat-request.ts";
 import { AppError } from "../domain/errors.ts";
 import type { ApiKeys, KeyIdentity, RateLimiter } from "../domain/ports.ts";
@@ -119,7 +120,7 @@ export function createHttpApp(deps: HttpAppDeps) {
         const headers = commonHeaders(request);
         Object.assign(headers, exchange.limitHeaders);
         headers["content-type"] = JSON_CONTENT_TYPE;
-        headers["server-timing"] = serverTiming(outcome.cache, timings, performance.now() - exchange.startedAt);
+        headers["server-timing"] = serverTiming(outcome.cache, timings, performance.now() - exchange.startedAt, usage);
         return new Response(JSON.stringify(outcome.response satisfies ChatResponse), { headers });
       },
       {
@@ -157,10 +158,12 @@ function pathOf(url: string): string {
   return URL.canParse(url) ? new URL(url).pathname : url;
 }
 
-function serverTiming(cache: string, timings: { transcriptMs: number; generationMs: number }, totalMs: number): string {
+function serverTiming(cache: string, timings: { transcriptMs: number; generationMs: number }, totalMs: number, usage?: AnswerUsage): string {
   const total = `total;dur=${totalMs.toFixed(1)}`;
   if (cache === "hit") return `cache;desc=hit, ${total}`;
-  return `transcript;dur=${timings.transcriptMs.toFixed(1)}, generation;dur=${timings.generationMs.toFixed(1)}, cache;desc=${cache}, ${total}`;
+  // The plan and the share of the transcript the model read, for whoever wonders why an answer took long.
+  const plan = usage?.plan === undefined ? "" : `plan;desc=${usage.plan}, coverage;desc=${(usage.coverage ?? 1).toFixed(3)}, `;
+  return `transcript;dur=${timings.transcriptMs.toFixed(1)}, generation;dur=${timings.generationMs.toFixed(1)}, ${plan}cache;desc=${cache}, ${total}`;
 }
 
 function describeError(error: unknown): string {

@@ -78,6 +78,8 @@ export function requestFields(request: Request, status: number, requestId: strin
     fields.llm_calls = facts.usage.calls;
     fields.input_tokens = facts.usage.inputTokens;
     fields.output_tokens = facts.usage.outputTokens;
+    if (facts.usage.plan !== undefined) fields.plan = facts.usage.plan;
+    if (facts.usage.coverage !== undefined) fields.coverage = Math.round(facts.usage.coverage * 1000) / 1000;
   }
   if (facts.errorCode !== undefined) fields.error_code = facts.errorCode;
   return fields;

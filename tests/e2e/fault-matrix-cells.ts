@@ -114,7 +114,8 @@ function llmCells(): Cell[] {
     llmCell("timeout (hang)", () => ({ hang: true }), timeout),
     llmCell("429, no retry-after", () => ({ status: 429 }), { status: 503, code: "upstream_blocked", retryAfter: null, ...retried }),
     llmCell("429, retry-after short", () => ({ status: 429, headers: { "retry-after": "1" } }), { status: 503, code: "upstream_blocked", retryAfter: "1", minMs: 950, ...retried }),
-    llmCell("429, retry-after long", () => ({ status: 429, headers: { "retry-after": "60" } }), { status: 503, code: "upstream_blocked", retryAfter: "60", maxMs: FAST_MS, llmCalls: [1, 1] }),
+    // Longer than the request's deadline (120 s): not worth waiting, so refused at once.
+    llmCell("429, retry-after long", () => ({ status: 429, headers: { "retry-after": "600" } }), { status: 503, code: "upstream_blocked", retryAfter: "600", maxMs: FAST_MS, llmCalls: [1, 1] }),
     llmCell("5xx", () => ({ status: 503 }), { ...broken, ...retried }),
     llmCell("malformed body", () => ({ raw: '{"id":"chatcmpl-1","choices":[{"index":0,"message":{"role":"assistant","content":"The vid' }), { ...broken, maxMs: FAST_MS, llmCalls: [1, 1] }),
     llmCell("empty body", () => ({ raw: "" }), { ...broken, maxMs: FAST_MS, llmCalls: [1, 1] }),

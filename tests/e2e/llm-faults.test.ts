@@ -30,11 +30,11 @@ describe("POST /chat when the LLM fails (fake LLM)", () => {
     expect(ms).toBeLessThan(4000);
   });
 
-  test("a 429 with a long retry-after ends at once with 503 upstream_blocked and Retry-After", async () => {
-    h.llm.respondWith(() => ({ status: 429, headers: { "retry-after": "60" }, body: { error: { message: "Rate limit reached for model in organization org_secret" } } }));
+  test("a 429 whose retry-after outlasts the request's deadline ends at once with 503 upstream_blocked and Retry-After", async () => {
+    h.llm.respondWith(() => ({ status: 429, headers: { "retry-after": "600" }, body: { error: { message: "Rate limit reached for model in organization org_secret" } } }));
     const { response, json, ms } = await timed({ url: watchUrl("normal") });
     expect(response.status).toBe(503);
-    expect(response.headers.get("retry-after")).toBe("60");
+    expect(response.headers.get("retry-after")).toBe("600");
     expect(json.error?.code).toBe("upstream_blocked");
     expect(json.error?.message).not.toContain("org_secret");
     expect(h.llm.calls).toHaveLength(1);

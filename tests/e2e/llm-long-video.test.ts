@@ -13,8 +13,8 @@ const isPart = (call: LlmCall) => /Part \d+ of \d+ of a long video's transcript/
 
 let h: LlmHarness;
 beforeAll(async () => {
-  // Default input budget (4000) and max_tokens (1024): the Groq free tier's limits.
-  h = await startLlmHarness({ ANSWER_CACHE_TTL_MS: "0", LLM_CONCURRENCY: "3" });
+  // The map-reduce mechanics on a capped call size, on a budget that does not pace them (tests/e2e/llm-free-plan.test.ts covers the free plan).
+  h = await startLlmHarness({ ANSWER_CACHE_TTL_MS: "0", LLM_CONCURRENCY: "3", LLM_INPUT_TOKEN_BUDGET: "4000", LLM_TOKENS_PER_MINUTE: "100000000", LLM_REQUESTS_PER_MINUTE: "1000000" });
 });
 afterAll(() => h?.close());
 beforeEach(() => {

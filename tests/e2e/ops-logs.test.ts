@@ -35,7 +35,7 @@ describe(`request logs and Server-Timing (${targetFromEnv()})`, () => {
   test("a generated answer logs one JSON line with key id, video id, cache miss, upstream timings and tokens; Server-Timing has transcript, generation and total", async () => {
     const response = await postChat(service.url, { url: watchUrl("normal"), prompt: PROMPT }, { "x-api-key": KEY });
     expect(response.status).toBe(200);
-    expect(response.headers.get("server-timing")).toMatch(/^transcript;dur=[\d.]+, generation;dur=[\d.]+, cache;desc=miss, total;dur=[\d.]+$/);
+    expect(response.headers.get("server-timing")).toMatch(/^transcript;dur=[\d.]+, generation;dur=[\d.]+, plan;desc=one-call, coverage;desc=1.000, cache;desc=miss, total;dur=[\d.]+$/);
     const line = await lineFor(response);
     expect(line).toMatchObject({ level: "info", method: "POST", path: "/chat", status: 200, video_id: VIDEOS.normal.id, cache: "miss", prompt_length: [...PROMPT].length, llm_calls: expect.any(Number), input_tokens: expect.any(Number), output_tokens: expect.any(Number) });
     expect(line.duration_ms).toBeNumber();

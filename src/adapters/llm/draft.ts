@@ -54,8 +54,9 @@ export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowan
 async function draftOnce(run: Run, spec: AnswerSpec, allowance: Allowance): Promise<Draft> {
   const context: PromptContext = { language: spec.language, format: spec.outputFormat, title: spec.transcript.title };
   const ask = (transcript: string, excerpted?: "matches" | "sampled") => messages(context, answerPrompt(context, { transcript, prompt: spec.prompt, isSummary: spec.isSummary, excerpted }));
-  const costs = callCosts(run, spec, context, allowance.output);
   const [maxCallTokens, budget] = await Promise.all([allowance.maxCallTokens(), allowance.available()]);
+  // Every call is charged its max_tokens: on a small plan, an eighth of the window is room enough for an answer.
+  const costs = callCosts(run, spec, context, Math.min(allowance.output, Math.max(256, Math.floor(budget.tokensPerWindow / 8))));
   const limits: PlanLimits = { maxCallTokens, available: budget.tokens };
   const fine = transcriptLines(spec.transcript.cues);
   const fineTokens = linesTokens(fine, run.count);
@@ -72,7 +73,9 @@ async function draftOnce(run: Run, spec: AnswerSpec, allowance: Allowance): Prom
       return { text: await run.call(ask(text, "matches"), costs.output), plan: "excerpts", coverage: linesTokens(excerpts.runs.flat(), run.count) / Math.max(1, fineTokens) };
     }
   }
-  const plan = planSummary(transcriptLines(spec.transcript.cues, "coarse"), costs, limits, run.count);
+  // A question no passage matches is read from a sample, within a third of the window: it must not starve the others.
+  const fair = spec.isSummary ? limits : { ...limits, available: Math.min(limits.available, Math.max(3_000, Math.floor(budget.tokensPerWindow / 3))) };
+  const plan = planSummary(transcriptLines(spec.transcript.cues, "coarse"), costs, fair, run.count);
   if (plan.shape === "refused") throw shortOfBudget(plan.retryAfterTokens, budget);
   allowance.hold(plan.cost);
   return { text: await runPlan(run, spec, context, plan, { input: maxCallTokens - costs.output, output: costs.output }), plan: describe(plan), coverage: plan.coverage };

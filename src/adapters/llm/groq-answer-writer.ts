@@ -53,5 +53,6 @@ export function createGroqAnswerWriter(options: GroqWriterOptions): AnswerWriter
     maxOutputTokens: options.maxOutputTokens,
     concurrency: options.concurrency,
     retryBudgetMs: options.retryBudgetMs,
+    maxRetries: options.maxRetries,
   });
 }

@@ -27,6 +27,8 @@ export interface LlmWriterOptions {
   concurrency: number;
   /** Most time spent waiting between retries for one answer. */
   retryBudgetMs: number;
+  /** Most 429s one call waits out (`LLM_MAX_RETRIES`). */
+  maxRetries?: number;
   /** Deadline of an answer whose spec names none (ms from now). */
   defaultTimeoutMs?: number;
   now?: () => number;
@@ -48,11 +50,13 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
   return {
     name: options.name,
     async write(spec) {
-      const reservation = options.budget.open(spec.deadline ?? now() + (options.defaultTimeoutMs ?? 120_000));
+      const deadline = spec.deadline ?? now() + (options.defaultTimeoutMs ?? 120_000);
+      const reservation = options.budget.open(deadline);
       try {
         const language = spec.transcript.language;
         const run = createRun({
           ...{ completer: options.completer, concurrency: options.concurrency, retryBudgetMs: options.retryBudgetMs, signal: spec.signal, reservation },
+          ...{ maxRateRetries: options.maxRetries, deadline },
           count: calibration.counter(language),
           onCounted: (estimated, counted) => calibration.observe(language, estimated, counted),
         });

@@ -68,7 +68,7 @@ export function planSummary(lines: readonly Cue[], costs: CallCosts, limits: Pla
  */
 export function excerptRoom(costs: CallCosts, limits: PlanLimits, tokensPerWindow: number): number {
   const room = limits.maxCallTokens - costs.answerPrompt - costs.output;
-  const share = Math.max(600, Math.floor(tokensPerWindow / 6));
+  const share = Math.max(600, Math.floor(tokensPerWindow / 10));
   return Math.max(0, Math.min(room, share, limits.available - costs.answerPrompt - costs.output));
 }
 

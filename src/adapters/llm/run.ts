@@ -1,10 +1,11 @@
 import type { TokenCounter } from "../../domain/chunking.ts";
 import type { AnswerUsage } from "../../domain/ports.ts";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../domain/tokens.ts";
+import type { LimitReport } from "./budget/limits-report.ts";
 import type { Reservation } from "./budget/llm-budget.ts";
 import { ProviderLimitError, type Completer } from "./completer.ts";
 import type { ChatMessage } from "./prompts.ts";
-import { createRetryBudget, type RetryBudget } from "./retry.ts";
+import { backoffMs, createRetryBudget, sleep, type RetryBudget } from "./retry.ts";
 
 /** The state of one answer's calls: bound on concurrency, shared retry budget, summed usage, cancellation. */
 export interface Run {
@@ -26,13 +27,15 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** The request's place in the provider's budget; every call is admitted through it. */
   reservation?: Reservation;
+  /** Most 429s one call waits out before the request gives up (`LLM_MAX_RETRIES`). */
+  maxRateRetries?: number;
+  /** The request's deadline (clock ms): a 429's wait that does not fit it ends the request at once. */
+  deadline?: number;
   /** The calibrated token counter, and where each call's real count is reported. */
   count?: TokenCounter;
   onCounted?: (estimated: number, counted: number) => void;
 }
 
-/** Most 429s one call waits out (each through the budget, within the deadline) before the request gives up. */
-const MAX_RATE_REFUSALS = 6;
 
 /** @returns a fresh run for one answer */
 export function createRun(options: RunOptions): Run {
@@ -43,6 +46,16 @@ export function createRun(options: RunOptions): Run {
   const slots = createSlots(options.concurrency);
 
   const count = options.count ?? estimateTokens;
+  /**
+   * The wait a 429 names, when it fits the deadline (this request's own:
+   * others keep to the budget, whose level the refusal has just set); with
+   * no wait named, the usual backoff within the retry budget.
+   */
+  const waitOut = async (retryAfterMs: number | undefined, attempt: number, error: ProviderLimitError) => {
+    const fits = retryAfterMs === undefined ? retryBudget.take(backoffMs(attempt)) : Date.now() + retryAfterMs < (options.deadline ?? Number.POSITIVE_INFINITY);
+    if (!fits) throw error.error;
+    await sleep(retryAfterMs ?? backoffMs(attempt), signal);
+  };
   return {
     usage,
     count,
@@ -59,7 +72,7 @@ export function createRun(options: RunOptions): Run {
           usage.calls++;
           try {
             const completion = await options.completer.complete({ messages, maxTokens, signal, retryBudget });
-            await reservation?.settle(taken, completion.inputTokens ? completion.inputTokens + maxTokens : undefined, completion.limits);
+            await reservation?.settle(taken, completion.inputTokens ? completion.inputTokens + maxTokens : undefined, statedOrNone(completion.limits));
             if (completion.inputTokens) options.onCounted?.(promptTokens(messages), completion.inputTokens);
             usage.inputTokens += completion.inputTokens || promptTokens(messages);
             usage.outputTokens += completion.outputTokens || estimateTokens(completion.text);
@@ -67,9 +80,12 @@ export function createRun(options: RunOptions): Run {
           } catch (error) {
             if (!(error instanceof ProviderLimitError)) throw error;
             // A refused call was not charged: give its tokens back, then take the provider's word for the level.
-            await reservation?.settle(taken, 0, error.report);
+            const { retryAfterMs, ...level } = error.report;
+            await reservation?.settle(taken, 0, level);
             refused = error;
-            if (error.kind === "size" || !reservation || refusals >= MAX_RATE_REFUSALS) throw error.kind === "size" ? error : error.error;
+            if (error.kind === "size") throw error;
+            if (!reservation || refusals >= (options.maxRateRetries ?? 2)) throw error.error;
+            await waitOut(retryAfterMs, refusals, error);
           }
         }
       });
@@ -83,6 +99,15 @@ export function createRun(options: RunOptions): Run {
       }
     },
   };
+}
+
+/** Limits of an endpoint that states none: a local or self-hosted server has no window to keep to. */
+const NO_STATED_LIMIT = 1e12;
+
+/** @returns the report, or, when an answer carries no `x-ratelimit-*` figure at all, limits too large to matter */
+function statedOrNone(report: LimitReport): LimitReport {
+  const stated = Object.values(report).some((value) => value !== undefined);
+  return stated ? report : { tokenLimit: NO_STATED_LIMIT, requestLimit: NO_STATED_LIMIT };
 }
 
 /** @returns the estimated input tokens of a call's messages */
