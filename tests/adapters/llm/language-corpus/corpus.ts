@@ -51,5 +51,5 @@ export function corpusCases(): Case[] {
 /** Letters in the prose the check judges (timestamps, URLs and inline code left out). */
 export function letterCount(text: string): number {
   const prose = text.replace(/\[[\d:]+\]|https?:\/\/\S+|`[^`]*`/g, " ");
-  return [...prose].filter((c) => /\p{L}/u.test(c)).length;
+  return (prose.match(/[\p{L}\p{M}]/gu) ?? []).length;
 }
