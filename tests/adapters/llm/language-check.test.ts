@@ -2,8 +2,47 @@ import { describe, expect, test } from "bun:test";
 import { isWrongLanguage } from "../../../src/adapters/llm/language-check.ts";
 import type { Language } from "../../../src/domain/chat-request.ts";
 import { ANSWERS } from "../../support/fake-llm.ts";
+import { corpusCases, letterCount } from "./language-corpus/corpus.ts";
 
 const LANGUAGES: Language[] = ["en", "es", "pt", "ru", "hi"];
+
+/** The corpus cases the check gets wrong, one line each, so a failure names them. */
+async function failures(wrong: boolean, minLetters: number): Promise<string[]> {
+  const cases = corpusCases().filter((c) => c.wrong === wrong && letterCount(c.text) >= minLetters);
+  expect(cases.length).toBeGreaterThan(wrong ? 800 : 250);
+  const out: string[] = [];
+  for (const c of cases) {
+    if ((await isWrongLanguage(c.text, c.asked)) !== wrong) out.push(`${c.written} asked ${c.asked}: ${c.text.replace(/\s+/g, " ").slice(0, 80)}`);
+  }
+  return out;
+}
+
+describe("isWrongLanguage() on the labelled corpus (tests/adapters/llm/language-corpus)", () => {
+  test("catches every plainly wrong answer of 80 letters or more", async () => {
+    expect(await failures(true, 80)).toEqual([]);
+  });
+
+  test("flags no right-language answer, of any length", async () => {
+    expect(await failures(false, 0)).toEqual([]);
+  });
+
+  test("catches English for Spanish, the case that passed at a 0.93 franc score", async () => {
+    const english = "The video reviews the Surface Go, a small and light tablet. The reviewer likes the screen and the keyboard cover, and thinks it is good value for students. He is less happy with the battery, which lasted about six hours in his tests, and with the price of the keyboard, which is sold separately.";
+    for (const asked of ["es", "pt"] as const) expect(await isWrongLanguage(english, asked)).toBe(true);
+  });
+});
+
+describe("isWrongLanguage() below 80 letters (a streamed first part)", () => {
+  test("judges the script only: another script is flagged, another Latin-script language passes", async () => {
+    const ru = "Автор хвалит экран и клавиатуру планшета.";
+    const en = "The reviewer likes the screen and the keyboard.";
+    expect(letterCount(ru)).toBeLessThan(80);
+    expect(await isWrongLanguage(ru, "es")).toBe(true);
+    expect(await isWrongLanguage(en, "hi")).toBe(true);
+    expect(await isWrongLanguage(en, "es")).toBe(false);
+    expect(await isWrongLanguage(en, "en")).toBe(false);
+  });
+});
 
 describe("isWrongLanguage()", () => {
   for (const wanted of LANGUAGES) {
