@@ -26,9 +26,12 @@ describe("isWrongLanguage() on the labelled corpus (tests/adapters/llm/language-
     expect(await failures(false, 0)).toEqual([]);
   });
 
-  test("catches English for Spanish, the case that passed at a 0.93 franc score", async () => {
-    const english = "The video reviews the Surface Go, a small and light tablet. The reviewer likes the screen and the keyboard cover, and thinks it is good value for students. He is less happy with the battery, which lasted about six hours in his tests, and with the price of the keyboard, which is sold separately.";
-    for (const asked of ["es", "pt"] as const) expect(await isWrongLanguage(english, asked)).toBe(true);
+  test("catches English answers that franc-min's relative scores let through (issue 15)", async () => {
+    const carbonara = "## Summary\n\nThe chef makes a classic carbonara with guanciale, egg yolks and Pecorino Romano [0:35]. She insists that **no cream** goes into the sauce [2:10], and she tosses the pasta off the heat so the eggs do not scramble [6:48].";
+    const table = "| Model | Price | Battery |\n|---|---|---|\n| MacBook Air M3 | $1,099 | 18 h |\n| Dell XPS 13 | $999 | 12 h |\n\nThe presenter picks the MacBook Air for its battery life [13:20].";
+    expect(await isWrongLanguage(carbonara, "pt")).toBe(true);
+    expect(await isWrongLanguage(table, "es")).toBe(true);
+    expect(await isWrongLanguage(carbonara, "en")).toBe(false);
   });
 });
 
