@@ -13,7 +13,7 @@
  * language and the wanted one scores below r × the best score (r = 1: any
  * other best guess).
  */
-import { scriptVerdict, type LatinLanguage } from "../src/adapters/llm/language-check.ts";
+import { scriptVerdict } from "../src/adapters/llm/language-check.ts";
 import { corpusCases, letterCount, type Case } from "../tests/adapters/llm/language-corpus/corpus.ts";
 
 /** Scores for the candidate languages, best first, by two-letter code. */
@@ -75,7 +75,7 @@ function measure(cases: Case[], score: Scorer): Map<number, { long: Tally; short
     const verdict = scriptVerdict(c.text, c.asked, 30);
     const scores = typeof verdict === "string" ? score(verdict) : [];
     for (const [ratio, t] of out) {
-      const flagged = typeof verdict === "boolean" ? verdict : flags(scores, c.asked as LatinLanguage, ratio);
+      const flagged = typeof verdict === "boolean" ? verdict : flags(scores, c.asked, ratio);
       const bucket = long ? t.long : t.short;
       if (flagged && c.wrong) bucket.tp++;
       else if (flagged) { bucket.fp++; bucket.misses.push(`false alarm (${c.written} asked ${c.asked}): ${oneLine(c.text)}`); }

@@ -1,7 +1,7 @@
-import type { WrongEntry } from "./corpus.ts";
+import type { Entry, WrongEntry } from "./corpus.ts";
 
 /** Hindi in Latin letters (Hinglish): plainly not the Devanagari Hindi asked for. */
-const hinglish: WrongEntry[] = [
+const hinglish: WrongEntry[] = ([
   ["text", "Haan, woh kehte hain ki battery lagbhag das ghante chalti hai [2:31]. Unke hisaab se yeh students ke liye achha tablet hai."],
   ["text", "Is video mein Surface Go tablet ka review kiya gaya hai. Reviewer ko iski screen aur keyboard pasand hai, lekin battery sirf chhe ghante chali [4:12]."],
   ["markdown", "## Saaransh\n\nChef classic carbonara banati hain guanciale aur ande ki zardi ke saath [0:35]. Woh kehti hain ki sauce mein **cream nahi** daalni chahiye [2:10]."],
@@ -14,7 +14,7 @@ const hinglish: WrongEntry[] = [
   ["text", "Shikshika varg poora karke dwighat samikaran hal karti hain [3:40]. Phir woh dikhati hain ki formula se bhi wahi do mool milte hain, x = 2 aur x = -5 [8:12]."],
   ["text", "Yeh documentary sookhe mausam mein Kalahari paar karte haathiyon ke ek parivaar ke saath chalti hai. Mukhiya hathini unhe ek chhupe hue taalab tak le jaati hai [22:10]."],
   ["markdown", "Pehli marathon ke liye salah:\n\n- Zyadatar training aasaan raftaar par karein [3:30]\n- Har hafte doori das pratishat se zyada na badhayein [6:15]\n- Lambi daud mein gel khane ka abhyaas karein [11:40]"],
-].map(([format, text]) => ({ asked: "hi", written: "hi-latn", format, text }) as const);
+] satisfies Entry[]).map(([format, text]) => ({ asked: "hi", written: "hi-latn", format, text }));
 
 /** Mostly another language, with a sentence or a heading in the one asked for. */
 const mixed: WrongEntry[] = [
