@@ -13,7 +13,7 @@
  * language and the wanted one scores below r × the best score (r = 1: any
  * other best guess).
  */
-import { scriptVerdict } from "../src/adapters/llm/language-check.ts";
+import { MIN_DETECTOR_LETTERS, scriptVerdict } from "../src/adapters/llm/language-check.ts";
 import { corpusCases, letterCount, type Case } from "../tests/adapters/llm/language-corpus/corpus.ts";
 
 /** Scores for the candidate languages, best first, by two-letter code. */
@@ -72,7 +72,7 @@ function measure(cases: Case[], score: Scorer): Map<number, { long: Tally; short
     if (letters < 30) continue;
     const long = letters >= 80;
     // For 30–79 letters the detector is run as well, to see whether it could be trusted there.
-    const verdict = scriptVerdict(c.text, c.asked, 30);
+    const verdict = scriptVerdict(c.text, c.asked, long ? MIN_DETECTOR_LETTERS : 30);
     const scores = typeof verdict === "string" ? score(verdict) : [];
     for (const [ratio, t] of out) {
       const flagged = typeof verdict === "boolean" ? verdict : flags(scores, c.asked, ratio);

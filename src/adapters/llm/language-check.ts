@@ -23,30 +23,50 @@ const SCRIPTS: Record<"hi" | "ru" | "latin", RegExp> = {
 const WORD = /[\p{L}\p{M}][\p{L}\p{M}\p{N}'’-]*/gu;
 /** Names and codes (capitalised, or with digits) say nothing about the language around them. */
 const NAME = /^\p{Lu}|\p{N}/u;
+/** Spans that say nothing about the answer's language: timestamps, URLs, inline code, quotations. */
+const IGNORED = /\[[\d:]+\]|https?:\/\/\S+|`[^`]*`|"[^"\n]*"|“[^”\n]*”|«[^»\n]*»|„[^“”\n]*[“”]/g;
+
+function letterCount(words: string[]): number {
+  return words.join("").match(/[\p{L}\p{M}]/gu)?.length ?? 0;
+}
+
+/**
+ * The words to judge and the answer's letter count. Common words (names and
+ * codes left out) when they have enough letters; otherwise, in an answer
+ * long enough for the detector, every word (shouted or Title Case text is
+ * still prose); otherwise none.
+ */
+function judgedWords(text: string): { words: string[]; letters: number } {
+  const all = text.replace(IGNORED, " ").match(WORD) ?? [];
+  const letters = letterCount(all);
+  const common = all.filter((word) => !NAME.test(word));
+  if (letterCount(common) >= MIN_SCRIPT_LETTERS) return { words: common, letters };
+  return { words: letters >= MIN_DETECTOR_LETTERS ? all : [], letters };
+}
 
 /**
  * The script stage of the check: true when the answer is plainly in another
  * script, false when it is right or too short to judge, or, for English,
  * Spanish and Portuguese answers of `detectorLetters` letters or more, the
- * Latin-script common words (names and codes left out) a detector must judge. The script share counts only
- * common words, so a Hindi or Russian answer full of product names passes.
+ * Latin-script words a detector must judge. Shares and the detector see
+ * common words only, so an answer full of product names is judged by the
+ * words around them.
  */
 export function scriptVerdict(text: string, language: Language, detectorLetters = MIN_DETECTOR_LETTERS): boolean | string {
-  const prose = text.replace(/\[[\d:]+\]|https?:\/\/\S+|`[^`]*`/g, " ");
-  const words = prose.match(WORD) ?? [];
-  const letters = (prose.match(/[\p{L}\p{M}]/gu) ?? []).length;
-  const common = words.filter((word) => !NAME.test(word)).join("");
-  if (letters < MIN_SCRIPT_LETTERS || common.length < MIN_SCRIPT_LETTERS) return false;
+  const { words, letters } = judgedWords(text);
+  const judged = [...words.join("")].filter((c) => /[\p{L}\p{M}]/u.test(c));
+  if (judged.length < MIN_SCRIPT_LETTERS) return false;
   const script = language === "hi" || language === "ru" ? SCRIPTS[language] : SCRIPTS.latin;
-  const share = [...common].filter((c) => script.test(c)).length / [...common].length;
+  const share = judged.filter((c) => script.test(c)).length / judged.length;
   if (share < MIN_SCRIPT_SHARE) return true;
   if (language === "hi" || language === "ru" || letters < detectorLetters) return false;
-  return words.filter((word) => !NAME.test(word) && SCRIPTS.latin.test(word)).join(" ");
+  return words.filter((word) => SCRIPTS.latin.test(word)).join(" ");
 }
 
 /**
  * Whether an answer is plainly in another language than the one asked for,
- * leaning towards passing. Timestamps, URLs and inline code are ignored.
+ * leaning towards passing. Timestamps, URLs, inline code and quotations are
+ * ignored.
  *
  * - Under 30 letters (or 30 letters of common words): passes, too short to judge.
  * - Hindi and Russian: flagged when under half the letters of common words

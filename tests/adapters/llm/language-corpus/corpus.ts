@@ -48,8 +48,8 @@ export function corpusCases(): Case[] {
   return cases;
 }
 
-/** Letters in the prose the check judges (timestamps, URLs and inline code left out). */
+/** Letters of the answer's own prose: timestamps, URLs, inline code and quotations left out, as the check does. */
 export function letterCount(text: string): number {
-  const prose = text.replace(/\[[\d:]+\]|https?:\/\/\S+|`[^`]*`/g, " ");
+  const prose = text.replace(/\[[\d:]+\]|https?:\/\/\S+|`[^`]*`|"[^"\n]*"|“[^”\n]*”|«[^»\n]*»|„[^“”\n]*[“”]/g, " ");
   return (prose.match(/[\p{L}\p{M}]/gu) ?? []).length;
 }

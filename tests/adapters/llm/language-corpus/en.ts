@@ -52,4 +52,6 @@ export default [
   ["text", "The reviewer found the Kindle Paperwhite comfortable to read in bed thanks to the warm light [3:50]. Battery life is measured in weeks, and the USB-C port is finally there [6:05]."],
   ["markdown", "No. The speaker says **Rust** is not the right choice for this prototype [18:30]; the team will write it in Go first and rewrite the hot path later if profiling shows a need [21:15]."],
   ["text", "The chemistry teacher mixes baking soda and vinegar to show an acid-base reaction [1:50]. The bubbles are carbon dioxide, and she catches the gas in a balloon to prove it [4:20]."],
+  ["text", "Yes. He says: \"the battery easily lasts a full working day, even with the screen at full brightness\" [2:31], and adds that charging takes about two hours with the bundled charger [3:05]. He also thinks the fast charger sold separately is not worth the extra money."],
+  ["text", "She quotes the Spanish proverb \"más vale tarde que nunca\" [1:20] and explains that the team shipped the app late but with far fewer bugs, which she thinks was the right trade-off."],
 ] satisfies readonly Entry[];

@@ -53,4 +53,7 @@ export default [
   ["markdown", "No. El ponente dice que **Rust** no es la opción adecuada para este prototipo [18:30]; el equipo lo escribirá primero en Go y reescribirá la parte crítica más adelante si el profiling lo pide [21:15]."],
   ["text", "La profesora de química mezcla bicarbonato y vinagre para mostrar una reacción ácido-base [1:50]. Las burbujas son dióxido de carbono, y recoge el gas en un globo para demostrarlo [4:20]."],
   ["text", "El review del MacBook Pro M3 Max habla de Final Cut Pro, DaVinci Resolve, Xcode y Docker Desktop, y concluye que el chip aguanta exportaciones 8K sin problemas [5:10]."],
+  ["text", "El ponente explica que el frontend hace polling al backend cada cinco segundos [3:10], y que el pipeline de CI/CD hace el deploy en staging antes de producción. Recomienda usar feature flags y hacer rollback si fallan los smoke tests [7:45]."],
+  ["text", "El ponente cita la frase \"we should never deploy on a Friday afternoon\" [3:10] y explica que en su empresa los despliegues se hacen solo los martes y miércoles, con el equipo completo disponible [5:20]."],
+  ["markdown", "El vídeo no lo dice. Solo menciona la guía https://example.com/docs/getting-started-with-the-api y el comando `npm install --save-dev typescript` [1:10], sin explicar nada más sobre la configuración."],
 ] satisfies readonly Entry[];

@@ -52,4 +52,6 @@ export default [
   ["text", "समीक्षक को गर्म रोशनी की वजह से Kindle Paperwhite पर बिस्तर में पढ़ना आरामदायक लगा [3:50]। बैटरी हफ़्तों चलती है और आखिरकार USB-C पोर्ट आ गया है [6:05]।"],
   ["markdown", "नहीं। वक्ता कहते हैं कि इस prototype के लिए **Rust** सही विकल्प नहीं है [18:30]; टीम पहले इसे Go में लिखेगी और अगर profiling ज़रूरत दिखाए तो hot path बाद में दोबारा लिखेगी [21:15]।"],
   ["text", "MacBook Pro M3 Max के रिव्यू में Final Cut Pro, DaVinci Resolve, Xcode और Docker Desktop की बात है, और निष्कर्ष है कि चिप 8K export आराम से संभाल लेती है [5:10]।"],
+  ["text", "वक्ता बताते हैं कि frontend हर पाँच सेकंड में backend को polling करता है [3:10], और CI/CD pipeline production से पहले staging पर deploy करती है। वह feature flags इस्तेमाल करने और smoke tests फेल होने पर rollback करने की सलाह देते हैं [7:45]।"],
+  ["text", "वक्ता \"premature optimization is the root of all evil\" वाली बात दोहराते हैं [4:05] और समझाते हैं कि पहले यह मापना चाहिए कि प्रोग्राम कहाँ समय लगाता है, उसके बाद ही कुछ तेज़ करना चाहिए [6:30]।"],
 ] satisfies readonly Entry[];

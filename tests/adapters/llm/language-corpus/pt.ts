@@ -53,4 +53,6 @@ export default [
   ["markdown", "Não. O palestrante diz que **Rust** não é a escolha certa para este protótipo [18:30]; a equipe vai escrever primeiro em Go e reescrever a parte crítica depois, se o profiling mostrar necessidade [21:15]."],
   ["text", "A professora de química mistura bicarbonato de sódio e vinagre para mostrar uma reação ácido-base [1:50]. As bolhas são gás carbônico, e ela prende o gás num balão para provar [4:20]."],
   ["text", "O review do MacBook Pro M3 Max fala de Final Cut Pro, DaVinci Resolve, Xcode e Docker Desktop, e conclui que o chip aguenta exportações em 8K sem problemas [5:10]."],
+  ["text", "O palestrante explica que o frontend faz polling no backend a cada cinco segundos [3:10] e que o pipeline de CI/CD faz o deploy em staging antes da produção. Ele recomenda usar feature flags e fazer rollback se os smoke tests falharem [7:45]."],
+  ["text", "O palestrante cita a frase “move fast and break things” [2:40] e diz que ela não serve para um banco, onde cada erro em produção custa dinheiro e a confiança dos clientes [4:15]."],
 ] satisfies readonly Entry[];

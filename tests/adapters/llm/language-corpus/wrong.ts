@@ -29,5 +29,15 @@ const mixed: WrongEntry[] = [
   { asked: "pt", written: "mixed es+pt", format: "text", text: "Sim. La cocinera hace una sopa de lentejas sencilla. Sofríe cebolla, zanahoria y apio en aceite de oliva [1:20], añade lentejas rojas, comino y caldo de verduras [3:05] y tritura la mitad al final [9:40]." },
 ];
 
+/** Shouted or Title Case English, English quoting Spanish, and other Latin-script languages. */
+const other: WrongEntry[] = [
+  { asked: "es", written: "en (capitals)", format: "text", text: "THE VIDEO REVIEWS THE SURFACE GO, A SMALL AND LIGHT TABLET. THE REVIEWER LIKES THE SCREEN AND THE KEYBOARD COVER, AND THINKS IT IS GOOD VALUE FOR STUDENTS." },
+  { asked: "es", written: "en (Title Case)", format: "markdown", text: "## Key Points\n\n- The Battery Lasts About Ten Hours In Mixed Use [2:31]\n- The Keyboard Cover Is Sold Separately For About A Hundred Dollars [4:10]\n- The Screen Is Bright Enough For Outdoor Use [6:00]" },
+  { asked: "es", written: "en quoting es", format: "text", text: "She quotes the Spanish proverb \"más vale tarde que nunca\" [1:20] and explains that the team shipped the app late but with far fewer bugs, which she thinks was the right trade-off." },
+  { asked: "es", written: "it", format: "text", text: "Il video recensisce il Surface Go, un tablet piccolo e leggero. Al recensore piacciono lo schermo e la tastiera, e pensa che sia un buon acquisto per gli studenti [0:01]." },
+  { asked: "pt", written: "fr", format: "text", text: "La vidéo présente la Surface Go, une tablette petite et légère. L'auteur aime l'écran et le clavier, et pense que c'est un bon achat pour les étudiants [0:01]." },
+  { asked: "en", written: "de", format: "text", text: "Das Video bespricht das Surface Go, ein kleines und leichtes Tablet. Dem Tester gefallen der Bildschirm und die Tastatur, und er hält es für einen guten Kauf [0:01]." },
+];
+
 /** Answers that are plainly in another language than the one asked for, beyond the corpus files' cross product. */
-export default [...hinglish, ...mixed] satisfies WrongEntry[];
+export default [...hinglish, ...mixed, ...other] satisfies WrongEntry[];
