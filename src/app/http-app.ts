@@ -89,7 +89,10 @@ export function createHttpApp(deps: HttpAppDeps) {
     }
   };
 
-  return new Elysia({ normalize: false })
+  // Elysia looks for the path's "/" from index 11 of request.url by default, which skips it when the
+  // Host is one to three letters (`http://api/chat`): every route would answer 404. The service only
+  // ever sees `http://` URLs (it terminates no TLS), so searching from index 7 is exact and costs nothing.
+  return new Elysia({ normalize: false, handler: { standardHostname: false } })
     .onError(async ({ code, error, request }) => {
       const exchange = exchangeOf(request);
       const appError = toAppError(code, error, request);
