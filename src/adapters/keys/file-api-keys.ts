@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { lock } from "proper-lockfile";
 import type { KeyIdentity } from "../../domain/ports.ts";
 import { sha256Hex, type KeyDigest } from "./key-digest.ts";
 import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord } from "./issued-api-keys.ts";
@@ -18,7 +19,8 @@ export interface FileKeysLog {
 /**
  * Issued keys in a JSON file (`KEYS_FILE`), for a single instance without
  * Redis. Every change is written to a temporary file then renamed over the
- * old one, so a reader never sees half a file. A running server notices
+ * old one, so a reader never sees half a file, and is made under a lock
+ * (`<path>.lock`), so concurrent CLI runs never lose each other's change. A running server notices
  * changes made by the CLI at once: each verification costs one `stat` of the
  * file, and the file is read again only when its inode, size or mtime moved.
  *
@@ -85,16 +87,38 @@ export function createFileApiKeys(options: { path: string; log?: FileKeysLog; di
       return byDigest.get(digest);
     },
     async add(record) {
-      save([...load(), record]);
+      await underLock(path, () => save([...load(), record]));
     },
     async list() {
       return load();
     },
     async revoke(id) {
-      const keys = load();
-      const found = keys.find((record) => record.id === id);
-      if (found) save(keys.filter((record) => record !== found));
-      return found;
+      return await underLock(path, () => {
+        const keys = load();
+        const found = keys.find((record) => record.id === id);
+        if (found) save(keys.filter((record) => record !== found));
+        return found;
+      });
     },
   };
+}
+
+/** How long a writer waits for the lock (a change holds it for milliseconds). */
+const LOCK_WAIT = { retries: 100, minTimeout: 20, maxTimeout: 200, factor: 1.3 };
+/** A lock not refreshed for this long belongs to a crashed writer and is taken over. */
+const LOCK_STALE_MS = 10_000;
+
+/**
+ * Runs a read-modify-write of the keys file under an exclusive lock
+ * (proper-lockfile: an atomic `mkdir` of `<path>.lock`, refreshed while held,
+ * taken over once stale). The file may not exist yet, so its path is not resolved.
+ */
+async function underLock<T>(path: string, change: () => T): Promise<T> {
+  mkdirSync(dirname(path), { recursive: true });
+  const release = await lock(path, { realpath: false, stale: LOCK_STALE_MS, retries: LOCK_WAIT });
+  try {
+    return change();
+  } finally {
+    await release();
+  }
 }
