@@ -20,6 +20,8 @@ export interface HttpAppDeps {
   apiKeys: ApiKeys;
   rateLimiter: RateLimiter;
   maxBodyBytes: number;
+  /** How long a request body may take to arrive (`BODY_TIMEOUT_MS`). */
+  bodyTimeoutMs?: number;
   logger: Logger;
   /** Origins allowed to call from a browser (`CORS_ORIGINS`); none by default. */
   corsOrigins?: readonly string[];
@@ -74,7 +76,7 @@ export function createHttpApp(deps: HttpAppDeps) {
 
   const readChatBody = async ({ request }: { request: Request }): Promise<unknown> => {
     await authenticate(request);
-    return checkChatBody(await readJsonBody(request, deps.maxBodyBytes));
+    return checkChatBody(await readJsonBody(request, deps.maxBodyBytes, deps.bodyTimeoutMs));
   };
 
   // An error after authentication carries the key's RateLimit headers too. A request refused

@@ -53,7 +53,7 @@ describe("createInnertubeTranscriptSource()", () => {
   });
 
   // Issue 15 item 6: a PoToken-gated caption URL (exp=xpe) ended the request without asking another client.
-  const gated = (tracks: { baseUrl: string }[]) => tracks.map((t) => ({ ...t, baseUrl: `${t.baseUrl}&exp=xpe` }));
+  const gated = <T extends { baseUrl: string }>(tracks: T[]): T[] => tracks.map((t) => ({ ...t, baseUrl: `${t.baseUrl}&exp=xpe` }));
 
   test("a caption track gated by a PoToken for the first client is fetched through the next client that lists it ungated", async () => {
     youtube.setPlayerGate({ tracks: (client, tracks) => (client === "ANDROID" ? gated(tracks) : tracks) });
