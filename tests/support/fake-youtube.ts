@@ -154,7 +154,7 @@ function playerResponse(body: string | undefined): Response {
 }
 
 /** A player answer whose caption track list went through `rewrite`. */
-async function withTracks(response: Response, rewrite: NonNullable<PlayerGate["tracks"]>): Promise<Response> {
+async function withTracks(response: Response, rewrite: (tracks: Parameters<NonNullable<PlayerGate["tracks"]>>[1]) => unknown[]): Promise<Response> {
   const player = await response.json();
   const renderer = player?.captions?.playerCaptionsTracklistRenderer;
   if (renderer?.captionTracks) renderer.captionTracks = rewrite(renderer.captionTracks);
