@@ -66,9 +66,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       concurrency: read.int("LLM_CONCURRENCY", 16, 1, 64),
     },
     requestTimeoutMs: read.int("REQUEST_TIMEOUT_MS", 120_000, 1_000, 900_000),
-    // Bun counts its idle timeout in whole seconds, at most 255: the two bounds it enforces stay in that range.
+    // Bun counts its idle timeout in whole seconds, at most 255.
     connection: {
-      headersTimeoutMs: read.int("HEADERS_TIMEOUT_MS", 10_000, 1_000, 255_000),
+      headersTimeoutMs: read.int("HEADERS_TIMEOUT_MS", 10_000, 1_000, 600_000),
       bodyTimeoutMs: read.int("BODY_TIMEOUT_MS", 10_000, 100, 600_000),
       idleTimeoutMs: read.int("IDLE_TIMEOUT_MS", 10_000, 1_000, 255_000),
     },
