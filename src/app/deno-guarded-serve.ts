@@ -11,7 +11,8 @@ export interface GuardedServeOptions {
 }
 
 const LOOPBACK = "127.0.0.1";
-const CHUNK_BYTES = 64 * 1024;
+// Two buffers per connection: small, since a request body is at most MAX_BODY_BYTES and answers are short.
+const CHUNK_BYTES = 16 * 1024;
 
 /**
  * Deno.serve with the connection bounds it lacks (Deno 2 has no header or
@@ -26,6 +27,7 @@ const CHUNK_BYTES = 64 * 1024;
 export function serveGuarded(options: GuardedServeOptions): Listener {
   const timersByPort = new Map<number, ConnectionTimers>();
   const relays = new Set<() => void>();
+  const relaying = new Set<Promise<void>>();
   // The public port first: when it cannot be bound, nothing else was started.
   const publicListener = Deno.listen({ hostname: options.hostname, port: options.port });
   const server = Deno.serve({ hostname: LOOPBACK, port: 0, onListen: () => {} }, (request, info) => {
@@ -63,13 +65,19 @@ export function serveGuarded(options: GuardedServeOptions): Listener {
     close();
   };
   void (async () => {
-    for await (const client of publicListener) void relay(client);
+    for await (const client of publicListener) {
+      const done = relay(client);
+      relaying.add(done);
+      void done.finally(() => relaying.delete(done));
+    }
   })().catch(() => {});
   return {
     port: (publicListener.addr as Deno.NetAddr).port,
     async stop() {
       closeQuietly(publicListener);
       await server.shutdown();
+      // Deno is done once the answers reached the relay: they must reach the clients before the exit.
+      await Promise.all(relaying);
     },
     async abort() {
       for (const close of [...relays]) close();

@@ -1,6 +1,5 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { lock } from "proper-lockfile";
 import type { KeyIdentity } from "../../domain/ports.ts";
 import { sha256Hex, type KeyDigest } from "./key-digest.ts";
 import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord } from "./issued-api-keys.ts";
@@ -115,6 +114,8 @@ const LOCK_STALE_MS = 10_000;
  */
 async function underLock<T>(path: string, change: () => T): Promise<T> {
   mkdirSync(dirname(path), { recursive: true });
+  // Loaded only by writers (the keys command): at load it hooks the process's signals, which the server handles itself.
+  const { lock } = await import("proper-lockfile");
   const release = await lock(path, { realpath: false, stale: LOCK_STALE_MS, retries: LOCK_WAIT });
   try {
     return change();
