@@ -25,48 +25,22 @@ const CHUNK_BYTES = 16 * 1024;
  * @returns the listener start-up and shutdown use
  */
 export function serveGuarded(options: GuardedServeOptions): Listener {
-  const timersByPort = new Map<number, ConnectionTimers>();
-  const relays = new Set<() => void>();
+  const relays: Relays = { timersByPort: new Map(), closers: new Set() };
   const relaying = new Set<Promise<void>>();
   // The public port first: when it cannot be bound, nothing else was started.
   const publicListener = Deno.listen({ hostname: options.hostname, port: options.port });
   const server = Deno.serve({ hostname: LOOPBACK, port: 0, onListen: () => {} }, (request, info) => {
-    const timers = timersByPort.get(info.remoteAddr.port);
+    const timers = relays.timersByPort.get(info.remoteAddr.port);
     if (timers) {
       timers.begin();
       info.completed.then(timers.end, timers.end);
     }
     return options.handler(request);
   });
-  const relay = async (client: Deno.TcpConn): Promise<void> => {
-    let backend: Deno.TcpConn;
-    try {
-      backend = await Deno.connect({ hostname: LOOPBACK, port: server.addr.port });
-    } catch {
-      return closeQuietly(client);
-    }
-    client.setNoDelay(true);
-    backend.setNoDelay(true);
-    const port = backend.localAddr.port;
-    const close = (): void => {
-      timers.dispose();
-      timersByPort.delete(port);
-      relays.delete(close);
-      closeQuietly(client);
-      closeQuietly(backend);
-    };
-    const timers = createConnectionTimers({ headersMs: options.headersTimeoutMs, idleMs: options.idleTimeoutMs, close });
-    timersByPort.set(port, timers);
-    relays.add(close);
-    // Client to app, noting each chunk; its end is passed on (a half-closed client still gets its answer).
-    void copy(client, backend, timers.received).then(() => backend.closeWrite()).catch(close);
-    // App to client; the app closing its side ends the connection.
-    await copy(backend, client, () => {}).catch(() => {});
-    close();
-  };
+  const bounds = { headersMs: options.headersTimeoutMs, idleMs: options.idleTimeoutMs };
   void (async () => {
     for await (const client of publicListener) {
-      const done = relay(client);
+      const done = relay(client, server.addr.port, bounds, relays);
       relaying.add(done);
       void done.finally(() => relaying.delete(done));
     }
@@ -80,9 +54,43 @@ export function serveGuarded(options: GuardedServeOptions): Listener {
       await Promise.all(relaying);
     },
     async abort() {
-      for (const close of [...relays]) close();
+      for (const close of [...relays.closers]) close();
     },
   };
+}
+
+/** The relay's bookkeeping: each connection's timers by the relay's local port, and how to close each. */
+interface Relays {
+  timersByPort: Map<number, ConnectionTimers>;
+  closers: Set<() => void>;
+}
+
+/** Relays one client connection to the app's loopback port until either side ends or a bound is passed. */
+async function relay(client: Deno.TcpConn, appPort: number, bounds: { headersMs: number; idleMs: number }, relays: Relays): Promise<void> {
+  let backend: Deno.TcpConn;
+  try {
+    backend = await Deno.connect({ hostname: LOOPBACK, port: appPort });
+  } catch {
+    return closeQuietly(client);
+  }
+  client.setNoDelay(true);
+  backend.setNoDelay(true);
+  const port = backend.localAddr.port;
+  const close = (): void => {
+    timers.dispose();
+    relays.timersByPort.delete(port);
+    relays.closers.delete(close);
+    closeQuietly(client);
+    closeQuietly(backend);
+  };
+  const timers = createConnectionTimers({ ...bounds, close });
+  relays.timersByPort.set(port, timers);
+  relays.closers.add(close);
+  // Client to app, noting each chunk; its end is passed on (a half-closed client still gets its answer).
+  void copy(client, backend, timers.received).then(() => backend.closeWrite()).catch(close);
+  // App to client; the app closing its side ends the connection.
+  await copy(backend, client, () => {}).catch(() => {});
+  close();
 }
 
 /** Copies until `from` ends, calling `seen` for every chunk. */
