@@ -29,9 +29,11 @@ async function main(): Promise<void> {
         hostname: options.host,
         fetch: async (request, bun) => {
           bun.timeout(request, 0);
-          const response = await options.fetch(request);
-          bun.timeout(request, idleTimeout);
-          return response;
+          try {
+            return await options.fetch(request);
+          } finally {
+            bun.timeout(request, idleTimeout);
+          }
         },
         idleTimeout,
         maxRequestBodySize: Number.MAX_SAFE_INTEGER,

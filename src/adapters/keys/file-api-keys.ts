@@ -19,9 +19,10 @@ export interface FileKeysLog {
  * Issued keys in a JSON file (`KEYS_FILE`), for a single instance without
  * Redis. Every change is written to a temporary file then renamed over the
  * old one, so a reader never sees half a file, and is made under a lock
- * (`<path>.lock`), so concurrent CLI runs never lose each other's change. A running server notices
- * changes made by the CLI at once: each verification costs one `stat` of the
- * file, and the file is read again only when its inode, size or mtime moved.
+ * (`<path>.lock`), so concurrent CLI runs never lose each other's change. A
+ * running server notices changes made by the CLI at once: each verification
+ * costs one `stat` of the file, and the file is read again only when its
+ * inode, size or mtime moved.
  *
  * @param options.path the file; created (with its folder) on the first `add`
  * @param options.log told when the file cannot be read or parsed (the last good copy is kept)
