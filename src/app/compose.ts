@@ -27,7 +27,7 @@ export async function composeService(config: Config, io: { logger: Logger; fetch
   const state = await composeState(config, io);
   const writer = composeWriter(config, io, state.redis);
   const chat = composeChat(config, io, state, writer);
-  const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, logger: io.logger, corsOrigins: config.corsOrigins, notes: io.notes });
+  const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, bodyTimeoutMs: config.connection.bodyTimeoutMs, logger: io.logger, corsOrigins: config.corsOrigins, notes: io.notes });
   return { app, banner: { backend: writer.name, generatedKey: state.generatedKey }, close: () => state.close() };
 }
 

@@ -26,6 +26,8 @@ export interface Config {
     budgetWindowMs: number;
   };
   requestTimeoutMs: number;
+  /** Bounds on slow and idle connections, the same on every runtime (docs/decisions.md). */
+  connection: { headersTimeoutMs: number; bodyTimeoutMs: number; idleTimeoutMs: number };
   maxBodyBytes: number;
   maxInFlight: number;
   rateLimit?: RateLimitSpec;
@@ -80,6 +82,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ...readModelLimits(read),
     },
     requestTimeoutMs: read.int("REQUEST_TIMEOUT_MS", 120_000, 1_000, 900_000),
+    // Bun counts its idle timeout in whole seconds, at most 255.
+    connection: {
+      headersTimeoutMs: read.int("HEADERS_TIMEOUT_MS", 10_000, 1_000, 600_000),
+      bodyTimeoutMs: read.int("BODY_TIMEOUT_MS", 10_000, 100, 600_000),
+      idleTimeoutMs: read.int("IDLE_TIMEOUT_MS", 10_000, 1_000, 255_000),
+    },
     maxBodyBytes: read.int("MAX_BODY_BYTES", 16_384, 1_024, 10_485_760),
     maxInFlight: read.int("MAX_IN_FLIGHT", 64, 1, 100_000),
     rateLimit: readRateLimit(read),

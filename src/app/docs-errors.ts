@@ -37,6 +37,11 @@ export const CHAT_ERROR_DOCS: Record<ChatErrorCode, ErrorDoc> = {
     todo: "Send JSON with Content-Type: application/json",
     example: 'Content-Type must be application/json; got "text/plain"',
   },
+  request_timeout: {
+    when: "The request body did not arrive in full within the time limit (10 s by default); the connection is closed",
+    todo: "Send the whole body without pauses, on a new connection",
+    example: "The request body did not arrive within 10 s; send the whole body without pauses",
+  },
   video_unavailable: {
     when: "YouTube says the video does not exist, was removed, or is private",
     todo: "Check the URL",

@@ -17,6 +17,8 @@ export function errorResponse(error: AppError, requestId: string, headers: Recor
   out.set("content-type", JSON_CONTENT_TYPE);
   if (error.retryAfterSeconds !== undefined) out.set("retry-after", String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
   if (error.code === "method_not_allowed" && !out.has("allow")) out.set("allow", "POST");
+  // The rest of a late body may still come: the connection cannot be reused, so it is closed.
+  if (error.code === "request_timeout") out.set("connection", "close");
   const body = { error: { code: error.code, message: error.message, request_id: requestId } };
   return new Response(JSON.stringify(body), { status, headers: out });
 }

@@ -8,6 +8,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   method_not_allowed: 405,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  request_timeout: 408,
   video_unavailable: 422,
   video_age_restricted: 422,
   video_unplayable: 422,

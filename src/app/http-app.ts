@@ -21,6 +21,8 @@ export interface HttpAppDeps {
   apiKeys: ApiKeys;
   rateLimiter: RateLimiter;
   maxBodyBytes: number;
+  /** How long a request body may take to arrive (`BODY_TIMEOUT_MS`). */
+  bodyTimeoutMs?: number;
   logger: Logger;
   /** Origins allowed to call from a browser (`CORS_ORIGINS`); none by default. */
   corsOrigins?: readonly string[];
@@ -75,7 +77,7 @@ export function createHttpApp(deps: HttpAppDeps) {
 
   const readChatBody = async ({ request }: { request: Request }): Promise<unknown> => {
     await authenticate(request);
-    return checkChatBody(await readJsonBody(request, deps.maxBodyBytes));
+    return checkChatBody(await readJsonBody(request, deps.maxBodyBytes, deps.bodyTimeoutMs));
   };
 
   // An error after authentication carries the key's RateLimit headers too. A request refused
@@ -90,7 +92,10 @@ export function createHttpApp(deps: HttpAppDeps) {
     }
   };
 
-  return new Elysia({ normalize: false })
+  // Elysia looks for the path's "/" from index 11 of request.url by default, which skips it when the
+  // Host is one to three letters (`http://api/chat`): every route would answer 404. The service only
+  // ever sees `http://` URLs (it terminates no TLS), so searching from index 7 is exact and costs nothing.
+  return new Elysia({ normalize: false, handler: { standardHostname: false } })
     .onError(async ({ code, error, request }) => {
       const exchange = exchangeOf(request);
       const appError = toAppError(code, error, request);

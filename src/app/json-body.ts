@@ -4,17 +4,20 @@ import { describeInvalidBody } from "./validation-message.ts";
 /**
  * Reads a JSON request body, checking the content type first, then the size
  * (also for chunked bodies, stopping once past the limit), then the syntax.
+ * A body that has not arrived within `timeoutMs` ends the request: a client
+ * trickling its body (or stopping short of its Content-Length) holds nothing.
  *
  * @param request the incoming request
  * @param maxBytes the largest body accepted
+ * @param timeoutMs how long the whole body may take to arrive
  * @returns the parsed JSON object
- * @throws {AppError} `unsupported_media_type`, `payload_too_large` or `invalid_request`
+ * @throws {AppError} `unsupported_media_type`, `payload_too_large`, `request_timeout` or `invalid_request`
  */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+export async function readJsonBody(request: Request, maxBytes: number, timeoutMs = BODY_TIMEOUT_DEFAULT_MS): Promise<unknown> {
   assertJsonContentType(request.headers.get("content-type"));
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  const text = await readLimitedText(request, maxBytes);
+  const text = await withinTime(readLimitedText(request, maxBytes), timeoutMs);
   if (text.trim() === "") throw new AppError("invalid_request", "The request body is empty; send a JSON object such as {\"url\": \"https://youtu.be/VIDEO_ID\"}");
   let value: unknown;
   try {
@@ -33,6 +36,17 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     throw new AppError("invalid_request", `The request body is nested more than ${MAX_DEPTH} levels deep; send a flat JSON object such as {"url": "https://youtu.be/VIDEO_ID"}`);
   }
   return value;
+}
+
+const BODY_TIMEOUT_DEFAULT_MS = 10_000;
+
+/** The body read, or `request_timeout` once `ms` have passed (the read is left to fail with its connection). */
+function withinTime<T>(read: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new AppError("request_timeout", `The request body did not arrive within ${ms / 1000} s; send the whole body without pauses`)), ms);
+  });
+  return Promise.race([read, late]).finally(() => clearTimeout(timer));
 }
 
 /** A chat body is flat; this bound only keeps absurd nesting away from the validator. */

@@ -19,7 +19,26 @@ async function main(): Promise<void> {
       // The app answers 413 itself, with the JSON error body, before reading a body declared too large and
       // once a chunked one grows past the limit. Bun's own limit would answer a bare 413 instead, so it is lifted.
       // Never development mode: its error page would show a stack trace and source lines to callers.
-      const server = Bun.serve({ port: options.port, hostname: options.host, fetch: options.fetch, maxRequestBodySize: Number.MAX_SAFE_INTEGER, development: false });
+      // Bun's idle timeout (whole seconds) bounds a kept-alive connection, but also cuts a request whose
+      // answer takes longer (a long video): while the app has the request, its own limits (BODY_TIMEOUT_MS,
+      // REQUEST_TIMEOUT_MS) bound it instead, and the idle bound is set again for after the answer.
+      // A fresh connection and a request's headers get Bun's own fixed 10 s (docs/decisions.md).
+      const idleTimeout = Math.ceil(options.idleTimeoutMs / 1000);
+      const server = Bun.serve({
+        port: options.port,
+        hostname: options.host,
+        fetch: async (request, bun) => {
+          bun.timeout(request, 0);
+          try {
+            return await options.fetch(request);
+          } finally {
+            bun.timeout(request, idleTimeout);
+          }
+        },
+        idleTimeout,
+        maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+        development: false,
+      });
       const listener: Listener = {
         port: server.port ?? options.port,
         stop: () => server.stop(false),

@@ -1,5 +1,5 @@
+import { serveGuarded } from "./deno-guarded-serve.ts";
 import { runService } from "./start.ts";
-import type { Listener } from "./start-shutdown.ts";
 
 /** Entry point on Deno: `deno task server` (permissions in deno.json). */
 async function main(): Promise<void> {
@@ -15,17 +15,8 @@ async function main(): Promise<void> {
     print: (line) => console.log(line),
     printError: (line) => console.error(line),
     exit: (code) => Deno.exit(code),
-    serve: (options) => {
-      // onListen is silenced: the banner, printed by start-up, is the one "listening" line.
-      const server = Deno.serve({ port: options.port, hostname: options.host, onListen: () => {} }, options.fetch);
-      const listener: Listener = {
-        port: server.addr.port,
-        stop: () => server.shutdown(),
-        // Deno has no way to cut connections short; the process exit that follows does it.
-        abort: async () => {},
-      };
-      return listener;
-    },
+    // Deno.serve has no header or idle time limit: the connections go through a relay that sets them.
+    serve: (options) => serveGuarded({ port: options.port, hostname: options.host, headersTimeoutMs: options.headersTimeoutMs, idleTimeoutMs: options.idleTimeoutMs, handler: options.fetch }),
     onStopSignal: (handler) => {
       for (const signal of ["SIGTERM", "SIGINT"] as const) Deno.addSignalListener(signal, () => handler(signal));
     },

@@ -27,6 +27,10 @@ export interface ServeOptions {
   fetch: (request: Request) => Promise<Response>;
   /** The app enforces the real limit; a runtime limit, if any, must sit above it. */
   maxBodyBytes: number;
+  /** How long a request's headers may take to arrive (the app bounds the body itself). */
+  headersTimeoutMs: number;
+  /** How long a connection may sit without a request. */
+  idleTimeoutMs: number;
 }
 
 /** Exit code when the settings are wrong (all problems are printed first). */
@@ -54,7 +58,7 @@ export async function runService(runtime: Runtime): Promise<void> {
   const inFlight = createInFlight();
   let listener: Listener;
   try {
-    listener = await runtime.serve({ port: config.port, host: config.host, fetch: inFlight.wrap(requestLog.wrap(service.app.fetch)), maxBodyBytes: config.maxBodyBytes });
+    listener = await runtime.serve({ port: config.port, host: config.host, fetch: inFlight.wrap(requestLog.wrap(service.app.fetch)), maxBodyBytes: config.maxBodyBytes, ...connectionBounds(config) });
   } catch (error) {
     runtime.printError(`Cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}; set PORT or HOST`);
     await service.close();
@@ -71,6 +75,10 @@ export async function runService(runtime: Runtime): Promise<void> {
     stopping = true;
     void shutDown({ listener, inFlight, graceMs: config.shutdownGraceMs, closeService: () => service.close(), logger, signal }).then(() => exit(0));
   });
+}
+
+function connectionBounds(config: Config): { headersTimeoutMs: number; idleTimeoutMs: number } {
+  return { headersTimeoutMs: config.connection.headersTimeoutMs, idleTimeoutMs: config.connection.idleTimeoutMs };
 }
 
 /** A listening address as a URL shows it: `localhost` for the wildcard, IPv6 in brackets. */

@@ -6,6 +6,7 @@ export type ErrorCode =
   | "method_not_allowed"
   | "payload_too_large"
   | "unsupported_media_type"
+  | "request_timeout"
   | "video_unavailable"
   | "video_age_restricted"
   | "video_unplayable"

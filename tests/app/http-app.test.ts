@@ -74,6 +74,21 @@ describe("the error table", () => {
     await expectError(await chat(appWithFakes().app, '{"url": '), 400, "invalid_request");
   });
 
+  test("408 request_timeout, with Connection: close, for a body that stops short of its end (issue 15 item 3)", async () => {
+    const { app } = appWithFakes({ bodyTimeoutMs: 100 });
+    for (const chunked of [false, true]) {
+      const body = new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"url": "h')) });
+      const headers: Record<string, string> = { "content-type": "application/json", "x-api-key": TEST_KEY };
+      if (!chunked) headers["content-length"] = "500";
+      const started = performance.now();
+      const response = await app.handle(new Request(`${BASE}/chat`, { method: "POST", headers, body, duplex: "half" } as RequestInit));
+      expect(performance.now() - started).toBeLessThan(2_000);
+      const error = await expectError(response, 408, "request_timeout");
+      expect(error.message).toBe("The request body did not arrive within 0.1 s; send the whole body without pauses");
+      expect(response.headers.get("connection")).toBe("close");
+    }
+  });
+
   test("400 for an empty body and for a body that is not an object", async () => {
     await expectError(await chat(appWithFakes().app, ""), 400, "invalid_request");
     const error = await expectError(await chat(appWithFakes().app, "[1,2]"), 400, "invalid_request");

@@ -74,7 +74,7 @@ describe("GET /swagger/json", () => {
 
   test("documents every error of CONTRACT §4 that POST /chat can answer, under its status, with an example body", async () => {
     const responses = (await documentOf()).paths["/chat"].post.responses;
-    expect(Object.keys(responses).sort()).toEqual(["200", "400", "401", "413", "415", "422", "429", "500", "502", "503", "504"]);
+    expect(Object.keys(responses).sort()).toEqual(["200", "400", "401", "408", "413", "415", "422", "429", "500", "502", "503", "504"]);
     for (const code of Object.keys(CHAT_ERROR_DOCS) as (keyof typeof CHAT_ERROR_DOCS)[]) {
       const response = responses[String(ERROR_STATUS[code])];
       const example = response.content["application/json"].examples[code];

@@ -53,6 +53,14 @@ describe(`YouTube faults through POST /chat (${targetFromEnv()})`, () => {
     expect(outcome.ms).toBeLessThan(HANG_BOUND_MS);
   });
 
+  test("a caption track PoToken-gated for the first client is served through the second: 200 (issue 15 item 6)", async () => {
+    rig.youtube.setPlayerGate({ tracks: (client, tracks) => (client === "ANDROID" ? tracks.map((t) => ({ ...t, baseUrl: `${t.baseUrl}&exp=xpe` })) : tracks) });
+    const outcome = await ask(rig.service, VIDEOS.normal.id);
+    expect(outcome.status).toBe(200);
+    expect(rig.youtube.seen.filter((s) => s.endpoint === "player").map((s) => s.client)).toEqual(["ANDROID", "IOS"]);
+    expect(rig.youtube.seen.filter((s) => s.endpoint === "caption").map((s) => s.query.exp)).toEqual([undefined]);
+  });
+
   test("a connection reset mid-body: 502 upstream_error", async () => {
     rig.youtube.setFault("player", { kind: "reset" });
     const outcome = await ask(rig.service, VIDEOS.normal.id);

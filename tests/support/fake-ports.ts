@@ -70,7 +70,7 @@ export class CountingLimiter implements RateLimiter {
 export const TEST_KEY = "test-key-123";
 
 /** The real HTTP app with in-memory fakes of every port. */
-export function appWithFakes(options: { transcripts?: FakeTranscripts; writer?: FakeWriter; limiter?: RateLimiter; gate?: WorkGate; maxBodyBytes?: number; corsOrigins?: string[] } = {}) {
+export function appWithFakes(options: { transcripts?: FakeTranscripts; writer?: FakeWriter; limiter?: RateLimiter; gate?: WorkGate; maxBodyBytes?: number; bodyTimeoutMs?: number; corsOrigins?: string[] } = {}) {
   const transcripts = options.transcripts ?? new FakeTranscripts();
   const writer = options.writer ?? new FakeWriter();
   const chat = createChatService({ transcripts, writer, answers: noCache, answerTtlMs: 0, gate: options.gate ?? openGate, requestTimeoutMs: 5_000 });
@@ -79,6 +79,7 @@ export function appWithFakes(options: { transcripts?: FakeTranscripts; writer?: 
     apiKeys: { verify: async (key) => (key === TEST_KEY ? { id: "k1", name: "test" } : undefined) },
     rateLimiter: options.limiter ?? { take: async () => ({ allowed: true, remaining: Infinity, resetSeconds: 0 }) },
     maxBodyBytes: options.maxBodyBytes ?? 16_384,
+    bodyTimeoutMs: options.bodyTimeoutMs,
     logger: silentLogger,
     corsOrigins: options.corsOrigins,
   });

@@ -25,6 +25,8 @@ export interface PlayerGate {
   blockClients?: string[];
   /** Whether key-less calls (no `key=` from the watch page) are refused, whatever the client. */
   blockKeyless?: boolean;
+  /** Rewrites the caption tracks a client's player answer lists (to gate them with `exp=xpe`, or drop some). */
+  tracks?: (client: string, tracks: { baseUrl: string; languageCode: string; kind?: string }[]) => { baseUrl: string; languageCode: string; kind?: string }[];
 }
 
 /** One request the fake received. */
@@ -90,14 +92,15 @@ export function startFakeYoutube(options: { latencyMs?: number } = {}): FakeYout
       const played = await play(fault);
       if (played) return played;
     }
-    const normal = answer(endpoint, url, body, client, cookie);
+    const normal = await answer(endpoint, url, body, client, cookie);
     return fault ? await shape(normal, fault) : normal;
   }
 
-  function answer(endpoint: Endpoint | "other", url: URL, body: string | undefined, client: string | undefined, cookie: string | undefined): Response {
+  function answer(endpoint: Endpoint | "other", url: URL, body: string | undefined, client: string | undefined, cookie: string | undefined): Response | Promise<Response> {
     if (endpoint === "player") {
       const blocked = !url.searchParams.has("key") && (gate.blockKeyless || gate.blockClients?.includes(client ?? ""));
-      return blocked ? json(fixture(VIDEOS.botCheck.player)) : playerResponse(body);
+      if (blocked) return json(fixture(VIDEOS.botCheck.player));
+      return gate.tracks ? withTracks(playerResponse(body), (tracks) => gate.tracks!(client ?? "", tracks)) : playerResponse(body);
     }
     if (endpoint === "watch") return html(watchBody(watchPage, cookie));
     if (endpoint === "caption") {
@@ -148,6 +151,14 @@ function playerResponse(body: string | undefined): Response {
   // Unknown ids play like a removed video, as YouTube answers them.
   const file = PLAYER_BY_ID.get(videoId) ?? "youtube_video_unavailable.innertube.json";
   return json(fixture(file));
+}
+
+/** A player answer whose caption track list went through `rewrite`. */
+async function withTracks(response: Response, rewrite: (tracks: Parameters<NonNullable<PlayerGate["tracks"]>>[1]) => unknown[]): Promise<Response> {
+  const player = await response.json();
+  const renderer = player?.captions?.playerCaptionsTracklistRenderer;
+  if (renderer?.captionTracks) renderer.captionTracks = rewrite(renderer.captionTracks);
+  return json(JSON.stringify(player));
 }
 
 function clientOf(body: string | undefined): string | undefined {

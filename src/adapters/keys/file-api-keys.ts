@@ -18,9 +18,11 @@ export interface FileKeysLog {
 /**
  * Issued keys in a JSON file (`KEYS_FILE`), for a single instance without
  * Redis. Every change is written to a temporary file then renamed over the
- * old one, so a reader never sees half a file. A running server notices
- * changes made by the CLI at once: each verification costs one `stat` of the
- * file, and the file is read again only when its inode, size or mtime moved.
+ * old one, so a reader never sees half a file, and is made under a lock
+ * (`<path>.lock`), so concurrent CLI runs never lose each other's change. A
+ * running server notices changes made by the CLI at once: each verification
+ * costs one `stat` of the file, and the file is read again only when its
+ * inode, size or mtime moved.
  *
  * @param options.path the file; created (with its folder) on the first `add`
  * @param options.log told when the file cannot be read or parsed (the last good copy is kept)
@@ -85,16 +87,40 @@ export function createFileApiKeys(options: { path: string; log?: FileKeysLog; di
       return byDigest.get(digest);
     },
     async add(record) {
-      save([...load(), record]);
+      await underLock(path, () => save([...load(), record]));
     },
     async list() {
       return load();
     },
     async revoke(id) {
-      const keys = load();
-      const found = keys.find((record) => record.id === id);
-      if (found) save(keys.filter((record) => record !== found));
-      return found;
+      return await underLock(path, () => {
+        const keys = load();
+        const found = keys.find((record) => record.id === id);
+        if (found) save(keys.filter((record) => record !== found));
+        return found;
+      });
     },
   };
+}
+
+/** How long a writer waits for the lock (a change holds it for milliseconds). */
+const LOCK_WAIT = { retries: 100, minTimeout: 20, maxTimeout: 200, factor: 1.3 };
+/** A lock not refreshed for this long belongs to a crashed writer and is taken over. */
+const LOCK_STALE_MS = 10_000;
+
+/**
+ * Runs a read-modify-write of the keys file under an exclusive lock
+ * (proper-lockfile: an atomic `mkdir` of `<path>.lock`, refreshed while held,
+ * taken over once stale). The file may not exist yet, so its path is not resolved.
+ */
+async function underLock<T>(path: string, change: () => T): Promise<T> {
+  mkdirSync(dirname(path), { recursive: true });
+  // Loaded only by writers (the keys command): at load it hooks the process's signals, which the server handles itself.
+  const { lock } = await import("proper-lockfile");
+  const release = await lock(path, { realpath: false, stale: LOCK_STALE_MS, retries: LOCK_WAIT });
+  try {
+    return change();
+  } finally {
+    await release();
+  }
 }

@@ -1,6 +1,6 @@
 import { AppError, isAppError } from "../../domain/errors.ts";
 import type { TranscriptSource } from "../../domain/ports.ts";
-import type { Cue, Transcript } from "../../domain/transcript.ts";
+import type { Cue, Transcript, TranscriptQuery } from "../../domain/transcript.ts";
 import { onOrigin } from "./origin.ts";
 import { requestPlayer, readPlayerBody, type InnertubeClient } from "./player-request.ts";
 import { playerVideoId, readPlayerResponse, type PlayerInfo } from "./player-response.ts";
@@ -27,6 +27,8 @@ export interface InnertubeOptions {
 interface Session {
   info: PlayerInfo;
   cookie?: string;
+  /** Index of the first configured client not yet asked (all of them asked after the watch page). */
+  nextClient: number;
 }
 
 const DEFAULT_CLIENTS: InnertubeClient[] = [{ name: "ANDROID", version: "20.10.38" }];
@@ -47,6 +49,9 @@ const DEFAULT_CLIENTS: InnertubeClient[] = [{ name: "ANDROID", version: "20.10.3
  *    player response settles unavailable and age-restricted videos; its
  *    `INNERTUBE_API_KEY` makes one keyed player call with the first client.
  *    Its WEB caption URLs are not used: they need a PoToken (`exp=xpe`).
+ * 3. When the chosen track's URL needs a PoToken, the clients not yet asked
+ *    are, in order, and the first that lists the same track ungated serves it:
+ *    never another track than the choice rules picked from the first answer.
  *
  * @param options origin, clients, time limit and fetch
  * @returns the transcript source
@@ -55,19 +60,19 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
   const transport = createYoutubeTransport(options);
   const clients = options.clients.length > 0 ? options.clients : DEFAULT_CLIENTS;
 
-  /** @returns the first client's readable answer, or the last refusal another client might have changed */
-  async function keyless(videoId: string, signal?: AbortSignal): Promise<PlayerInfo | AppError> {
+  /** @returns the first readable answer of the clients from `from` on, or the last refusal another client might have changed */
+  async function keyless(videoId: string, signal?: AbortSignal, from = 0): Promise<Session | AppError> {
     let refusal: AppError | undefined;
-    for (const client of clients) {
-      const text = await requestPlayer(transport, videoId, { client, signal });
+    for (let index = from; index < clients.length; index++) {
+      const text = await requestPlayer(transport, videoId, { client: clients[index]!, signal });
       try {
-        return readPlayerBody(text, videoId);
+        return { info: readPlayerBody(text, videoId), nextClient: index + 1 };
       } catch (error) {
         if (!anotherClientMayHelp(error)) throw error;
         refusal = error;
       }
     }
-    return refusal!;
+    return refusal ?? new AppError("upstream_error", `YouTube sent no usable player response for video ${videoId}; try again later`);
   }
 
   async function viaWatchPage(videoId: string, refusal: AppError, signal?: AbortSignal): Promise<Session> {
@@ -75,12 +80,12 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
     if (playerVideoId(page.playerResponse) === videoId) assertNotGone(page.playerResponse, videoId);
     if (!page.apiKey) throw refusal;
     const text = await requestPlayer(transport, videoId, { client: clients[0]!, apiKey: page.apiKey, cookie: page.cookie, signal });
-    return { info: readPlayerBody(text, videoId), cookie: page.cookie };
+    return { info: readPlayerBody(text, videoId), cookie: page.cookie, nextClient: clients.length };
   }
 
   async function session(videoId: string, signal?: AbortSignal): Promise<Session> {
     const first = await keyless(videoId, signal);
-    if (!(first instanceof AppError)) return { info: first };
+    if (!(first instanceof AppError)) return first;
     if (isAppError(first, "video_unplayable")) throw first;
     return await viaWatchPage(videoId, first, signal);
   }
@@ -88,9 +93,6 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
   async function captions(videoId: string, choice: TrackChoice, cookie?: string, signal?: AbortSignal): Promise<Cue[]> {
     // onOrigin first: it refuses a baseUrl that is not a URL with upstream_error (was a 500).
     const url = onOrigin(choice.track.baseUrl, options.baseUrl);
-    if (url.searchParams.get("exp") === "xpe") {
-      throw new AppError("upstream_error", `YouTube requires a proof-of-origin token for the captions of video ${videoId}; try again later`);
-    }
     url.searchParams.delete("fmt");
     if (choice.translateTo) url.searchParams.set("tlang", choice.translateTo);
     const body = await transport.text(url.pathname + url.search, { signal, headers: cookie ? { cookie } : {} });
@@ -102,12 +104,29 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
     return cues;
   }
 
+  /** The chosen track, from a client that lists it without a PoToken gate when the first one gated it. */
+  async function ungated(videoId: string, first: Session, choice: TrackChoice, query: TranscriptQuery): Promise<{ info: PlayerInfo; choice: TrackChoice }> {
+    let from = first.nextClient;
+    while (isGated(choice, options.baseUrl) && from < clients.length) {
+      const other = await keyless(videoId, query.signal, from);
+      if (other instanceof AppError) break;
+      from = other.nextClient;
+      const again = chooseTrack(other.info, query.languages, query.translate);
+      if (again && sameTrack(again, choice) && !isGated(again, options.baseUrl)) return { info: other.info, choice: again };
+    }
+    if (isGated(choice, options.baseUrl)) {
+      throw new AppError("upstream_error", `YouTube requires a proof-of-origin token for the captions of video ${videoId}; try again later`);
+    }
+    return { info: first.info, choice };
+  }
+
   return {
     async fetch(videoId, query) {
-      const { info, cookie } = await session(videoId, query.signal);
-      const choice = chooseTrack(info, query.languages, query.translate);
-      if (!choice) throw new AppError("transcript_unavailable", `Video ${videoId} has no captions, so there is no transcript to answer from`);
-      const cues = await captions(videoId, choice, cookie, query.signal);
+      const first = await session(videoId, query.signal);
+      const chosen = chooseTrack(first.info, query.languages, query.translate);
+      if (!chosen) throw new AppError("transcript_unavailable", `Video ${videoId} has no captions, so there is no transcript to answer from`);
+      const { info, choice } = await ungated(videoId, first, chosen, query);
+      const cues = await captions(videoId, choice, first.cookie, query.signal);
       return {
         videoId,
         language: choice.translateTo ?? choice.track.languageCode,
@@ -119,6 +138,16 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
       } satisfies Transcript;
     },
   };
+}
+
+/** A caption URL that YouTube serves only with a proof-of-origin token (PoToken). */
+function isGated(choice: TrackChoice, baseUrl: string): boolean {
+  return onOrigin(choice.track.baseUrl, baseUrl).searchParams.get("exp") === "xpe";
+}
+
+/** The same track as the choice rules picked: language, kind and translation alike. */
+function sameTrack(a: TrackChoice, b: TrackChoice): boolean {
+  return a.track.languageCode === b.track.languageCode && a.track.isGenerated === b.track.isGenerated && a.translateTo === b.translateTo;
 }
 
 function anotherClientMayHelp(error: unknown): error is AppError {

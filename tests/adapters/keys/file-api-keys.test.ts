@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFileApiKeys } from "../../../src/adapters/keys/file-api-keys.ts";
@@ -28,6 +28,27 @@ describe("createFileApiKeys()", () => {
     expect(readdirSync(join(path, ".."))).toEqual(["api-keys.json"]);
     expect(await store.verify(key)).toEqual({ id: record.id, name: "mobile app", rateLimit: "60/min" });
     expect(await store.verify(`${key}x`)).toBeUndefined();
+  });
+
+  test("a lock left by a crashed writer is taken over once stale; a live one is waited for", async () => {
+    const path = tempFile();
+    const store = createFileApiKeys({ path });
+    await store.add(issueKey({ name: "first" }).record);
+    mkdirSync(`${path}.lock`);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(`${path}.lock`, old, old);
+    await store.add(issueKey({ name: "after a crash" }).record);
+    expect((await store.list()).map((r) => r.name)).toEqual(["first", "after a crash"]);
+    expect(readdirSync(join(path, "..")).sort()).toEqual(["api-keys.json"]);
+    // A fresh lock (another writer at work) holds the change back until it goes.
+    mkdirSync(`${path}.lock`);
+    let done = false;
+    const adding = store.add(issueKey({ name: "waited" }).record).then(() => (done = true));
+    await Bun.sleep(150);
+    expect(done).toBe(false);
+    rmSync(`${path}.lock`, { recursive: true });
+    await adding;
+    expect((await store.list()).map((r) => r.name)).toEqual(["first", "after a crash", "waited"]);
   });
 
   test("a missing file holds no keys", async () => {

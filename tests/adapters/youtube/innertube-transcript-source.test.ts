@@ -52,6 +52,42 @@ describe("createInnertubeTranscriptSource()", () => {
     expect(trail()).toEqual(["player:ANDROID", "player:IOS", "caption"]);
   });
 
+  // Issue 15 item 6: a PoToken-gated caption URL (exp=xpe) ended the request without asking another client.
+  const gated = <T extends { baseUrl: string }>(tracks: T[]): T[] => tracks.map((t) => ({ ...t, baseUrl: `${t.baseUrl}&exp=xpe` }));
+
+  test("a caption track gated by a PoToken for the first client is fetched through the next client that lists it ungated", async () => {
+    youtube.setPlayerGate({ tracks: (client, tracks) => (client === "ANDROID" ? gated(tracks) : tracks) });
+    const transcript = await source.fetch(VIDEOS.normal.id, en);
+    expect(trail()).toEqual(["player:ANDROID", "player:IOS", "caption"]);
+    expect(youtube.seen[2]!.query.exp).toBeUndefined();
+    expect(transcript).toMatchObject({ language: "en", isGenerated: false, isTranslated: false });
+    expect(transcript.cues).toHaveLength(3);
+  });
+
+  test("a translation is fetched ungated the same way, as the same track and target language", async () => {
+    youtube.setPlayerGate({ tracks: (client, tracks) => (client === "ANDROID" ? gated(tracks) : tracks) });
+    const transcript = await source.fetch(VIDEOS.normal.id, { languages: ["pt"], translate: true });
+    const caption = youtube.seen.find((s) => s.endpoint === "caption")!.query;
+    expect([caption.lang, caption.tlang, caption.exp]).toEqual(["en", "pt", undefined]);
+    expect(transcript).toMatchObject({ language: "pt", isTranslated: true });
+  });
+
+  test("another client whose choice would be a different track is not used: still upstream_error, no caption fetched", async () => {
+    // IOS lists only the auto-generated track ungated: the rules picked the manual one, so it is not swapped in.
+    youtube.setPlayerGate({ tracks: (client, tracks) => (client === "ANDROID" ? gated(tracks) : tracks.filter((t) => t.kind === "asr")) });
+    const error = await failure(source.fetch(VIDEOS.normal.id, en));
+    expect([error.code, error.message]).toEqual(["upstream_error", `YouTube requires a proof-of-origin token for the captions of video ${VIDEOS.normal.id}; try again later`]);
+    expect(trail()).toEqual(["player:ANDROID", "player:IOS"]);
+  });
+
+  test("when every client gets the track gated, the answer is upstream_error after asking each once", async () => {
+    youtube.setPlayerGate({ tracks: (_client, tracks) => gated(tracks) });
+    const error = await failure(source.fetch(VIDEOS.normal.id, en));
+    expect(error.code).toBe("upstream_error");
+    expect(error.message).toContain("proof-of-origin token");
+    expect(trail()).toEqual(["player:ANDROID", "player:IOS"]);
+  });
+
   test("when every key-less call is refused, the watch page's key makes a keyed call that succeeds", async () => {
     youtube.setPlayerGate({ blockKeyless: true });
     const transcript = await source.fetch(VIDEOS.normal.id, en);
