@@ -78,6 +78,7 @@ export function requestFields(request: Request, status: number, requestId: strin
     fields.llm_calls = facts.usage.calls;
     fields.input_tokens = facts.usage.inputTokens;
     fields.output_tokens = facts.usage.outputTokens;
+    if (facts.usage.youtubeRequests !== undefined) fields.extra_youtube_requests = facts.usage.youtubeRequests;
   }
   if (facts.errorCode !== undefined) fields.error_code = facts.errorCode;
   return fields;

@@ -24,6 +24,8 @@ export interface AnswerUsage {
   calls: number;
   inputTokens: number;
   outputTokens: number;
+  /** Requests the writer itself sent to YouTube (the offline engine's second reading of the video). */
+  youtubeRequests?: number;
 }
 
 export interface Answer {

@@ -1,12 +1,13 @@
 import { AppError, isAppError } from "../../domain/errors.ts";
 import type { TranscriptSource } from "../../domain/ports.ts";
-import type { Cue, Transcript } from "../../domain/transcript.ts";
+import type { Cue, Transcript, TranscriptQuery } from "../../domain/transcript.ts";
 import { onOrigin } from "./origin.ts";
 import { requestPlayer, readPlayerBody, type InnertubeClient } from "./player-request.ts";
 import { playerVideoId, readPlayerResponse, type PlayerInfo } from "./player-response.ts";
 import { parseTimedText } from "./timedtext.ts";
-import { chooseTrack, type TrackChoice } from "./track-choice.ts";
-import { createYoutubeTransport } from "./transport.ts";
+import { createRecentSessions } from "./recent-sessions.ts";
+import { chooseTrack, spokenLanguage, type TrackChoice } from "./track-choice.ts";
+import { countingTransport, createYoutubeTransport, type YoutubeTransport } from "./transport.ts";
 import { isUnreadable, unreadable } from "./unreadable.ts";
 import { fetchWatchPage } from "./watch-page.ts";
 
@@ -21,6 +22,8 @@ export interface InnertubeOptions {
   timeoutMs: number;
   /** Proxy-aware on the server; defaults to the global `fetch`. */
   fetch?: typeof fetch;
+  /** How long a player response may serve a `reusePlayer` fetch (60 s by default). */
+  playerReuseMs?: number;
 }
 
 /** A player response read, plus the consent cookie that got it, if one was needed. */
@@ -48,15 +51,20 @@ const DEFAULT_CLIENTS: InnertubeClient[] = [{ name: "ANDROID", version: "20.10.3
  *    `INNERTUBE_API_KEY` makes one keyed player call with the first client.
  *    Its WEB caption URLs are not used: they need a PoToken (`exp=xpe`).
  *
+ * A fetch marked `reusePlayer` (a second reading of a video, in another
+ * language) reuses the player response read for that video in the last
+ * `playerReuseMs`, so it costs only its caption request.
+ *
  * @param options origin, clients, time limit and fetch
  * @returns the transcript source
  */
 export function createInnertubeTranscriptSource(options: InnertubeOptions): TranscriptSource {
-  const transport = createYoutubeTransport(options);
+  const base = createYoutubeTransport(options);
   const clients = options.clients.length > 0 ? options.clients : DEFAULT_CLIENTS;
+  const recent = createRecentSessions<Session>({ ttlMs: options.playerReuseMs });
 
   /** @returns the first client's readable answer, or the last refusal another client might have changed */
-  async function keyless(videoId: string, signal?: AbortSignal): Promise<PlayerInfo | AppError> {
+  async function keyless(transport: YoutubeTransport, videoId: string, signal?: AbortSignal): Promise<PlayerInfo | AppError> {
     let refusal: AppError | undefined;
     for (const client of clients) {
       const text = await requestPlayer(transport, videoId, { client, signal });
@@ -70,7 +78,7 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
     return refusal!;
   }
 
-  async function viaWatchPage(videoId: string, refusal: AppError, signal?: AbortSignal): Promise<Session> {
+  async function viaWatchPage(transport: YoutubeTransport, videoId: string, refusal: AppError, signal?: AbortSignal): Promise<Session> {
     const page = await fetchWatchPage(transport, videoId, signal);
     if (playerVideoId(page.playerResponse) === videoId) assertNotGone(page.playerResponse, videoId);
     if (!page.apiKey) throw refusal;
@@ -78,14 +86,22 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
     return { info: readPlayerBody(text, videoId), cookie: page.cookie };
   }
 
-  async function session(videoId: string, signal?: AbortSignal): Promise<Session> {
-    const first = await keyless(videoId, signal);
+  async function session(transport: YoutubeTransport, videoId: string, signal?: AbortSignal): Promise<Session> {
+    const first = await keyless(transport, videoId, signal);
     if (!(first instanceof AppError)) return { info: first };
     if (isAppError(first, "video_unplayable")) throw first;
-    return await viaWatchPage(videoId, first, signal);
+    return await viaWatchPage(transport, videoId, first, signal);
   }
 
-  async function captions(videoId: string, choice: TrackChoice, cookie?: string, signal?: AbortSignal): Promise<Cue[]> {
+  async function freshOrRecent(transport: YoutubeTransport, videoId: string, query: TranscriptQuery): Promise<Session> {
+    const reused = query.reusePlayer ? recent.get(videoId) : undefined;
+    if (reused) return reused;
+    const fresh = await session(transport, videoId, query.signal);
+    recent.set(videoId, fresh);
+    return fresh;
+  }
+
+  async function captions(transport: YoutubeTransport, videoId: string, choice: TrackChoice, cookie?: string, signal?: AbortSignal): Promise<Cue[]> {
     // onOrigin first: it refuses a baseUrl that is not a URL with upstream_error (was a 500).
     const url = onOrigin(choice.track.baseUrl, options.baseUrl);
     if (url.searchParams.get("exp") === "xpe") {
@@ -104,10 +120,11 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
 
   return {
     async fetch(videoId, query) {
-      const { info, cookie } = await session(videoId, query.signal);
+      const transport = countingTransport(base, query.countRequest);
+      const { info, cookie } = await freshOrRecent(transport, videoId, query);
       const choice = chooseTrack(info, query.languages, query.translate);
       if (!choice) throw new AppError("transcript_unavailable", `Video ${videoId} has no captions, so there is no transcript to answer from`);
-      const cues = await captions(videoId, choice, cookie, query.signal);
+      const cues = await captions(transport, videoId, choice, cookie, query.signal);
       return {
         videoId,
         language: choice.translateTo ?? choice.track.languageCode,
@@ -115,6 +132,7 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
         isTranslated: choice.translateTo !== undefined,
         durationSeconds: info.lengthSeconds,
         title: info.title,
+        videoLanguage: spokenLanguage(info),
         cues,
       } satisfies Transcript;
     },

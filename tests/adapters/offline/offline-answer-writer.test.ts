@@ -26,7 +26,7 @@ describe("createOfflineAnswerWriter()", () => {
     expect(lines.join("\n")).toContain("[0:50] The tablet price is fair");
     expect(text).not.toContain("dog barked");
     expect(lines.map((l) => l.slice(0, 5))).toEqual([...lines.map((l) => l.slice(0, 5))].sort());
-    expect(usage).toEqual({ calls: 0, inputTokens: 0, outputTokens: 0 });
+    expect(usage).toEqual({ calls: 0, inputTokens: 0, outputTokens: 0, youtubeRequests: 0 });
   });
 
   test("answers a question with the passages that match it", async () => {
