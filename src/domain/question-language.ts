@@ -18,6 +18,9 @@ const CUES: Record<"en" | "es" | "pt", Set<string>> = {
   ),
 };
 
+/** Share of a question's letters in Devanagari or Cyrillic that makes it Hindi or Russian. */
+const NON_LATIN_SHARE = 0.3;
+
 /** Letters only one of the three uses. */
 const LETTERS: Record<"es" | "pt", RegExp> = { es: /[ñ¿¡]/u, pt: /[ãõçêôà]/u };
 
@@ -31,11 +34,12 @@ const LETTERS: Record<"es" | "pt", RegExp> = { es: /[ñ¿¡]/u, pt: /[ãõçêô
  * @returns one of the five response languages, or undefined when unsure
  */
 export function questionLanguage(text: string): Language | undefined {
-  const letters = [...text.normalize("NFC")].filter((c) => /\p{L}/u.test(c));
+  const letters = [...text.normalize("NFC")].filter((c) => /[\p{L}\p{M}]/u.test(c));
   if (letters.length === 0) return undefined;
   const share = (script: RegExp) => letters.filter((c) => script.test(c)).length / letters.length;
-  if (share(/\p{Script=Devanagari}/u) >= 0.5) return "hi";
-  if (share(/\p{Script=Cyrillic}/u) >= 0.5) return "ru";
+  // Brand and product names are in Latin letters whatever the question's language.
+  if (share(/\p{Script=Devanagari}/u) >= NON_LATIN_SHARE) return "hi";
+  if (share(/\p{Script=Cyrillic}/u) >= NON_LATIN_SHARE) return "ru";
   if (share(/\p{Script=Latin}/u) < 0.5) return undefined;
   return latinLanguage(text.normalize("NFC").toLowerCase());
 }
