@@ -82,6 +82,18 @@ describe("offline answers across languages (GJLlxj_dtq8: English and Spanish man
     expect(captionLanguages()).toEqual(["es"]);
   });
 
+  test("a question after a summary of the same video costs one caption request: the cached track is quoted, the player response reused", async () => {
+    h.youtube.setCaption(VIDEOS.twoTracks.id, track(1), "en");
+    h.youtube.setCaption(VIDEOS.twoTracks.id, track(2), "es");
+    await h.chat({ url: watchUrl("twoTracks"), language: "es" });
+    h.youtube.reset();
+    h.youtube.setCaption(VIDEOS.twoTracks.id, track(1), "en");
+    const response = await h.chat({ url: watchUrl("twoTracks"), prompt: "How long does the battery last?", language: "es" });
+    expect((await response.json()).output).toContain(`[1:58] ${BATTERY_ES}`);
+    expect(h.youtube.seen.map((s) => `${s.endpoint}:${s.query.tlang ?? s.query.lang ?? ""}`)).toEqual(["caption:en"]);
+    expect((await requestLogLines(h.service, response))[0]).toMatchObject({ extra_youtube_requests: 1 });
+  });
+
   test("says the video does not talk about it only when neither track matches", async () => {
     const { output } = await (await h.chat({ url: watchUrl("normal"), prompt: "What does it say about quantum physics?", language: "es" })).json();
     expect(output).toStartWith("El vídeo no parece hablar de esto");

@@ -22,7 +22,11 @@ export interface InnertubeOptions {
   timeoutMs: number;
   /** Proxy-aware on the server; defaults to the global `fetch`. */
   fetch?: typeof fetch;
-  /** How long a player response may serve a `reusePlayer` fetch (60 s by default). */
+  /**
+   * How long a player response may serve a `reusePlayer` fetch (10 minutes by
+   * default: long enough for a question soon after a summary of the same
+   * video, far inside the hours its caption URLs stay valid).
+   */
   playerReuseMs?: number;
 }
 
@@ -61,7 +65,7 @@ const DEFAULT_CLIENTS: InnertubeClient[] = [{ name: "ANDROID", version: "20.10.3
 export function createInnertubeTranscriptSource(options: InnertubeOptions): TranscriptSource {
   const base = createYoutubeTransport(options);
   const clients = options.clients.length > 0 ? options.clients : DEFAULT_CLIENTS;
-  const recent = createRecentSessions<Session>({ ttlMs: options.playerReuseMs });
+  const recent = createRecentSessions<Session>({ ttlMs: options.playerReuseMs ?? 10 * 60_000 });
 
   /** @returns the first client's readable answer, or the last refusal another client might have changed */
   async function keyless(transport: YoutubeTransport, videoId: string, signal?: AbortSignal): Promise<PlayerInfo | AppError> {

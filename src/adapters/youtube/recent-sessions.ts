@@ -2,8 +2,8 @@
  * What was read about videos moments ago (their player responses), so that
  * a second reading of the same video (another caption track, fetched right
  * after the first) costs one caption request rather than two requests.
- * Entries live `ttlMs` (caption URLs stay valid for hours; this is seconds)
- * and at most `max` are kept, the oldest dropped first.
+ * Entries live `ttlMs` (caption URLs stay valid for hours; this is minutes)
+ * and at most `max` are kept, the oldest dropped first (a few kB each).
  */
 export interface RecentSessions<T> {
   get(videoId: string): T | undefined;
