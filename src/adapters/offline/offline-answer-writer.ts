@@ -34,7 +34,7 @@ export function createOfflineAnswerWriter(options: { readings?: TranscriptSource
       let picked: Passage[] = [];
       let youtubeRequests = 0;
       if (!spec.isSummary) {
-        const other = await fetchOtherReading(options.readings, spec.transcript, spec.prompt, spec.signal);
+        const other = await fetchOtherReading(options.readings, spec);
         youtubeRequests = other.youtubeRequests;
         picked = relevantPassages(cues, spec.prompt, 3, other.transcript ? [other.transcript.cues] : []);
         intro = picked.length > 0 ? phrases.question : phrases.noMatch;

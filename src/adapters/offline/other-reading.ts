@@ -15,16 +15,19 @@ export interface OtherReading {
  * question's own language, when it can be told and the quoted track is in
  * another (its words are then found as they were written); else the
  * language the video is spoken in, when the quoted track is a translation
- * or another track. None when the quoted track is already both.
+ * or another track. None when the quoted track is already both. The
+ * response language is never asked for again: the quoted track is what
+ * YouTube had for it.
  *
  * @param prompt the question
- * @param quoted the transcript in the response language
+ * @param quoted the transcript fetched for the response language
+ * @param requested the response language
  * @returns a language code, or undefined when no other reading would help
  */
-export function otherReadingLanguage(prompt: string, quoted: Transcript): string | undefined {
+export function otherReadingLanguage(prompt: string, quoted: Transcript, requested: string): string | undefined {
   const reading = primary(quoted.language);
   const asked = questionLanguage(prompt);
-  if (asked && asked !== reading) return asked;
+  if (asked && asked !== reading && asked !== requested) return asked;
   const spoken = quoted.videoLanguage ? primary(quoted.videoLanguage) : undefined;
   return spoken && spoken !== reading ? spoken : undefined;
 }
@@ -37,20 +40,22 @@ export function otherReadingLanguage(prompt: string, quoted: Transcript): string
  * first.
  *
  * @param source where transcripts come from
- * @param quoted the transcript in the response language
- * @param prompt the question
- * @param signal the request's abort signal
+ * @param ask the question, the transcript fetched for the response language, the response language, the request's abort signal
  * @returns the other reading, if any, and the YouTube requests it took
  */
-export async function fetchOtherReading(source: TranscriptSource | undefined, quoted: Transcript, prompt: string, signal?: AbortSignal): Promise<OtherReading> {
-  const language = otherReadingLanguage(prompt, quoted);
+export async function fetchOtherReading(
+  source: TranscriptSource | undefined,
+  ask: { prompt: string; transcript: Transcript; language: string; signal?: AbortSignal },
+): Promise<OtherReading> {
+  const quoted = ask.transcript;
+  const language = otherReadingLanguage(ask.prompt, quoted, ask.language);
   let youtubeRequests = 0;
   if (!source || !language) return { youtubeRequests };
   try {
     const transcript = await source.fetch(quoted.videoId, {
       languages: [language],
       translate: true,
-      signal,
+      signal: ask.signal,
       reusePlayer: true,
       countRequest: () => (youtubeRequests += 1),
     });

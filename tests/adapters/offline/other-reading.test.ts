@@ -29,26 +29,31 @@ function source(options: { fail?: boolean; requests?: number } = {}): Transcript
 
 describe("otherReadingLanguage()", () => {
   test("is the question's language when it can be told and the quoted track is in another", () => {
-    expect(otherReadingLanguage("How long does the battery last?", quoted("es", "es"))).toBe("en");
-    expect(otherReadingLanguage("Сколько держит батарея?", quoted("pt", "en"))).toBe("ru");
+    expect(otherReadingLanguage("How long does the battery last?", quoted("es", "es"), "es")).toBe("en");
+    expect(otherReadingLanguage("Сколько держит батарея?", quoted("pt", "en"), "pt")).toBe("ru");
   });
 
   test("is the video's own language when the question's cannot be told, or is the quoted track's", () => {
-    expect(otherReadingLanguage("battery?", quoted("es", "en-US"))).toBe("en");
-    expect(otherReadingLanguage("¿Cuánto dura la batería?", quoted("es", "en"))).toBe("en");
+    expect(otherReadingLanguage("battery?", quoted("es", "en-US"), "es")).toBe("en");
+    expect(otherReadingLanguage("¿Cuánto dura la batería?", quoted("es", "en"), "es")).toBe("en");
+  });
+
+  test("never asks again for the response language: the quoted track is what YouTube had for it", () => {
+    expect(otherReadingLanguage("बैटरी कितनी देर चलती है?", quoted("en", "en"), "hi")).toBeUndefined();
+    expect(otherReadingLanguage("बैटरी कितनी देर चलती है?", quoted("en", "de"), "hi")).toBe("de");
   });
 
   test("is none when the quoted track is both the question's and the video's language, or nothing is known", () => {
-    expect(otherReadingLanguage("How long does the battery last?", quoted("en", "en"))).toBeUndefined();
-    expect(otherReadingLanguage("battery?", quoted("en-GB", "en"))).toBeUndefined();
-    expect(otherReadingLanguage("battery?", quoted("es"))).toBeUndefined();
+    expect(otherReadingLanguage("How long does the battery last?", quoted("en", "en"), "en")).toBeUndefined();
+    expect(otherReadingLanguage("battery?", quoted("en-GB", "en"), "en")).toBeUndefined();
+    expect(otherReadingLanguage("battery?", quoted("es"), "es")).toBeUndefined();
   });
 });
 
 describe("fetchOtherReading()", () => {
   test("fetches one track in the other language, marked to reuse the player response, and counts its requests", async () => {
     const tracks = source();
-    const other = await fetchOtherReading(tracks, quoted("es", "es"), "How long does the battery last?");
+    const other = await fetchOtherReading(tracks, { transcript: quoted("es", "es"), language: "es", prompt: "How long does the battery last?" });
     expect(other.transcript?.language).toBe("en");
     expect(other.youtubeRequests).toBe(1);
     expect(tracks.queries).toHaveLength(1);
@@ -57,18 +62,18 @@ describe("fetchOtherReading()", () => {
 
   test("fetches nothing when no other reading would help, or no source is given", async () => {
     const tracks = source();
-    expect(await fetchOtherReading(tracks, quoted("en", "en"), "How long does the battery last?")).toEqual({ youtubeRequests: 0 });
-    expect(await fetchOtherReading(undefined, quoted("es", "es"), "How long does the battery last?")).toEqual({ youtubeRequests: 0 });
+    expect(await fetchOtherReading(tracks, { transcript: quoted("en", "en"), language: "en", prompt: "How long does the battery last?" })).toEqual({ youtubeRequests: 0 });
+    expect(await fetchOtherReading(undefined, { transcript: quoted("es", "es"), language: "es", prompt: "How long does the battery last?" })).toEqual({ youtubeRequests: 0 });
     expect(tracks.queries).toHaveLength(0);
   });
 
   test("a failed second reading is no reading, its requests still counted", async () => {
-    const other = await fetchOtherReading(source({ fail: true, requests: 2 }), quoted("es", "es"), "How long does the battery last?");
+    const other = await fetchOtherReading(source({ fail: true, requests: 2 }), { transcript: quoted("es", "es"), language: "es", prompt: "How long does the battery last?" });
     expect(other).toEqual({ youtubeRequests: 2 });
   });
 
   test("a track that came back in the quoted language is not a second reading", async () => {
     const same: TranscriptSource = { fetch: async () => quoted("es-419", "es") };
-    expect((await fetchOtherReading(same, quoted("es", "es"), "How long does the battery last?")).transcript).toBeUndefined();
+    expect((await fetchOtherReading(same, { transcript: quoted("es", "es"), language: "es", prompt: "How long does the battery last?" })).transcript).toBeUndefined();
   });
 });
