@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { createOfflineAnswerWriter } from "../../../src/adapters/offline/offline-answer-writer.ts";
-import { labelledCases, SET_LANGUAGES } from "../../support/labelled-set.ts";
+import { relevantPassages } from "../../../src/adapters/offline/extractive.ts";
+import { labelledCases, reviewCues, SET_LANGUAGES } from "../../support/labelled-set.ts";
 import { ReviewTracks, scoreOnSet } from "../../support/labelled-eval.ts";
 
 describe("the offline engine on the labelled cross-language set", () => {
@@ -29,5 +30,25 @@ describe("the offline engine on the labelled cross-language set", () => {
     // One extra reading per question, never more.
     expect(tracks.calls.length).toBeLessThanOrEqual(score.total);
     expect(tracks.calls.every((call) => call.query.reusePlayer === true)).toBe(true);
+  });
+});
+
+describe("relevantPassages() over two readings", () => {
+  test("matches whenever either reading alone matches, for every question of the set on every pair of tracks", () => {
+    const questions = [...new Set(labelledCases().map((c) => c.question))];
+    const extra = ["battery?", "USB-C", "Surface Go", "quantum physics", "perro", "семь часов", "2 horas"];
+    let checked = 0;
+    for (const quoted of SET_LANGUAGES) {
+      for (const other of SET_LANGUAGES) {
+        if (other === quoted) continue;
+        for (const question of [...questions, ...extra]) {
+          const alone = relevantPassages(reviewCues(quoted), question).length + relevantPassages(reviewCues(other), question).length;
+          const both = relevantPassages(reviewCues(quoted), question, 3, [reviewCues(other)]).length;
+          expect(both > 0).toBe(alone > 0);
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBe(20 * (50 + 7));
   });
 });

@@ -94,6 +94,15 @@ describe("createOfflineAnswerWriter() with near-duplicates and a second reading"
     expect((await writer.write(spec({ transcript: esTrack, language: "es", prompt: "How long does the battery last?", isSummary: false }))).text).toStartWith("El vídeo no parece hablar de esto");
   });
 
+  test("with no track in the response language, it keeps the honest sentence, quotes the video's language and reads nothing more", async () => {
+    let fetched = 0;
+    const readings = { fetch: async () => (fetched++, enTrack) };
+    const answer = await createOfflineAnswerWriter({ readings }).write(spec({ transcript: enTrack, language: "hi", prompt: "How long does the battery last?", isSummary: false }));
+    expect(answer.text).toStartWith("हिंदी में कोई ट्रांसक्रिप्ट उपलब्ध नहीं था");
+    expect(answer.text).toContain("[0:20] The battery lasts about seven hours of video playback.");
+    expect(fetched).toBe(0);
+  });
+
   test("a summary reads no second track", async () => {
     let fetched = 0;
     const readings = { fetch: async () => (fetched++, enTrack) };
