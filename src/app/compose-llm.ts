@@ -1,4 +1,4 @@
-import type { AnswerWriter } from "../domain/ports.ts";
+import type { AnswerWriter, TranscriptSource } from "../domain/ports.ts";
 import { createMemoryBudgetStore } from "../adapters/llm/budget/budget-store.ts";
 import { createLlmBudget, type LlmBudget } from "../adapters/llm/budget/llm-budget.ts";
 import { createRedisBudgetStore } from "../adapters/llm/budget/redis-budget-store.ts";
@@ -8,9 +8,14 @@ import type { RedisConnection } from "../adapters/redis/redis-connection.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
 
-/** Builds the answer writer: Groq when a key is set, else the offline engine. */
-export function composeWriter(config: Config, io: { logger: Logger; fetch?: typeof fetch }, redis?: RedisConnection): AnswerWriter {
-  if (!config.groq.apiKey) return createOfflineAnswerWriter();
+/**
+ * Builds the answer writer: Groq when a key is set, else the offline engine.
+ *
+ * @param transcripts the cached transcript source, through which the offline engine reads a second track
+ * @param redis the shared connection, when the LLM budget is shared by instances
+ */
+export function composeWriter(config: Config, io: { logger: Logger; fetch?: typeof fetch }, transcripts?: TranscriptSource, redis?: RedisConnection): AnswerWriter {
+  if (!config.groq.apiKey) return createOfflineAnswerWriter({ readings: transcripts });
   return createGroqAnswerWriter({
     apiKey: config.groq.apiKey,
     baseUrl: config.groq.baseUrl,

@@ -1,5 +1,5 @@
 import { createChatService, type ChatService } from "../domain/chat.ts";
-import type { AnswerWriter } from "../domain/ports.ts";
+import type { AnswerWriter, TranscriptSource } from "../domain/ports.ts";
 import type { Config } from "./config.ts";
 import { composeWriter } from "./compose-llm.ts";
 import { composeState, type ServiceState } from "./compose-state.ts";
@@ -25,8 +25,9 @@ export interface Service {
  */
 export async function composeService(config: Config, io: { logger: Logger; fetch?: typeof fetch; notes?: RequestNotes }): Promise<Service> {
   const state = await composeState(config, io);
-  const writer = composeWriter(config, io, state.redis);
-  const chat = composeChat(config, io, state, writer);
+  const transcripts = composeTranscriptSource(config, io, state.transcriptCache);
+  const writer = composeWriter(config, io, transcripts, state.redis);
+  const chat = composeChat(config, io, state, writer, transcripts);
   const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, bodyTimeoutMs: config.connection.bodyTimeoutMs, logger: io.logger, corsOrigins: config.corsOrigins, notes: io.notes });
   return { app, banner: { backend: writer.name, generatedKey: state.generatedKey }, close: () => state.close() };
 }
@@ -35,10 +36,17 @@ export async function composeService(config: Config, io: { logger: Logger; fetch
  * The use case on the configured transcript source, writer and state.
  *
  * @param writer the answer writer (built by the caller, which also names it in the banner)
+ * @param transcripts the transcript source, when the caller built it (to share it with the writer)
  */
-export function composeChat(config: Config, io: { logger: Logger; fetch?: typeof fetch }, state: ServiceState, writer: AnswerWriter): ChatService {
+export function composeChat(
+  config: Config,
+  io: { logger: Logger; fetch?: typeof fetch },
+  state: ServiceState,
+  writer: AnswerWriter,
+  transcripts: TranscriptSource = composeTranscriptSource(config, io, state.transcriptCache),
+): ChatService {
   return createChatService({
-    transcripts: composeTranscriptSource(config, io, state.transcriptCache),
+    transcripts,
     writer,
     answers: state.answerCache,
     answerTtlMs: config.answerCache.ttlMs,

@@ -30,6 +30,8 @@ export interface AnswerUsage {
   plan?: string;
   /** Share of the transcript's tokens the model read, 0 to 1. */
   coverage?: number;
+  /** Requests the writer itself sent to YouTube (the offline engine's second reading of the video). */
+  youtubeRequests?: number;
 }
 
 export interface Answer {

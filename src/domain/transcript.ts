@@ -19,16 +19,32 @@ export interface Transcript {
   /** Length from YouTube's metadata; undefined when YouTube does not know it (live). */
   durationSeconds?: number;
   title?: string;
+  /**
+   * Language the video is spoken in, as its tracks tell (its auto-generated
+   * track's, else its default track's); undefined when they do not say.
+   */
+  videoLanguage?: string;
   cues: Cue[];
 }
 
 /** Options of a transcript fetch. */
 export interface TranscriptQuery {
-  /** Languages wanted, best first; the source falls back to the video's default track. */
-  languages: readonly Language[];
+  /**
+   * Languages wanted, best first (response languages, or a track's own code
+   * such as `de`); the source falls back to the video's default track.
+   */
+  languages: readonly (Language | string)[];
   /** Whether a YouTube translation into `languages[0]` is wanted when no track matches. */
   translate: boolean;
   signal?: AbortSignal;
+  /**
+   * Another reading of a video whose transcript was just fetched: the source
+   * may reuse what it read about the video moments ago (its track list), so
+   * that only the caption track itself is requested.
+   */
+  reusePlayer?: boolean;
+  /** Called for each request sent to YouTube for this fetch (none when it is served from the cache or shared). */
+  countRequest?: () => void;
 }
 
 /** @returns end of the last cue in seconds, or undefined for an empty transcript */

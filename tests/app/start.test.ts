@@ -122,6 +122,14 @@ describe("request log", () => {
     expect(fields).toEqual({ request_id: "rid", method: "GET", path: "/chat", status: 200, duration_ms: 12.3, video_id: "GJLlxj_dtq8", prompt_length: 12, cache: "hit" });
   });
 
+  test("requestFields() logs the YouTube requests a writer made itself, only when it says", () => {
+    const request = new Request("http://127.0.0.1:3000/chat", { method: "POST" });
+    const offline = requestFields(request, 200, "rid", 1, { cache: "miss", usage: { calls: 0, inputTokens: 0, outputTokens: 0, youtubeRequests: 1 } });
+    expect(offline).toMatchObject({ llm_calls: 0, extra_youtube_requests: 1 });
+    const llm = requestFields(request, 200, "rid", 1, { cache: "miss", usage: { calls: 2, inputTokens: 10, outputTokens: 5 } });
+    expect(llm).not.toHaveProperty("extra_youtube_requests");
+  });
+
   test("a handler that throws is logged as a 500 at error level, and the error still propagates", async () => {
     const lines: { level: string; fields: unknown }[] = [];
     const logger: Logger = { info: (_, fields) => void lines.push({ level: "info", fields }), warn() {}, error: (_, fields) => void lines.push({ level: "error", fields }) };

@@ -49,8 +49,11 @@ export interface FakeYoutube {
   count(endpoint: Endpoint): number;
   /** Plays `fault` on every request to `endpoint` until cleared (undefined clears). */
   setFault(endpoint: Endpoint, fault: Fault | undefined): void;
-  /** Replaces the caption body for a video. */
-  setCaption(videoId: string, body: string): void;
+  /**
+   * Replaces the caption body for a video; with `language`, only for its
+   * track in that language (`lang`) or YouTube's translation into it (`tlang`).
+   */
+  setCaption(videoId: string, body: string, language?: string): void;
   /** Chooses the page `GET /watch` serves (`page` by default). */
   setWatch(page: WatchPage): void;
   /** Refuses some player calls with the bot check (none by default). */
@@ -106,7 +109,8 @@ export function startFakeYoutube(options: { latencyMs?: number } = {}): FakeYout
     if (endpoint === "caption") {
       if (url.search.includes("exp=xpe")) return new Response("", { headers: { "content-type": "text/xml" } });
       const videoId = url.searchParams.get("v") ?? "";
-      return new Response(captions.get(videoId) ?? transcript, { headers: { "content-type": "text/xml; charset=UTF-8" } });
+      const language = url.searchParams.get("tlang") ?? url.searchParams.get("lang") ?? "";
+      return new Response(captions.get(`${videoId}|${language}`) ?? captions.get(videoId) ?? transcript, { headers: { "content-type": "text/xml; charset=UTF-8" } });
     }
     return new Response("Not found", { status: 404 });
   }
@@ -118,7 +122,7 @@ export function startFakeYoutube(options: { latencyMs?: number } = {}): FakeYout
     seen,
     count: (endpoint) => seen.filter((s) => s.endpoint === endpoint).length,
     setFault: (endpoint, fault) => (fault ? faults.set(endpoint, fault) : faults.delete(endpoint)),
-    setCaption: (videoId, body) => captions.set(videoId, body),
+    setCaption: (videoId, body, language) => captions.set(language ? `${videoId}|${language}` : videoId, body),
     setWatch: (page) => (watchPage = page),
     setPlayerGate: (next) => (gate = next),
     reset() {

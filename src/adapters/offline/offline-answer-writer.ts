@@ -1,8 +1,9 @@
-import type { AnswerWriter } from "../../domain/ports.ts";
+import type { AnswerWriter, TranscriptSource } from "../../domain/ports.ts";
 import type { Passage } from "../../domain/passages.ts";
 import { formatTimestamp } from "../../domain/transcript.ts";
 import type { OutputFormat } from "../../domain/chat-request.ts";
 import { centralPassages, relevantPassages } from "./extractive.ts";
+import { fetchOtherReading, primary } from "./other-reading.ts";
 import { PHRASES } from "./phrases.ts";
 
 /**
@@ -14,9 +15,16 @@ import { PHRASES } from "./phrases.ts";
  * transcript track fetched in that language (YouTube's translation where the
  * video has no such track); when there was none, the answer says so.
  *
+ * A question is also matched against a second reading of the video (the
+ * track in the question's language, else the video's own), aligned by time,
+ * so that an English question finds its passage in a Spanish track: the
+ * moment found in either is quoted from the response-language track.
+ *
+ * @param options.readings where a second reading is fetched (the cached
+ *   transcript source); without it, questions are matched on one reading
  * @returns the writer, named `offline`
  */
-export function createOfflineAnswerWriter(): AnswerWriter {
+export function createOfflineAnswerWriter(options: { readings?: TranscriptSource } = {}): AnswerWriter {
   return {
     name: "offline",
     async write(spec) {
@@ -24,19 +32,18 @@ export function createOfflineAnswerWriter(): AnswerWriter {
       const cues = spec.transcript.cues;
       let intro = phrases.summary;
       let picked: Passage[] = [];
+      let youtubeRequests = 0;
       if (!spec.isSummary) {
-        picked = relevantPassages(cues, spec.prompt);
+        const other = await fetchOtherReading(options.readings, spec);
+        youtubeRequests = other.youtubeRequests;
+        picked = relevantPassages(cues, spec.prompt, 3, other.transcript ? [other.transcript.cues] : []);
         intro = picked.length > 0 ? phrases.question : phrases.noMatch;
       }
       if (picked.length === 0) picked = centralPassages(cues, spec.isSummary ? 10 : 3);
       const note = primary(spec.transcript.language) === spec.language ? [] : [phrases.otherLanguage];
-      return { text: render([...note, intro], picked, spec.outputFormat), usage: { calls: 0, inputTokens: 0, outputTokens: 0 } };
+      return { text: render([...note, intro], picked, spec.outputFormat), usage: { calls: 0, inputTokens: 0, outputTokens: 0, youtubeRequests } };
     },
   };
-}
-
-function primary(code: string): string {
-  return code.toLowerCase().split("-")[0] ?? code;
 }
 
 function render(head: readonly string[], passages: readonly Passage[], format: OutputFormat): string {

@@ -32,7 +32,8 @@ export function createCachedTranscriptSource(options: CachedTranscriptOptions): 
       const cached = await options.cache.get(key).catch(() => undefined);
       if (cached) return cached;
       const shared = inflight.run(key, async () => {
-        const fresh = await options.source.fetch(videoId, { languages: query.languages, translate: query.translate });
+        // The first caller's counter sees the requests; callers sharing the fetch or served from the cache made none.
+        const fresh = await options.source.fetch(videoId, { languages: query.languages, translate: query.translate, reusePlayer: query.reusePlayer, countRequest: query.countRequest });
         await options.cache.set(key, fresh, options.ttlMs).catch(() => {});
         return fresh;
       });

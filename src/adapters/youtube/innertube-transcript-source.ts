@@ -5,8 +5,9 @@ import { onOrigin } from "./origin.ts";
 import { requestPlayer, readPlayerBody, type InnertubeClient } from "./player-request.ts";
 import { playerVideoId, readPlayerResponse, type PlayerInfo } from "./player-response.ts";
 import { parseTimedText } from "./timedtext.ts";
-import { chooseTrack, type TrackChoice } from "./track-choice.ts";
-import { createYoutubeTransport } from "./transport.ts";
+import { createRecentSessions } from "./recent-sessions.ts";
+import { chooseTrack, spokenLanguage, type TrackChoice } from "./track-choice.ts";
+import { countingTransport, createYoutubeTransport, type YoutubeTransport } from "./transport.ts";
 import { isUnreadable, unreadable } from "./unreadable.ts";
 import { fetchWatchPage } from "./watch-page.ts";
 
@@ -21,6 +22,12 @@ export interface InnertubeOptions {
   timeoutMs: number;
   /** Proxy-aware on the server; defaults to the global `fetch`. */
   fetch?: typeof fetch;
+  /**
+   * How long a player response may serve a `reusePlayer` fetch (10 minutes by
+   * default: long enough for a question soon after a summary of the same
+   * video, far inside the hours its caption URLs stay valid).
+   */
+  playerReuseMs?: number;
 }
 
 /** A player response read, plus the consent cookie that got it, if one was needed. */
@@ -49,6 +56,10 @@ const DEFAULT_CLIENTS: InnertubeClient[] = [{ name: "ANDROID", version: "20.10.3
  *    player response settles unavailable and age-restricted videos; its
  *    `INNERTUBE_API_KEY` makes one keyed player call with the first client.
  *    Its WEB caption URLs are not used: they need a PoToken (`exp=xpe`).
+ * A fetch marked `reusePlayer` (a second reading of a video, in another
+ * language) reuses the player response read for that video in the last
+ * `playerReuseMs`, so it costs only its caption request.
+ *
  * 3. When the chosen track's URL needs a PoToken, the clients not yet asked
  *    are, in order, and the first that lists the same track ungated serves it:
  *    never another track than the choice rules picked from the first answer.
@@ -57,11 +68,12 @@ const DEFAULT_CLIENTS: InnertubeClient[] = [{ name: "ANDROID", version: "20.10.3
  * @returns the transcript source
  */
 export function createInnertubeTranscriptSource(options: InnertubeOptions): TranscriptSource {
-  const transport = createYoutubeTransport(options);
+  const base = createYoutubeTransport(options);
   const clients = options.clients.length > 0 ? options.clients : DEFAULT_CLIENTS;
+  const recent = createRecentSessions<Session>({ ttlMs: options.playerReuseMs ?? 10 * 60_000 });
 
   /** @returns the first readable answer of the clients from `from` on, or the last refusal another client might have changed */
-  async function keyless(videoId: string, signal?: AbortSignal, from = 0): Promise<Session | AppError> {
+  async function keyless(transport: YoutubeTransport, videoId: string, signal?: AbortSignal, from = 0): Promise<Session | AppError> {
     let refusal: AppError | undefined;
     for (let index = from; index < clients.length; index++) {
       const text = await requestPlayer(transport, videoId, { client: clients[index]!, signal });
@@ -75,7 +87,7 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
     return refusal ?? new AppError("upstream_error", `YouTube sent no usable player response for video ${videoId}; try again later`);
   }
 
-  async function viaWatchPage(videoId: string, refusal: AppError, signal?: AbortSignal): Promise<Session> {
+  async function viaWatchPage(transport: YoutubeTransport, videoId: string, refusal: AppError, signal?: AbortSignal): Promise<Session> {
     const page = await fetchWatchPage(transport, videoId, signal);
     if (playerVideoId(page.playerResponse) === videoId) assertNotGone(page.playerResponse, videoId);
     if (!page.apiKey) throw refusal;
@@ -83,14 +95,21 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
     return { info: readPlayerBody(text, videoId), cookie: page.cookie, nextClient: clients.length };
   }
 
-  async function session(videoId: string, signal?: AbortSignal): Promise<Session> {
-    const first = await keyless(videoId, signal);
+  async function session(transport: YoutubeTransport, videoId: string, signal?: AbortSignal): Promise<Session> {
+    const first = await keyless(transport, videoId, signal);
     if (!(first instanceof AppError)) return first;
     if (isAppError(first, "video_unplayable")) throw first;
-    return await viaWatchPage(videoId, first, signal);
+    return await viaWatchPage(transport, videoId, first, signal);
   }
 
-  async function captions(videoId: string, choice: TrackChoice, cookie?: string, signal?: AbortSignal): Promise<Cue[]> {
+  async function freshOrRecent(transport: YoutubeTransport, videoId: string, query: TranscriptQuery): Promise<Session> {
+    const reused = query.reusePlayer ? recent.get(videoId) : undefined;
+    if (reused) return reused;
+    const fresh = await session(transport, videoId, query.signal);
+    recent.set(videoId, fresh);
+    return fresh;
+  }
+  async function captions(transport: YoutubeTransport, videoId: string, choice: TrackChoice, cookie?: string, signal?: AbortSignal): Promise<Cue[]> {
     // onOrigin first: it refuses a baseUrl that is not a URL with upstream_error (was a 500).
     const url = onOrigin(choice.track.baseUrl, options.baseUrl);
     url.searchParams.delete("fmt");
@@ -105,10 +124,10 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
   }
 
   /** The chosen track, from a client that lists it without a PoToken gate when the first one gated it. */
-  async function ungated(videoId: string, first: Session, choice: TrackChoice, query: TranscriptQuery): Promise<{ info: PlayerInfo; choice: TrackChoice }> {
+  async function ungated(transport: YoutubeTransport, videoId: string, first: Session, choice: TrackChoice, query: TranscriptQuery): Promise<{ info: PlayerInfo; choice: TrackChoice }> {
     let from = first.nextClient;
     while (isGated(choice, options.baseUrl) && from < clients.length) {
-      const other = await keyless(videoId, query.signal, from);
+      const other = await keyless(transport, videoId, query.signal, from);
       if (other instanceof AppError) break;
       from = other.nextClient;
       const again = chooseTrack(other.info, query.languages, query.translate);
@@ -122,11 +141,12 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
 
   return {
     async fetch(videoId, query) {
-      const first = await session(videoId, query.signal);
+      const transport = countingTransport(base, query.countRequest);
+      const first = await freshOrRecent(transport, videoId, query);
       const chosen = chooseTrack(first.info, query.languages, query.translate);
       if (!chosen) throw new AppError("transcript_unavailable", `Video ${videoId} has no captions, so there is no transcript to answer from`);
-      const { info, choice } = await ungated(videoId, first, chosen, query);
-      const cues = await captions(videoId, choice, first.cookie, query.signal);
+      const { info, choice } = await ungated(transport, videoId, first, chosen, query);
+      const cues = await captions(transport, videoId, choice, first.cookie, query.signal);
       return {
         videoId,
         language: choice.translateTo ?? choice.track.languageCode,
@@ -134,6 +154,7 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
         isTranslated: choice.translateTo !== undefined,
         durationSeconds: info.lengthSeconds,
         title: info.title,
+        videoLanguage: spokenLanguage(info),
         cues,
       } satisfies Transcript;
     },

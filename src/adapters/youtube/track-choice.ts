@@ -56,3 +56,18 @@ export function sameLanguage(code: string, wanted: string): boolean {
 function canTranslateTo(info: PlayerInfo, language: string): boolean {
   return info.translationLanguages.some((code) => sameLanguage(code, language));
 }
+
+/**
+ * The language a video is spoken in, as its tracks tell: YouTube's automatic
+ * speech recognition track is in it, else the track YouTube shows by
+ * default usually is.
+ *
+ * @param info the player response's tracks
+ * @returns a track's language code, or undefined when no track says
+ */
+export function spokenLanguage(info: PlayerInfo): string | undefined {
+  const recognised = info.tracks.find((t) => t.isGenerated);
+  if (recognised) return recognised.languageCode;
+  const named = info.defaultTrackIndex !== undefined ? info.tracks[info.defaultTrackIndex] : undefined;
+  return named?.languageCode ?? (info.tracks.length === 1 ? info.tracks[0]!.languageCode : undefined);
+}

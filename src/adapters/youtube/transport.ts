@@ -97,3 +97,25 @@ function retryAfter(response: Response): number | undefined {
   const value = Number(response.headers.get("retry-after"));
   return Number.isFinite(value) && value > 0 ? Math.ceil(value) : undefined;
 }
+
+/**
+ * @param transport the transport to watch
+ * @param count called once per request sent (undefined: the transport as it is)
+ * @returns the same transport, counting its requests
+ */
+export function countingTransport(transport: YoutubeTransport, count?: () => void): YoutubeTransport {
+  if (!count) return transport;
+  return {
+    text(url, init) {
+      count();
+      return transport.text(url, init);
+    },
+    hook(signal) {
+      const hooked = transport.hook(signal);
+      return ((input: string | URL | Request, init?: RequestInit) => {
+        count();
+        return hooked(input, init);
+      }) as typeof fetch;
+    },
+  };
+}

@@ -32,7 +32,7 @@ export function createYoutubeTranscriptPackageSource(options: TransportOptions):
   return {
     async fetch(videoId, query) {
       const seen: Observed = { tracks: [] };
-      const hook = observing(transport.hook(query.signal), seen);
+      const hook = observing(transport.hook(query.signal), seen, query.countRequest);
       const items = await fetchInOrder(videoId, query.languages, hook, seen);
       if (seen.format === "broken") throw new AppError("upstream_error", `YouTube sent a caption track for video ${videoId} the service could not read; try again later`);
       const cues = normalise(items, seen.format);
@@ -47,6 +47,7 @@ export function createYoutubeTranscriptPackageSource(options: TransportOptions):
         isTranslated: false,
         durationSeconds: seen.lengthSeconds,
         title: seen.title,
+        videoLanguage: seen.tracks.find((t) => t.kind === "asr")?.languageCode ?? seen.defaultLanguage,
         cues,
       } satisfies Transcript;
     },
@@ -101,8 +102,9 @@ export function normalise(items: readonly TranscriptResponse[], format: Observed
 }
 
 /** Wraps the hook to note what YouTube sent: caption format, length, tracks, and why a request failed. */
-function observing(hook: typeof fetch, seen: Observed): typeof fetch {
+function observing(hook: typeof fetch, seen: Observed, count?: () => void): typeof fetch {
   const watched = async (input: string | URL | Request, init?: RequestInit) => {
+    count?.();
     let response: Response;
     try {
       response = await hook(input, init);

@@ -167,3 +167,36 @@ describe("createInnertubeTranscriptSource()", () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
+
+describe("createInnertubeTranscriptSource() reading a second track", () => {
+  test("a reusePlayer fetch right after a fetch of the video sends only its caption request, and counts it", async () => {
+    const first = await source.fetch(VIDEOS.normal.id, { languages: ["es"], translate: true });
+    expect(first).toMatchObject({ language: "es", isTranslated: false, videoLanguage: "en" });
+    youtube.reset();
+    let counted = 0;
+    const second = await source.fetch(VIDEOS.normal.id, { languages: ["en"], translate: true, reusePlayer: true, countRequest: () => (counted += 1) });
+    expect(second.language).toBe("en");
+    expect(youtube.seen.map((s) => s.endpoint)).toEqual(["caption"]);
+    expect(youtube.seen[0]!.query.lang).toBe("en");
+    expect(counted).toBe(1);
+  });
+
+  test("without reusePlayer, or for a video not read moments ago, the player is asked again, and every request is counted", async () => {
+    let counted = 0;
+    await source.fetch(VIDEOS.normal.id, { ...en, countRequest: () => (counted += 1) });
+    expect(youtube.seen.map((s) => s.endpoint)).toEqual(["player", "caption"]);
+    expect(counted).toBe(2);
+    const fresh = createInnertubeTranscriptSource({ baseUrl: youtube.origin, clients, timeoutMs: 2_000 });
+    youtube.reset();
+    await fresh.fetch(VIDEOS.normal.id, { ...en, reusePlayer: true });
+    expect(youtube.seen.map((s) => s.endpoint)).toEqual(["player", "caption"]);
+  });
+
+  test("a player response older than playerReuseMs is not reused", async () => {
+    const stale = createInnertubeTranscriptSource({ baseUrl: youtube.origin, clients, timeoutMs: 2_000, playerReuseMs: 0 });
+    await stale.fetch(VIDEOS.normal.id, en);
+    youtube.reset();
+    await stale.fetch(VIDEOS.normal.id, { languages: ["es"], translate: true, reusePlayer: true });
+    expect(youtube.seen.map((s) => s.endpoint)).toEqual(["player", "caption"]);
+  });
+});
