@@ -38,11 +38,12 @@ export async function composeService(config: Config, io: { logger: Logger; fetch
  */
 export function composeChat(config: Config, io: { logger: Logger; fetch?: typeof fetch }, state: ServiceState, writer: AnswerWriter): ChatService {
   return createChatService({
-    transcripts: composeTranscriptSource(config, io, state.transcriptCache),
+    transcripts: composeTranscriptSource(config, io, state.transcriptCache, state.flights),
     writer,
     answers: state.answerCache,
     answerTtlMs: config.answerCache.ttlMs,
     gate: state.gate,
+    flights: state.flights,
     requestTimeoutMs: config.requestTimeoutMs,
   });
 }

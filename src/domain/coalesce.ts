@@ -1,3 +1,6 @@
+import { AppError, isAppError } from "./errors.ts";
+import type { SharedFlight, SharedResult } from "./ports.ts";
+
 /** Result of a coalesced call: the value and whether it was shared with an earlier caller. */
 export interface Coalesced<T> {
   value: T;
@@ -28,4 +31,81 @@ export class Coalescer<T> {
     this.#inflight.set(key, started);
     return { value: await started, shared: false };
   }
+}
+
+/**
+ * How one process takes part in a shared work: runs it, or waits for it
+ * elsewhere. `unwanted` aborts once every local caller has stopped waiting,
+ * so a wait for another instance can end; the work itself is never given it.
+ */
+export type Participation = <T>(key: string, work: () => Promise<T>, unwanted: AbortSignal) => Promise<SharedResult<T>>;
+
+interface Entry {
+  result: Promise<SharedResult<unknown>>;
+  waiting: number;
+  unwanted: AbortController;
+}
+
+/**
+ * One participation per key in this process, joined by every concurrent local
+ * caller. Each caller stops waiting on its own signal; the work goes on for
+ * the others (and, today as before, is bounded by its own time limits).
+ *
+ * @param participate runs or waits for the work once per key
+ */
+export function coalesceLocally(participate: Participation): SharedFlight {
+  const inflight = new Map<string, Entry>();
+  return {
+    async run<T>(key: string, work: () => Promise<T>, options: { signal?: AbortSignal } = {}): Promise<SharedResult<T>> {
+      let entry = inflight.get(key);
+      const joined = entry !== undefined;
+      if (!entry) {
+        const unwanted = new AbortController();
+        const result = participate(key, work, unwanted.signal).finally(() => {
+          if (inflight.get(key) === entry) inflight.delete(key);
+        });
+        result.catch(() => {}); // every caller may have stopped waiting: nobody else would handle it
+        entry = { result, waiting: 0, unwanted };
+        inflight.set(key, entry);
+      }
+      entry.waiting++;
+      const own = entry;
+      try {
+        const shared = (await untilAborted(own.result, options.signal)) as SharedResult<T>;
+        return joined && shared.role === "owner" ? { value: shared.value, role: "local" } : shared;
+      } finally {
+        if (--own.waiting === 0) {
+          // Nobody here waits any more: a later caller must start afresh, not join an abandoned wait.
+          if (inflight.get(key) === own) inflight.delete(key);
+          own.unwanted.abort();
+        }
+      }
+    },
+  };
+}
+
+/** Today's in-process coalescing: the first caller runs the work, the others join it. */
+export function createLocalFlight(): SharedFlight {
+  return coalesceLocally(async (_key, work) => ({ value: await work(), role: "owner" }));
+}
+
+/** @returns `work`'s value, unless `signal` aborts first (then `upstream_timeout`, or the signal's own AppError) */
+export async function untilAborted<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return await work;
+  if (signal.aborted) throw stopped(signal);
+  let onAbort = (): void => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(stopped(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+function stopped(signal: AbortSignal): AppError {
+  if (isAppError(signal.reason)) return signal.reason;
+  return new AppError("upstream_timeout", "The work did not finish in time; try again later", { cause: signal.reason });
 }
