@@ -35,50 +35,43 @@ export class Coalescer<T> {
 
 /**
  * How one process takes part in a shared work: runs it, or waits for it
- * elsewhere. `unwanted` aborts once every local caller has stopped waiting,
- * so a wait for another instance can end; the work itself is never given it.
+ * elsewhere. `wanted` tells whether any local caller still waits, so a wait
+ * for another instance can end when none does; the work itself never stops for it.
  */
-export type Participation = <T>(key: string, work: () => Promise<T>, unwanted: AbortSignal) => Promise<SharedResult<T>>;
+export type Participation = <T>(key: string, work: () => Promise<T>, wanted: () => boolean) => Promise<SharedResult<T>>;
 
 interface Entry {
   result: Promise<SharedResult<unknown>>;
   waiting: number;
-  unwanted: AbortController;
 }
 
 /**
  * One participation per key in this process, joined by every concurrent local
- * caller. Each caller stops waiting on its own signal; the work goes on for
- * the others (and, today as before, is bounded by its own time limits).
+ * caller until it settles. Each caller stops waiting on its own signal; the
+ * work goes on for the others (and, as before, is bounded by its own time limits).
  *
  * @param participate runs or waits for the work once per key
  */
 export function coalesceLocally(participate: Participation): SharedFlight {
   const inflight = new Map<string, Entry>();
+  const start = (key: string, work: () => Promise<unknown>): Entry => {
+    const callers = { waiting: 1 }; // the caller starting it, counted before the participation first asks
+    const result = participate(key, work, () => callers.waiting > 0).finally(() => inflight.delete(key));
+    result.catch(() => {}); // every caller may have stopped waiting: nobody else would handle it
+    const entry: Entry = Object.assign(callers, { result });
+    inflight.set(key, entry);
+    return entry;
+  };
   return {
     async run<T>(key: string, work: () => Promise<T>, options: { signal?: AbortSignal } = {}): Promise<SharedResult<T>> {
-      let entry = inflight.get(key);
-      const joined = entry !== undefined;
-      if (!entry) {
-        const unwanted = new AbortController();
-        const result = participate(key, work, unwanted.signal).finally(() => {
-          if (inflight.get(key) === entry) inflight.delete(key);
-        });
-        result.catch(() => {}); // every caller may have stopped waiting: nobody else would handle it
-        entry = { result, waiting: 0, unwanted };
-        inflight.set(key, entry);
-      }
-      entry.waiting++;
-      const own = entry;
+      const running = inflight.get(key);
+      const entry = running ?? start(key, work);
+      if (running) entry.waiting++;
       try {
-        const shared = (await untilAborted(own.result, options.signal)) as SharedResult<T>;
-        return joined && shared.role === "owner" ? { value: shared.value, role: "local" } : shared;
+        const shared = (await untilAborted(entry.result, options.signal)) as SharedResult<T>;
+        return running && shared.role === "owner" ? { value: shared.value, role: "local" } : shared;
       } finally {
-        if (--own.waiting === 0) {
-          // Nobody here waits any more: a later caller must start afresh, not join an abandoned wait.
-          if (inflight.get(key) === own) inflight.delete(key);
-          own.unwanted.abort();
-        }
+        entry.waiting--;
       }
     },
   };

@@ -67,20 +67,22 @@ describe("createLocalFlight()", () => {
 });
 
 describe("coalesceLocally()", () => {
-  test("tells the participation when every local caller has stopped waiting, and a later caller starts afresh", async () => {
-    const seen: AbortSignal[] = [];
-    const flight = coalesceLocally(async (_key, work, unwanted) => {
-      seen.push(unwanted);
-      await Bun.sleep(50);
+  test("tells the participation whether anyone here still waits; a caller arriving meanwhile joins it, and after it a new one starts afresh", async () => {
+    const wants: boolean[][] = [];
+    const flight = coalesceLocally(async (_key, work, wanted) => {
+      const seen: boolean[] = [];
+      wants.push(seen);
+      for (let i = 0; i < 4; i++, await Bun.sleep(40)) seen.push(wanted());
       return { value: await work(), role: "remote" };
     });
-    const first = flight.run("k", async () => 1, { signal: AbortSignal.timeout(5) });
-    const second = flight.run("k", async () => 1, { signal: AbortSignal.timeout(5) });
-    await Promise.allSettled([first, second]);
-    expect(seen[0]!.aborted).toBe(true);
-    const later = await flight.run("k", async () => 2);
-    expect(seen).toHaveLength(2);
-    expect(later).toEqual({ value: 2, role: "remote" });
+    const impatient = flight.run("k", async () => 1, { signal: AbortSignal.timeout(10) }).catch((e) => e.code);
+    await Bun.sleep(60);
+    const joiner = flight.run("k", async () => 2);
+    expect(await impatient).toBe("upstream_timeout");
+    expect(await joiner).toEqual({ value: 1, role: "remote" });
+    expect(wants).toEqual([[true, false, true, true]]);
+    expect(await flight.run("k", async () => 3)).toEqual({ value: 3, role: "remote" });
+    expect(wants).toHaveLength(2);
   });
 
   test("a caller joining work done on another instance is told `remote`, not `local`", async () => {

@@ -39,66 +39,38 @@ const ABANDONED = Symbol("nobody waits any more");
  * @param options the shared connection, the lease duration and the outcome's life
  */
 export function createRedisSharedFlight(options: RedisFlightOptions): SharedFlight {
-  const { connection, leaseMs } = options;
-  const outcomeTtlMs = options.outcomeTtlMs ?? Math.max(60_000, 2 * leaseMs);
-  const pollCapMs = Math.max(50, Math.min(1_000, leaseMs / 4));
-  const instance = crypto.randomUUID().slice(0, 8);
-  const channel = `${connection.prefix}flight:done`;
-  const leaseKey = (key: string) => `${connection.prefix}flight:lease:${key}`;
-  const outcomeKey = (token: string) => `${connection.prefix}flight:outcome:${token}`;
-  const listeners = new Map<string, Set<() => void>>();
-  connection.subscribe(channel, (token) => listeners.get(token)?.forEach((wake) => wake()));
+  const flight = new RedisFlight(options);
+  return coalesceLocally((key, work, wanted) => flight.participate(key, work, wanted));
+}
 
-  async function own<T>(lease: string, token: string, work: () => Promise<T>): Promise<T> {
-    const renew = () => void connection.run((c) => c.eval(RENEW, 1, lease, token, leaseMs)).catch(() => {});
-    const renewing = setInterval(renew, Math.max(20, leaseMs / 3));
-    try {
-      const value = await work();
-      await finish(lease, token, { ok: true, value });
-      return value;
-    } catch (error) {
-      await finish(lease, token, failureOf(error));
-      throw error;
-    } finally {
-      clearInterval(renewing);
-    }
+class RedisFlight {
+  readonly #connection: RedisConnection;
+  readonly #leaseMs: number;
+  readonly #outcomeTtlMs: number;
+  readonly #pollCapMs: number;
+  readonly #instance = crypto.randomUUID().slice(0, 8);
+  readonly #channel: string;
+  /** Wake-ups of the waits in this process, by the token of the owner they wait for. */
+  readonly #listeners = new Map<string, Set<() => void>>();
+
+  constructor(options: RedisFlightOptions) {
+    this.#connection = options.connection;
+    this.#leaseMs = options.leaseMs;
+    this.#outcomeTtlMs = options.outcomeTtlMs ?? Math.max(60_000, 2 * options.leaseMs);
+    this.#pollCapMs = Math.max(50, Math.min(1_000, options.leaseMs / 4));
+    this.#channel = `${options.connection.prefix}flight:done`;
+    this.#connection.subscribe(this.#channel, (token) => this.#listeners.get(token)?.forEach((wake) => wake()));
   }
 
-  async function finish(lease: string, token: string, outcome: Outcome): Promise<void> {
-    const text = JSON.stringify(outcome);
-    // Redis gone: the waiters see the lease expire and take over, or run the work themselves.
-    await connection.run((c) => c.eval(FINISH, 2, lease, outcomeKey(token), token, text, outcomeTtlMs, channel)).catch(() => {});
-  }
-
-  /** Waits for the holder's outcome; LOST when its lease ended without one. */
-  async function waitFor(lease: string, holder: string, unwanted: AbortSignal): Promise<Outcome | typeof LOST | typeof DOWN | typeof ABANDONED> {
-    const wake = new Wake(unwanted);
-    const woken = listeners.get(holder) ?? new Set<() => void>();
-    listeners.set(holder, woken.add(wake.now));
-    try {
-      for (let pause = 20; ; pause = Math.min(pause * 2, pollCapMs)) {
-        if (unwanted.aborted) return ABANDONED;
-        const seen = await connection.run((c) => c.mget(outcomeKey(holder), lease)).catch((): typeof DOWN => DOWN);
-        if (seen === DOWN) return DOWN;
-        const [outcome, current] = seen;
-        if (outcome) return JSON.parse(outcome) as Outcome;
-        if (current !== holder) return LOST;
-        await wake.after(pause);
-      }
-    } finally {
-      woken.delete(wake.now);
-      if (woken.size === 0) listeners.delete(holder);
-    }
-  }
-
-  async function participate<T>(key: string, work: () => Promise<T>, unwanted: AbortSignal): Promise<SharedResult<T>> {
-    const lease = leaseKey(key);
+  /** Claims the key's lease and works, or waits for its holder; takes over a lease that ends without an outcome. */
+  async participate<T>(key: string, work: () => Promise<T>, wanted: () => boolean): Promise<SharedResult<T>> {
+    const lease = `${this.#connection.prefix}flight:lease:${key}`;
     for (;;) {
-      const token = `${instance}:${crypto.randomUUID()}`;
-      const holder = await connection.run((c) => c.eval(CLAIM, 1, lease, token, leaseMs) as Promise<string | null>).catch((): typeof DOWN => DOWN);
+      const token = `${this.#instance}:${crypto.randomUUID()}`;
+      const holder = await this.#connection.run((c) => c.eval(CLAIM, 1, lease, token, this.#leaseMs) as Promise<string | null>).catch((): typeof DOWN => DOWN);
       if (holder === DOWN) return { value: await work(), role: "owner" };
-      if (holder === null) return { value: await own(lease, token, work), role: "owner" };
-      const outcome = await waitFor(lease, holder, unwanted);
+      if (holder === null) return { value: await this.#own(lease, token, work), role: "owner" };
+      const outcome = await this.#waitFor(lease, holder, wanted);
       if (outcome === LOST) continue;
       if (outcome === DOWN) return { value: await work(), role: "owner" };
       if (outcome === ABANDONED) throw new AppError("upstream_timeout", "Every caller stopped waiting for this work");
@@ -107,7 +79,51 @@ export function createRedisSharedFlight(options: RedisFlightOptions): SharedFlig
     }
   }
 
-  return coalesceLocally(participate);
+  async #own<T>(lease: string, token: string, work: () => Promise<T>): Promise<T> {
+    const renew = () => void this.#connection.run((c) => c.eval(RENEW, 1, lease, token, this.#leaseMs)).catch(() => {});
+    const renewing = setInterval(renew, Math.max(20, this.#leaseMs / 3));
+    try {
+      const value = await work();
+      await this.#finish(lease, token, { ok: true, value });
+      return value;
+    } catch (error) {
+      await this.#finish(lease, token, failureOf(error));
+      throw error;
+    } finally {
+      clearInterval(renewing);
+    }
+  }
+
+  async #finish(lease: string, token: string, outcome: Outcome): Promise<void> {
+    const args = [lease, this.#outcomeKey(token), token, JSON.stringify(outcome), this.#outcomeTtlMs, this.#channel];
+    // Redis gone: the waiters see the lease expire and take over, or run the work themselves.
+    await this.#connection.run((c) => c.eval(FINISH, 2, ...args)).catch(() => {});
+  }
+
+  /** Waits for the holder's outcome: woken by its message, or polling with backoff. */
+  async #waitFor(lease: string, holder: string, wanted: () => boolean): Promise<Outcome | typeof LOST | typeof DOWN | typeof ABANDONED> {
+    const wake = new Wake();
+    const woken = this.#listeners.get(holder) ?? new Set<() => void>();
+    this.#listeners.set(holder, woken.add(wake.now));
+    try {
+      for (let pause = 20; ; pause = Math.min(pause * 2, this.#pollCapMs)) {
+        if (!wanted()) return ABANDONED;
+        const seen = await this.#connection.run((c) => c.mget(this.#outcomeKey(holder), lease)).catch((): typeof DOWN => DOWN);
+        if (seen === DOWN) return DOWN;
+        const [outcome, current] = seen;
+        if (outcome) return JSON.parse(outcome) as Outcome;
+        if (current !== holder) return LOST;
+        await wake.after(pause);
+      }
+    } finally {
+      woken.delete(wake.now);
+      if (woken.size === 0) this.#listeners.delete(holder);
+    }
+  }
+
+  #outcomeKey(token: string): string {
+    return `${this.#connection.prefix}flight:outcome:${token}`;
+  }
 }
 
 /** The failure as waiters elsewhere must see it: an AppError's code and message, anything else an internal error. */
@@ -116,14 +132,10 @@ function failureOf(error: unknown): Outcome {
   return { ok: false, code: "internal_error", message: "The work failed on another instance; try again" };
 }
 
-/** A pause that ends early on a message for the awaited work, or when nobody waits any more. */
+/** A pause that ends early on a message for the awaited work. */
 class Wake {
   #resolve: (() => void) | undefined;
   #woken = false;
-
-  constructor(unwanted: AbortSignal) {
-    unwanted.addEventListener("abort", () => this.now(), { once: true });
-  }
 
   readonly now = (): void => {
     this.#woken = true;

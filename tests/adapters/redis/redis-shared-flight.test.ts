@@ -117,6 +117,18 @@ describe("createRedisSharedFlight()", () => {
     expect(work.runs).toBe(1);
   });
 
+  test("an instance whose callers all gave up stops waiting: it does not take over a dead lease for nobody", async () => {
+    const flight = await instance(300);
+    const key = `gone-${crypto.randomUUID()}`;
+    await admin.set(`${prefix}flight:lease:${key}`, "dead-instance:token", "PX", 300);
+    const work = counted("unwanted", 10);
+    const given = await flight.run(key, work.run, { signal: AbortSignal.timeout(50) }).catch((e) => e.code);
+    expect(given).toBe("upstream_timeout");
+    await Bun.sleep(600);
+    expect(work.runs).toBe(0);
+    expect(await admin.exists(`${prefix}flight:lease:${key}`)).toBe(0);
+  });
+
   test("Redis unreachable: the work runs here, still shared within the process", async () => {
     const flight = await instance(5_000, "redis://127.0.0.1:1");
     const work = counted("local", 50);
