@@ -1,5 +1,6 @@
 import type { GeneratedAnswer } from "../domain/chat.ts";
-import type { ApiKeys, Cache, KeyIdentity, RateLimiter, WorkGate } from "../domain/ports.ts";
+import { createLocalFlight } from "../domain/coalesce.ts";
+import type { ApiKeys, Cache, KeyIdentity, RateLimiter, SharedFlight, WorkGate } from "../domain/ports.ts";
 import type { Transcript } from "../domain/transcript.ts";
 import { createChainedApiKeys } from "../adapters/keys/chained-api-keys.ts";
 import { createStaticApiKeys, generateApiKey } from "../adapters/keys/env-api-keys.ts";
@@ -12,6 +13,7 @@ import { createRedisApiKeys } from "../adapters/keys/redis-api-keys.ts";
 import { createRedisCache } from "../adapters/cache/redis-cache.ts";
 import type { RedisConnection } from "../adapters/redis/redis-connection.ts";
 import { createRedisRateLimiter } from "../adapters/limits/redis-rate-limiter.ts";
+import { createRedisSharedFlight } from "../adapters/redis/redis-shared-flight.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import { parseRateLimit } from "./rate-limit-spec.ts";
@@ -23,6 +25,8 @@ export interface ServiceState {
   gate: WorkGate;
   transcriptCache: Cache<Transcript>;
   answerCache: Cache<GeneratedAnswer>;
+  /** Identical transcript fetches and generations in flight, shared across instances with Redis. */
+  flights: SharedFlight;
   /** A key made at start-up because none was configured; printed once in the banner. */
   generatedKey?: string;
   /** The shared Redis connection, when `REDIS_URL` is set. */
@@ -78,6 +82,7 @@ export async function composeState(config: Config, io: { logger: Logger }): Prom
     answerCache: redis
       ? createRedisCache<GeneratedAnswer>({ connection: redis, namespace: "answer" })
       : createMemoryCache<GeneratedAnswer>({ maxEntries: config.answerCache.maxEntries }),
+    flights: redis ? createRedisSharedFlight({ connection: redis, leaseMs: config.sharedWorkLeaseMs }) : createLocalFlight(),
     generatedKey,
     redis,
     close: () => store.close(),

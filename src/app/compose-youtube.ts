@@ -1,4 +1,4 @@
-import type { Cache, TranscriptSource } from "../domain/ports.ts";
+import type { Cache, SharedFlight, TranscriptSource } from "../domain/ports.ts";
 import type { Transcript } from "../domain/transcript.ts";
 import { createCachedTranscriptSource } from "../adapters/youtube/cached-transcript-source.ts";
 import { createInnertubeTranscriptSource } from "../adapters/youtube/innertube-transcript-source.ts";
@@ -10,17 +10,18 @@ import type { Logger } from "./logger.ts";
 /**
  * Builds the transcript source: YouTube through InnerTube, the
  * `youtube-transcript` package behind it for answers InnerTube's reader could
- * not parse, all behind the transcript cache and in-process coalescing.
+ * not parse, all behind the transcript cache and the sharing of fetches in flight.
  *
  * @param config the validated settings
  * @param io the outside world; `fetch` replaces the proxy-aware one in tests
  * @param cache where transcripts are kept
+ * @param flights where identical fetches in flight are shared (this process only when omitted)
  */
-export function composeTranscriptSource(config: Config, io: { logger: Logger; fetch?: typeof fetch }, cache: Cache<Transcript>): TranscriptSource {
+export function composeTranscriptSource(config: Config, io: { logger: Logger; fetch?: typeof fetch }, cache: Cache<Transcript>, flights?: SharedFlight): TranscriptSource {
   const transport = { baseUrl: config.youtube.baseUrl, timeoutMs: config.youtube.timeoutMs, fetch: io.fetch ?? proxiedFetch(config.youtube.proxy) };
   const primary = createInnertubeTranscriptSource({ ...transport, clients: config.youtube.clients });
   const source = withSecondStrategy(primary, createYoutubeTranscriptPackageSource(transport));
-  return createCachedTranscriptSource({ source, cache, ttlMs: config.transcriptCache.ttlMs });
+  return createCachedTranscriptSource({ source, cache, ttlMs: config.transcriptCache.ttlMs, flights });
 }
 
 /**

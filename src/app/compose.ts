@@ -25,7 +25,7 @@ export interface Service {
  */
 export async function composeService(config: Config, io: { logger: Logger; fetch?: typeof fetch; notes?: RequestNotes }): Promise<Service> {
   const state = await composeState(config, io);
-  const transcripts = composeTranscriptSource(config, io, state.transcriptCache);
+  const transcripts = composeTranscriptSource(config, io, state.transcriptCache, state.flights);
   const writer = composeWriter(config, io, transcripts, state.redis);
   const chat = composeChat(config, io, state, writer, transcripts);
   const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, bodyTimeoutMs: config.connection.bodyTimeoutMs, logger: io.logger, corsOrigins: config.corsOrigins, notes: io.notes });
@@ -43,7 +43,7 @@ export function composeChat(
   io: { logger: Logger; fetch?: typeof fetch },
   state: ServiceState,
   writer: AnswerWriter,
-  transcripts: TranscriptSource = composeTranscriptSource(config, io, state.transcriptCache),
+  transcripts: TranscriptSource = composeTranscriptSource(config, io, state.transcriptCache, state.flights),
 ): ChatService {
   return createChatService({
     transcripts,
@@ -51,6 +51,7 @@ export function composeChat(
     answers: state.answerCache,
     answerTtlMs: config.answerCache.ttlMs,
     gate: state.gate,
+    flights: state.flights,
     requestTimeoutMs: config.requestTimeoutMs,
   });
 }

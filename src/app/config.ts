@@ -38,6 +38,8 @@ export interface Config {
   corsOrigins: string[];
   transcriptCache: { ttlMs: number; maxEntries: number };
   answerCache: { ttlMs: number; maxEntries: number };
+  /** Lease of shared work in Redis: a dead owner's work is taken over after about this long. */
+  sharedWorkLeaseMs: number;
   logFormat: "json" | "pretty" | "auto";
   shutdownGraceMs: number;
 }
@@ -97,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     corsOrigins: read.list("CORS_ORIGINS"),
     transcriptCache: { ttlMs: read.int("TRANSCRIPT_CACHE_TTL_MS", 6 * HOUR_MS, 0, 30 * 24 * HOUR_MS), maxEntries: read.int("TRANSCRIPT_CACHE_MAX_ENTRIES", 500, 1, 1_000_000) },
     answerCache: { ttlMs: read.int("ANSWER_CACHE_TTL_MS", HOUR_MS, 0, 30 * 24 * HOUR_MS), maxEntries: read.int("ANSWER_CACHE_MAX_ENTRIES", 2_000, 1, 1_000_000) },
+    sharedWorkLeaseMs: read.int("SHARED_WORK_LEASE_MS", 5_000, 100, 600_000),
     logFormat: read.oneOf("LOG_FORMAT", ["json", "pretty", "auto"] as const, "auto"),
     shutdownGraceMs: read.int("SHUTDOWN_GRACE_MS", 30_000, 0, 600_000),
   };

@@ -121,7 +121,7 @@ export function createHttpApp(deps: HttpAppDeps) {
         const outcome = await deps.chat.answer(chatRequest);
         const { timings, usage } = outcome.answer;
         // A cached answer's upstream timings are those of the request that made it: not logged again.
-        deps.notes?.note(request, outcome.cache === "hit" ? { cache: "hit" } : { cache: outcome.cache, transcriptMs: timings.transcriptMs, generationMs: timings.generationMs, usage });
+        deps.notes?.note(request, outcome.cache === "hit" ? { cache: "hit" } : { cache: outcome.cache, work: outcome.work, transcriptMs: timings.transcriptMs, generationMs: timings.generationMs, usage });
         const headers = commonHeaders(request);
         Object.assign(headers, exchange.limitHeaders);
         headers["content-type"] = JSON_CONTENT_TYPE;

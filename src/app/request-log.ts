@@ -1,4 +1,4 @@
-import type { AnswerUsage } from "../domain/ports.ts";
+import type { AnswerUsage, WorkRole } from "../domain/ports.ts";
 import type { Logger, LogFields } from "./logger.ts";
 
 /** What the HTTP app learns about a request while answering it, for its log line. */
@@ -9,6 +9,8 @@ export interface RequestFacts {
   /** Length of the prompt as processed, in code points; the text itself is never logged. */
   promptLength?: number;
   cache?: "hit" | "shared" | "miss";
+  /** Who generated the answer: this request (`owner`), another on this instance (`local`), another instance (`remote`). */
+  work?: WorkRole;
   transcriptMs?: number;
   generationMs?: number;
   usage?: AnswerUsage;
@@ -72,6 +74,7 @@ export function requestFields(request: Request, status: number, requestId: strin
   if (facts.videoId !== undefined) fields.video_id = facts.videoId;
   if (facts.promptLength !== undefined) fields.prompt_length = facts.promptLength;
   if (facts.cache !== undefined) fields.cache = facts.cache;
+  if (facts.work !== undefined) fields.work = facts.work;
   if (facts.transcriptMs !== undefined) fields.transcript_ms = round(facts.transcriptMs);
   if (facts.generationMs !== undefined) fields.generation_ms = round(facts.generationMs);
   if (facts.usage !== undefined) {

@@ -1,8 +1,8 @@
 import type { ChatRequest, Language, OutputFormat } from "./chat-request.ts";
-import { Coalescer } from "./coalesce.ts";
+import { createLocalFlight } from "./coalesce.ts";
 import { describeDuration } from "./duration.ts";
 import { AppError, isAppError } from "./errors.ts";
-import type { AnswerUsage, AnswerWriter, Cache, TranscriptSource, WorkGate } from "./ports.ts";
+import type { AnswerUsage, AnswerWriter, Cache, SharedFlight, TranscriptSource, WorkGate, WorkRole } from "./ports.ts";
 import { lastCueEnd } from "./transcript.ts";
 
 /** The response body of spec §2.2. */
@@ -31,6 +31,8 @@ export interface ChatOutcome {
   answer: GeneratedAnswer;
   /** `hit` from the response cache, `shared` with an equal request in flight, `miss` generated. */
   cache: "hit" | "shared" | "miss";
+  /** Who generated it, when not a cache hit: this request, another here, or another instance. */
+  work?: WorkRole;
 }
 
 export interface ChatServiceDeps {
@@ -38,6 +40,8 @@ export interface ChatServiceDeps {
   writer: AnswerWriter;
   answers: Cache<GeneratedAnswer>;
   gate: WorkGate;
+  /** Where identical generations in flight are shared; in this process only by default. */
+  flights?: SharedFlight;
   answerTtlMs: number;
   /** Bound on the whole request's work. */
   requestTimeoutMs: number;
@@ -52,7 +56,7 @@ export interface ChatService {
 
 /** @returns the use case wired to its ports */
 export function createChatService(deps: ChatServiceDeps): ChatService {
-  const inflight = new Coalescer<GeneratedAnswer>();
+  const flights = deps.flights ?? createLocalFlight();
   const now = deps.now ?? (() => performance.now());
 
   async function generate(request: ChatRequest): Promise<GeneratedAnswer> {
@@ -88,17 +92,27 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     };
   }
 
+  /** Generates and caches; looks again first, as another instance may have just finished. */
+  async function generateOnce(key: string, request: ChatRequest): Promise<GeneratedAnswer> {
+    const finished = await deps.answers.get(key);
+    if (finished) return finished;
+    const fresh = await generate(request);
+    await deps.answers.set(key, fresh, deps.answerTtlMs);
+    return fresh;
+  }
+
   return {
     async answer(request) {
       const key = answerKey(request);
       const cached = await deps.answers.get(key);
       if (cached) return outcome(request, cached, "hit");
-      const { value, shared } = await inflight.run(key, async () => {
-        const fresh = await generate(request);
-        await deps.answers.set(key, fresh, deps.answerTtlMs);
-        return fresh;
-      });
-      return outcome(request, value, shared ? "shared" : "miss");
+      const caller = deadline(deps.requestTimeoutMs);
+      try {
+        const { value, role } = await flights.run(`answer:${key}`, () => generateOnce(key, request), { signal: caller.signal });
+        return { ...outcome(request, value, role === "owner" ? "miss" : "shared"), work: role };
+      } finally {
+        caller.clear();
+      }
     },
   };
 }
@@ -125,17 +139,28 @@ function outcome(request: ChatRequest, answer: GeneratedAnswer, cache: ChatOutco
   };
 }
 
+/** A caller's own deadline: it stops waiting for shared work with `upstream_timeout`. */
+function deadline(ms: number): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(timedOut(ms)), ms);
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
+function timedOut(ms: number, cause?: unknown): AppError {
+  return new AppError("upstream_timeout", `The request took longer than ${ms / 1000} s and was stopped; try again later`, { cause });
+}
+
 async function withDeadline<T>(work: Promise<T>, signal: AbortSignal, ms: number): Promise<T> {
   let onAbort = (): void => {};
   const expired = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new AppError("upstream_timeout", `The request took longer than ${ms / 1000} s and was stopped; try again later`));
+    onAbort = () => reject(timedOut(ms));
     signal.addEventListener("abort", onAbort, { once: true });
   });
   try {
     return await Promise.race([work, expired]);
   } catch (error) {
     if (isAppError(error)) throw error;
-    if (signal.aborted) throw new AppError("upstream_timeout", `The request took longer than ${ms / 1000} s and was stopped; try again later`, { cause: error });
+    if (signal.aborted) throw timedOut(ms, error);
     throw error;
   } finally {
     signal.removeEventListener("abort", onAbort);

@@ -1,3 +1,6 @@
+import { AppError, isAppError } from "./errors.ts";
+import type { SharedFlight, SharedResult } from "./ports.ts";
+
 /** Result of a coalesced call: the value and whether it was shared with an earlier caller. */
 export interface Coalesced<T> {
   value: T;
@@ -28,4 +31,74 @@ export class Coalescer<T> {
     this.#inflight.set(key, started);
     return { value: await started, shared: false };
   }
+}
+
+/**
+ * How one process takes part in a shared work: runs it, or waits for it
+ * elsewhere. `wanted` tells whether any local caller still waits, so a wait
+ * for another instance can end when none does; the work itself never stops for it.
+ */
+export type Participation = <T>(key: string, work: () => Promise<T>, wanted: () => boolean) => Promise<SharedResult<T>>;
+
+interface Entry {
+  result: Promise<SharedResult<unknown>>;
+  waiting: number;
+}
+
+/**
+ * One participation per key in this process, joined by every concurrent local
+ * caller until it settles. Each caller stops waiting on its own signal; the
+ * work goes on for the others (and, as before, is bounded by its own time limits).
+ *
+ * @param participate runs or waits for the work once per key
+ */
+export function coalesceLocally(participate: Participation): SharedFlight {
+  const inflight = new Map<string, Entry>();
+  const start = (key: string, work: () => Promise<unknown>): Entry => {
+    const callers = { waiting: 1 }; // the caller starting it, counted before the participation first asks
+    const result = participate(key, work, () => callers.waiting > 0).finally(() => inflight.delete(key));
+    result.catch(() => {}); // every caller may have stopped waiting: nobody else would handle it
+    const entry: Entry = Object.assign(callers, { result });
+    inflight.set(key, entry);
+    return entry;
+  };
+  return {
+    async run<T>(key: string, work: () => Promise<T>, options: { signal?: AbortSignal } = {}): Promise<SharedResult<T>> {
+      const running = inflight.get(key);
+      const entry = running ?? start(key, work);
+      if (running) entry.waiting++;
+      try {
+        const shared = (await untilAborted(entry.result, options.signal)) as SharedResult<T>;
+        return running && shared.role === "owner" ? { value: shared.value, role: "local" } : shared;
+      } finally {
+        entry.waiting--;
+      }
+    },
+  };
+}
+
+/** Today's in-process coalescing: the first caller runs the work, the others join it. */
+export function createLocalFlight(): SharedFlight {
+  return coalesceLocally(async (_key, work) => ({ value: await work(), role: "owner" }));
+}
+
+/** @returns `work`'s value, unless `signal` aborts first (then `upstream_timeout`, or the signal's own AppError) */
+export async function untilAborted<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return await work;
+  if (signal.aborted) throw stopped(signal);
+  let onAbort = (): void => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(stopped(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+function stopped(signal: AbortSignal): AppError {
+  if (isAppError(signal.reason)) return signal.reason;
+  return new AppError("upstream_timeout", "The work did not finish in time; try again later", { cause: signal.reason });
 }

@@ -95,3 +95,30 @@ export interface RateLimiter {
    */
   take(identity: KeyIdentity, cost?: number): Promise<RateDecision>;
 }
+
+/**
+ * Who did a piece of shared work, as seen by one caller: `owner` this call ran
+ * it, `local` another caller in this process did, `remote` another instance did.
+ */
+export type WorkRole = "owner" | "local" | "remote";
+
+/** A shared work's value, and who did the work. */
+export interface SharedResult<T> {
+  value: T;
+  role: WorkRole;
+}
+
+/**
+ * Identical work in flight, done once for every concurrent caller (in this
+ * process, or across instances through Redis). Failures reach every caller but
+ * are not kept: the next call after one starts afresh.
+ */
+export interface SharedFlight {
+  /**
+   * @param key equal only for work that must give the same value; the value must survive JSON
+   * @param work runs only when no equal work is in flight anywhere the flight can see
+   * @param options.signal this caller's own: it stops waiting, never the work others wait for
+   * @throws {AppError} the work's failure, or `upstream_timeout` when `signal` aborts first
+   */
+  run<T>(key: string, work: () => Promise<T>, options?: { signal?: AbortSignal }): Promise<SharedResult<T>>;
+}

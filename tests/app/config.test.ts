@@ -14,6 +14,7 @@ describe("loadConfig()", () => {
     expect(config.requestTimeoutMs).toBe(120_000);
     expect(config.maxBodyBytes).toBe(16_384);
     expect(config.rateLimit).toBeUndefined();
+    expect(config.sharedWorkLeaseMs).toBe(5_000);
   });
 
   test("reads lists, URLs and rate limits", () => {
@@ -40,5 +41,6 @@ describe("loadConfig()", () => {
 
   test("quotes the offending value and the accepted range", () => {
     expect(() => loadConfig({ MAX_BODY_BYTES: "0" })).toThrow(/MAX_BODY_BYTES must be a whole number from 1024 to 10485760: current value is "0"/);
+    expect(() => loadConfig({ SHARED_WORK_LEASE_MS: "5s" })).toThrow(/SHARED_WORK_LEASE_MS must be a whole number from 100 to 600000: current value is "5s"/);
   });
 });

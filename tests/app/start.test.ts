@@ -130,6 +130,11 @@ describe("request log", () => {
     expect(llm).not.toHaveProperty("extra_youtube_requests");
   });
 
+  test("requestFields() says who did the work of a shared answer", () => {
+    const fields = requestFields(new Request("http://127.0.0.1:3000/chat"), 200, "rid", 1, { cache: "shared", work: "remote" });
+    expect([fields.cache, fields.work]).toEqual(["shared", "remote"]);
+  });
+
   test("a handler that throws is logged as a 500 at error level, and the error still propagates", async () => {
     const lines: { level: string; fields: unknown }[] = [];
     const logger: Logger = { info: (_, fields) => void lines.push({ level: "info", fields }), warn() {}, error: (_, fields) => void lines.push({ level: "error", fields }) };

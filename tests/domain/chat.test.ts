@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { createChatService, type GeneratedAnswer } from "../../src/domain/chat.ts";
 import { createChatRequest } from "../../src/domain/chat-request.ts";
 import { isAppError } from "../../src/domain/errors.ts";
-import type { Cache } from "../../src/domain/ports.ts";
+import type { Cache, SharedFlight } from "../../src/domain/ports.ts";
 import { FakeTranscripts, FakeWriter, noCache, openGate } from "../support/fake-ports.ts";
 
 function mapCache(): Cache<GeneratedAnswer> & { map: Map<string, GeneratedAnswer> } {
@@ -68,5 +68,26 @@ describe("ChatService.answer()", () => {
     transcripts.failWith = "video_unavailable";
     const chat = createChatService({ transcripts, writer: new FakeWriter(), answers: noCache, answerTtlMs: 0, gate: openGate, requestTimeoutMs: 1000 });
     expect(isAppError(await chat.answer(request()).catch((e) => e), "video_unavailable")).toBe(true);
+  });
+
+  test("tells who did the work, and a waiter keeps its own deadline on shared work that never ends", async () => {
+    const writer = new FakeWriter();
+    const keys: string[] = [];
+    const remote: SharedFlight = {
+      run: async <T>(key: string, _work: () => Promise<T>, options?: { signal?: AbortSignal }) => {
+        keys.push(key);
+        if (key.includes("never")) return await new Promise<never>((_, reject) => options?.signal?.addEventListener("abort", () => reject(options.signal!.reason)));
+        return { value: { output: "from elsewhere", videoDuration: "1 minute", transcriptLanguage: "en", timings: { transcriptMs: 1, generationMs: 2 } } as T, role: "remote" as const };
+      },
+    };
+    const chat = createChatService({ transcripts: new FakeTranscripts(), writer, answers: noCache, answerTtlMs: 0, gate: openGate, requestTimeoutMs: 50, flights: remote });
+    const shared = await chat.answer(request({ prompt: "elsewhere" }));
+    expect([shared.cache, shared.work, shared.response.output]).toEqual(["shared", "remote", "from elsewhere"]);
+    expect(keys[0]).toStartWith("answer:");
+    const error = await chat.answer(request({ prompt: "never" })).catch((e) => e);
+    expect(isAppError(error, "upstream_timeout")).toBe(true);
+    expect(writer.specs).toHaveLength(0);
+    const local = await createChatService({ transcripts: new FakeTranscripts(), writer, answers: noCache, answerTtlMs: 0, gate: openGate, requestTimeoutMs: 1000 }).answer(request());
+    expect([local.cache, local.work]).toEqual(["miss", "owner"]);
   });
 });

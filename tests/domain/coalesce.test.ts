@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { Coalescer } from "../../src/domain/coalesce.ts";
+import { Coalescer, coalesceLocally, createLocalFlight } from "../../src/domain/coalesce.ts";
+import { AppError, isAppError } from "../../src/domain/errors.ts";
 
 describe("Coalescer", () => {
   test("runs concurrent calls with one key once and shares the value", async () => {
@@ -32,5 +33,62 @@ describe("Coalescer", () => {
     const coalescer = new Coalescer<string>();
     const [a, b] = await Promise.all([coalescer.run("a", async () => "A"), coalescer.run("b", async () => "B")]);
     expect([a.value, b.value, a.shared, b.shared]).toEqual(["A", "B", false, false]);
+  });
+});
+
+describe("createLocalFlight()", () => {
+  test("concurrent callers share one run: the first is the owner, the others local", async () => {
+    const flight = createLocalFlight();
+    let runs = 0;
+    const work = async () => (runs++, await Bun.sleep(10), "v");
+    const results = await Promise.all([flight.run("k", work), flight.run("k", work), flight.run("k", work)]);
+    expect(runs).toBe(1);
+    expect(results).toEqual([
+      { value: "v", role: "owner" },
+      { value: "v", role: "local" },
+      { value: "v", role: "local" },
+    ]);
+  });
+
+  test("a caller whose signal aborts stops waiting with upstream_timeout (or the signal's own AppError); the others still get the value", async () => {
+    const flight = createLocalFlight();
+    let runs = 0;
+    const work = async () => (runs++, await Bun.sleep(60), "v");
+    const patient = flight.run("k", work);
+    const impatient = flight.run("k", work, { signal: AbortSignal.timeout(10) });
+    const named = new AbortController();
+    const own = flight.run("k", work, { signal: named.signal }).catch((e) => e.message);
+    named.abort(new AppError("upstream_timeout", "mine"));
+    expect(await impatient.catch((e) => isAppError(e, "upstream_timeout"))).toBe(true);
+    expect(await own).toBe("mine");
+    expect((await patient).value).toBe("v");
+    expect(runs).toBe(1);
+  });
+});
+
+describe("coalesceLocally()", () => {
+  test("tells the participation whether anyone here still waits; a caller arriving meanwhile joins it, and after it a new one starts afresh", async () => {
+    const wants: boolean[][] = [];
+    const flight = coalesceLocally(async (_key, work, wanted) => {
+      const seen: boolean[] = [];
+      wants.push(seen);
+      for (let i = 0; i < 4; i++, await Bun.sleep(40)) seen.push(wanted());
+      return { value: await work(), role: "remote" };
+    });
+    const impatient = flight.run("k", async () => 1, { signal: AbortSignal.timeout(10) }).catch((e) => e.code);
+    await Bun.sleep(60);
+    const joiner = flight.run("k", async () => 2);
+    expect(await impatient).toBe("upstream_timeout");
+    expect(await joiner).toEqual({ value: 1, role: "remote" });
+    expect(wants).toEqual([[true, false, true, true]]);
+    expect(await flight.run("k", async () => 3)).toEqual({ value: 3, role: "remote" });
+    expect(wants).toHaveLength(2);
+  });
+
+  test("a caller joining work done on another instance is told `remote`, not `local`", async () => {
+    const flight = coalesceLocally(async (_key, work) => ({ value: await work(), role: "remote" }));
+    const work = async () => (await Bun.sleep(5), "v");
+    const roles = (await Promise.all([flight.run("k", work), flight.run("k", work)])).map((r) => r.role);
+    expect(roles).toEqual(["remote", "remote"]);
   });
 });

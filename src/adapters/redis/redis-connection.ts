@@ -19,6 +19,12 @@ export interface RedisConnection {
    * @throws whatever the client threw; the first failure of an outage is logged
    */
   run<T>(command: (client: Redis) => Promise<T>): Promise<T>;
+  /**
+   * Listens to a channel on a second client of its own (a subscribed client can
+   * send nothing else), made on first use. It reconnects and resubscribes by
+   * itself; messages sent during an outage are lost, so listeners poll too.
+   */
+  subscribe(channel: string, onMessage: (message: string) => void): void;
   /** @returns whether Redis became ready within `timeoutMs` */
   ready(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
@@ -51,12 +57,21 @@ export function createRedisConnection(options: { url: string; prefix: string; lo
   let everReady = false;
   let outageLogged = false;
   let closing = false;
+  let subscriber: Redis | undefined;
+  const channels = new Map<string, (message: string) => void>();
+  const listen = (): Redis => {
+    const sub = client.duplicate();
+    sub.on("error", () => {}); // the main client reports outages
+    sub.on("ready", () => void sub.subscribe(...channels.keys()).catch(() => {}));
+    sub.on("message", (channel: string, message: string) => channels.get(channel)?.(message));
+    return sub;
+  };
 
   const fail = (error: unknown): void => {
     available = false;
     if (outageLogged || closing) return;
     outageLogged = true;
-    options.log.warn("redis_unavailable", { error: describeRedisError(error), effect: "caches miss, rate limits and keys fall back as configured" });
+    options.log.warn("redis_unavailable", { error: describeRedisError(error), effect: "caches miss, work in flight is shared per instance only, rate limits and keys fall back as configured" });
   };
   client.on("error", fail);
   client.on("ready", () => {
@@ -85,6 +100,11 @@ export function createRedisConnection(options: { url: string; prefix: string; lo
         throw error;
       }
     },
+    subscribe(channel, onMessage) {
+      channels.set(channel, onMessage);
+      if (!subscriber) subscriber = listen();
+      else if (subscriber.status === "ready") void subscriber.subscribe(channel).catch(() => {});
+    },
     async ready(timeoutMs) {
       if (available) return true;
       return await new Promise<boolean>((resolve) => {
@@ -100,6 +120,7 @@ export function createRedisConnection(options: { url: string; prefix: string; lo
     },
     async close() {
       closing = true;
+      subscriber?.disconnect();
       client.disconnect();
     },
   };

@@ -1,6 +1,6 @@
-import { Coalescer } from "../../domain/coalesce.ts";
+import { createLocalFlight } from "../../domain/coalesce.ts";
 import { AppError } from "../../domain/errors.ts";
-import type { Cache, TranscriptSource } from "../../domain/ports.ts";
+import type { Cache, SharedFlight, TranscriptSource } from "../../domain/ports.ts";
 import type { Transcript, TranscriptQuery } from "../../domain/transcript.ts";
 
 export interface CachedTranscriptOptions {
@@ -9,11 +9,14 @@ export interface CachedTranscriptOptions {
   cache: Cache<Transcript>;
   /** How long a transcript is kept; 0 turns caching off (coalescing stays). */
   ttlMs: number;
+  /** Where identical fetches in flight are shared (across instances with Redis); this process only by default. */
+  flights?: SharedFlight;
 }
 
 /**
  * Keeps fetched transcripts in `cache` and makes concurrent requests for the
- * same video and languages share one fetch. Failures are not cached.
+ * same video and languages share one fetch (through `flights`, across
+ * instances too). Failures reach every waiting caller but are not cached.
  *
  * The shared fetch runs without any one caller's signal, so a caller that
  * gives up does not fail the others; each request is still bounded by the
@@ -24,21 +27,28 @@ export interface CachedTranscriptOptions {
  * @returns the caching source
  */
 export function createCachedTranscriptSource(options: CachedTranscriptOptions): TranscriptSource {
-  const inflight = new Coalescer<Transcript>();
+  const flights = options.flights ?? createLocalFlight();
+  /** Fetches and caches; looks again first, as another instance may have just finished. */
+  const fetchOnce = async (key: string, videoId: string, query: TranscriptQuery): Promise<Transcript> => {
+    const finished = await options.cache.get(key).catch(() => undefined);
+    if (finished) return finished;
+    // The owner's counter sees the requests; callers sharing the fetch or served from the cache made none.
+    const fresh = await options.source.fetch(videoId, { languages: query.languages, translate: query.translate, reusePlayer: query.reusePlayer, countRequest: query.countRequest });
+    await options.cache.set(key, fresh, options.ttlMs).catch(() => {});
+    return fresh;
+  };
   return {
     async fetch(videoId, query) {
       const key = transcriptKey(videoId, query);
       // A cache that fails (Redis down) is a miss, never a failed request.
       const cached = await options.cache.get(key).catch(() => undefined);
       if (cached) return cached;
-      const shared = inflight.run(key, async () => {
-        // The first caller's counter sees the requests; callers sharing the fetch or served from the cache made none.
-        const fresh = await options.source.fetch(videoId, { languages: query.languages, translate: query.translate, reusePlayer: query.reusePlayer, countRequest: query.countRequest });
-        await options.cache.set(key, fresh, options.ttlMs).catch(() => {});
-        return fresh;
-      });
-      const { value } = await untilAborted(shared, query.signal);
-      return value;
+      const signal = query.signal ? waitLimit(query.signal) : undefined;
+      try {
+        return (await flights.run(key, () => fetchOnce(key, videoId, query), { signal: signal?.signal })).value;
+      } finally {
+        signal?.clear();
+      }
     },
   };
 }
@@ -52,19 +62,13 @@ export function transcriptKey(videoId: string, query: Pick<TranscriptQuery, "lan
   return `transcript:v1:${JSON.stringify([videoId, query.languages, query.translate])}`;
 }
 
-async function untilAborted<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return await work;
-  if (signal.aborted) throw stopped(signal);
-  let onAbort = (): void => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(stopped(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([work, aborted]);
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-  }
+/** The caller's signal, failing its wait with this source's own message. */
+function waitLimit(signal: AbortSignal): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(stopped(signal));
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  return { signal: controller.signal, clear: () => signal.removeEventListener("abort", onAbort) };
 }
 
 function stopped(signal: AbortSignal): AppError {

@@ -1,0 +1,158 @@
+import { coalesceLocally } from "../../domain/coalesce.ts";
+import { AppError, isAppError, type ErrorCode } from "../../domain/errors.ts";
+import type { SharedFlight, SharedResult } from "../../domain/ports.ts";
+import type { RedisConnection } from "./redis-connection.ts";
+
+export interface RedisFlightOptions {
+  connection: RedisConnection;
+  /** How long a claim lasts unless its owner renews it: a dead owner is taken over after this (plus one poll). */
+  leaseMs: number;
+  /** How long a finished work's outcome stays readable by the waiters that missed its message. */
+  outcomeTtlMs?: number;
+}
+
+/** What the owner leaves for the waiters: the value, or the failure as the caller is told it. */
+type Outcome = { ok: true; value: unknown } | { ok: false; code: ErrorCode; message: string; retryAfterSeconds?: number };
+
+/** Claims the lease, or names its holder. */
+const CLAIM = "local held = redis.call('GET', KEYS[1]) if held then return held end redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return false";
+/** Extends the lease only while this owner still holds it. */
+const RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
+/** Stores the outcome under the owner's token, frees the lease if still held, and wakes the waiters. */
+const FINISH =
+  "redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end redis.call('PUBLISH', ARGV[4], ARGV[1]) return 1";
+
+const LOST = Symbol("lease lost without an outcome");
+const DOWN = Symbol("Redis unreachable");
+const ABANDONED = Symbol("nobody waits any more");
+
+/**
+ * Identical work shared by every instance on one Redis. The first to claim a
+ * key's lease (`SET` if absent, with an owner token and an expiry its owner
+ * renews) does the work; the others wait for its outcome, woken by a message
+ * on one channel or, failing that, by polling with backoff. The outcome, a
+ * failure included, is stored under the owner's token only briefly and only
+ * for its waiters: a later call claims afresh. A lease that expires without an
+ * outcome (the owner died) is claimed by a waiter. Redis unreachable: the work
+ * runs here, shared within this process only (the connection logs the outage once).
+ *
+ * @param options the shared connection, the lease duration and the outcome's life
+ */
+export function createRedisSharedFlight(options: RedisFlightOptions): SharedFlight {
+  const flight = new RedisFlight(options);
+  return coalesceLocally((key, work, wanted) => flight.participate(key, work, wanted));
+}
+
+class RedisFlight {
+  readonly #connection: RedisConnection;
+  readonly #leaseMs: number;
+  readonly #outcomeTtlMs: number;
+  readonly #pollCapMs: number;
+  readonly #instance = crypto.randomUUID().slice(0, 8);
+  readonly #channel: string;
+  /** Wake-ups of the waits in this process, by the token of the owner they wait for. */
+  readonly #listeners = new Map<string, Set<() => void>>();
+
+  constructor(options: RedisFlightOptions) {
+    this.#connection = options.connection;
+    this.#leaseMs = options.leaseMs;
+    this.#outcomeTtlMs = options.outcomeTtlMs ?? Math.max(60_000, 2 * options.leaseMs);
+    this.#pollCapMs = Math.max(50, Math.min(1_000, options.leaseMs / 4));
+    this.#channel = `${options.connection.prefix}flight:done`;
+    this.#connection.subscribe(this.#channel, (token) => this.#listeners.get(token)?.forEach((wake) => wake()));
+  }
+
+  /** Claims the key's lease and works, or waits for its holder; takes over a lease that ends without an outcome. */
+  async participate<T>(key: string, work: () => Promise<T>, wanted: () => boolean): Promise<SharedResult<T>> {
+    const lease = `${this.#connection.prefix}flight:lease:${key}`;
+    for (;;) {
+      const token = `${this.#instance}:${crypto.randomUUID()}`;
+      const holder = await this.#connection.run((c) => c.eval(CLAIM, 1, lease, token, this.#leaseMs) as Promise<string | null>).catch((): typeof DOWN => DOWN);
+      if (holder === DOWN) return { value: await work(), role: "owner" };
+      if (holder === null) return { value: await this.#own(lease, token, work), role: "owner" };
+      const outcome = await this.#waitFor(lease, holder, wanted);
+      if (outcome === LOST) continue;
+      if (outcome === DOWN) return { value: await work(), role: "owner" };
+      if (outcome === ABANDONED) throw new AppError("upstream_timeout", "Every caller stopped waiting for this work");
+      if (!outcome.ok) throw new AppError(outcome.code, outcome.message, { retryAfterSeconds: outcome.retryAfterSeconds });
+      return { value: outcome.value as T, role: "remote" };
+    }
+  }
+
+  async #own<T>(lease: string, token: string, work: () => Promise<T>): Promise<T> {
+    const renew = () => void this.#connection.run((c) => c.eval(RENEW, 1, lease, token, this.#leaseMs)).catch(() => {});
+    const renewing = setInterval(renew, Math.max(20, this.#leaseMs / 3));
+    try {
+      const value = await work();
+      await this.#finish(lease, token, { ok: true, value });
+      return value;
+    } catch (error) {
+      await this.#finish(lease, token, failureOf(error));
+      throw error;
+    } finally {
+      clearInterval(renewing);
+    }
+  }
+
+  async #finish(lease: string, token: string, outcome: Outcome): Promise<void> {
+    const args = [lease, this.#outcomeKey(token), token, JSON.stringify(outcome), this.#outcomeTtlMs, this.#channel];
+    // Redis gone: the waiters see the lease expire and take over, or run the work themselves.
+    await this.#connection.run((c) => c.eval(FINISH, 2, ...args)).catch(() => {});
+  }
+
+  /** Waits for the holder's outcome: woken by its message, or polling with backoff. */
+  async #waitFor(lease: string, holder: string, wanted: () => boolean): Promise<Outcome | typeof LOST | typeof DOWN | typeof ABANDONED> {
+    const wake = new Wake();
+    const woken = this.#listeners.get(holder) ?? new Set<() => void>();
+    this.#listeners.set(holder, woken.add(wake.now));
+    try {
+      for (let pause = 20; ; pause = Math.min(pause * 2, this.#pollCapMs)) {
+        if (!wanted()) return ABANDONED;
+        const seen = await this.#connection.run((c) => c.mget(this.#outcomeKey(holder), lease)).catch((): typeof DOWN => DOWN);
+        if (seen === DOWN) return DOWN;
+        const [outcome, current] = seen;
+        if (outcome) return JSON.parse(outcome) as Outcome;
+        if (current !== holder) return LOST;
+        await wake.after(pause);
+      }
+    } finally {
+      woken.delete(wake.now);
+      if (woken.size === 0) this.#listeners.delete(holder);
+    }
+  }
+
+  #outcomeKey(token: string): string {
+    return `${this.#connection.prefix}flight:outcome:${token}`;
+  }
+}
+
+/** The failure as waiters elsewhere must see it: an AppError's code and message, anything else an internal error. */
+function failureOf(error: unknown): Outcome {
+  if (isAppError(error)) return { ok: false, code: error.code, message: error.message, retryAfterSeconds: error.retryAfterSeconds };
+  return { ok: false, code: "internal_error", message: "The work failed on another instance; try again" };
+}
+
+/** A pause that ends early on a message for the awaited work. */
+class Wake {
+  #resolve: (() => void) | undefined;
+  #woken = false;
+
+  readonly now = (): void => {
+    this.#woken = true;
+    this.#resolve?.();
+  };
+
+  async after(ms: number): Promise<void> {
+    if (this.#woken) {
+      this.#woken = false;
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await new Promise<void>((resolve) => {
+      this.#resolve = resolve;
+      timer = setTimeout(resolve, ms);
+    });
+    clearTimeout(timer);
+    this.#resolve = undefined;
+  }
+}
