@@ -21,7 +21,7 @@ beforeAll(async () => {
   youtube = startFakeYoutube({ latencyMs: 100 });
   llm = startFakeLlm();
   // A short lease, so a dead owner is taken over in well under a second.
-  env = { REDIS_URL: redis.url, API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl, SHARED_WORK_LEASE_MS: "400", REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) };
+  env = { REDIS_URL: redis.url, API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl, SHARED_WORK_LEASE_MS: "400", LLM_TOKENS_PER_MINUTE: "100000000", LLM_REQUESTS_PER_MINUTE: "1000000", REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) };
   instances = await Promise.all([startService(env), startService(env), startService(env)]);
 });
 afterAll(async () => {
