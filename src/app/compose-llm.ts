@@ -3,9 +3,13 @@ import { createGroqAnswerWriter } from "../adapters/llm/groq-answer-writer.ts";
 import { createOfflineAnswerWriter } from "../adapters/offline/offline-answer-writer.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
+import type { ServiceMetrics } from "./metrics/service-metrics.ts";
 
 /** Builds the answer writer: Groq when a key is set, else the offline engine. */
-export function composeWriter(config: Config, io: { logger: Logger; fetch?: typeof fetch }): AnswerWriter {
+/**
+ * @param io.metrics when set, each LLM attempt is counted (its `llmBudget` is for the token budget's gauges)
+ */
+export function composeWriter(config: Config, io: { logger: Logger; fetch?: typeof fetch; metrics?: ServiceMetrics }): AnswerWriter {
   if (!config.groq.apiKey) return createOfflineAnswerWriter();
   return createGroqAnswerWriter({
     apiKey: config.groq.apiKey,
@@ -18,5 +22,6 @@ export function composeWriter(config: Config, io: { logger: Logger; fetch?: type
     maxOutputTokens: config.llm.maxOutputTokens,
     concurrency: config.llm.concurrency,
     fetch: io.fetch,
+    observe: io.metrics?.llm,
   });
 }

@@ -6,6 +6,7 @@ import { withSecondStrategy } from "../adapters/youtube/second-strategy.ts";
 import { createYoutubeTranscriptPackageSource } from "../adapters/youtube/youtube-transcript-package-source.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
+import type { ServiceMetrics } from "./metrics/service-metrics.ts";
 
 /**
  * Builds the transcript source: YouTube through InnerTube, the
@@ -16,11 +17,11 @@ import type { Logger } from "./logger.ts";
  * @param io the outside world; `fetch` replaces the proxy-aware one in tests
  * @param cache where transcripts are kept
  */
-export function composeTranscriptSource(config: Config, io: { logger: Logger; fetch?: typeof fetch }, cache: Cache<Transcript>): TranscriptSource {
+export function composeTranscriptSource(config: Config, io: { logger: Logger; fetch?: typeof fetch; metrics?: ServiceMetrics }, cache: Cache<Transcript>): TranscriptSource {
   const transport = { baseUrl: config.youtube.baseUrl, timeoutMs: config.youtube.timeoutMs, fetch: io.fetch ?? proxiedFetch(config.youtube.proxy) };
-  const primary = createInnertubeTranscriptSource({ ...transport, clients: config.youtube.clients });
+  const primary = createInnertubeTranscriptSource({ ...transport, clients: config.youtube.clients, observe: io.metrics?.youtube });
   const source = withSecondStrategy(primary, createYoutubeTranscriptPackageSource(transport));
-  return createCachedTranscriptSource({ source, cache, ttlMs: config.transcriptCache.ttlMs });
+  return createCachedTranscriptSource({ source, cache, ttlMs: config.transcriptCache.ttlMs, observe: io.metrics?.transcriptLookup });
 }
 
 /**

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { createBufferedLines } from "./buffered-lines.ts";
 import { createLogger } from "./logger.ts";
 import { createRequestLog } from "./request-log.ts";
+import { startAdmin, type Admin } from "./start-admin.ts";
 import { createInFlight, shutDown, type Listener } from "./start-shutdown.ts";
 
 /** What start-up needs from a runtime (Bun, Deno): the only part that differs between entry points. */
@@ -49,28 +50,51 @@ export async function runService(runtime: Runtime): Promise<void> {
     return runtime.exit(code);
   };
   const logger = createLogger({ write: lines.line, pretty });
-  const requestLog = createRequestLog({ logger });
-  const service = await composeService(config, { logger, notes: requestLog.notes });
+  const admin = config.admin ? await listenOrExit(runtime, exit, config.admin.host, config.admin.port, "ADMIN_PORT or ADMIN_HOST", () => startAdmin(config.admin!, { redisConfigured: config.redisUrl !== undefined, serve: runtime.serve })) : undefined;
+  const requestLog = createRequestLog({ logger, observe: admin?.metrics.request });
+  const onRedisAvailability = (available: boolean): void => {
+    admin?.readiness.redis(available);
+    admin?.metrics.redisAvailability(available);
+  };
+  const service = await composeService(config, { logger, notes: requestLog.notes, metrics: admin?.metrics, onRedisAvailability });
   const inFlight = createInFlight();
-  let listener: Listener;
-  try {
-    listener = await runtime.serve({ port: config.port, host: config.host, fetch: inFlight.wrap(requestLog.wrap(service.app.fetch)), maxBodyBytes: config.maxBodyBytes });
-  } catch (error) {
-    runtime.printError(`Cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}; set PORT or HOST`);
+  admin?.metrics.watchInFlight(() => inFlight.count);
+  const closeAll = async (): Promise<void> => {
     await service.close();
-    return exit(1);
-  }
+    // Last, so probes and scrapes are answered while requests drain; nothing on it needs finishing.
+    await admin?.listener.abort();
+  };
+  const serveMain = () => runtime.serve({ port: config.port, host: config.host, fetch: inFlight.wrap(requestLog.wrap(service.app.fetch)), maxBodyBytes: config.maxBodyBytes });
+  const listener = await listenOrExit(runtime, exit, config.host, config.port, "PORT or HOST", serveMain, closeAll);
+  admin?.readiness.serving();
   lines.flush();
-  const shown = hostForUrl(config.host);
-  for (const line of bannerLines({ url: `http://${shown}:${listener.port}`, backend: service.banner.backend, generatedKey: service.banner.generatedKey, runtime: runtime.name })) {
-    runtime.print(line);
-  }
+  printBanner(runtime, config, listener, service, admin);
   let stopping = false;
   runtime.onStopSignal((signal) => {
     if (stopping) return;
     stopping = true;
-    void shutDown({ listener, inFlight, graceMs: config.shutdownGraceMs, closeService: () => service.close(), logger, signal }).then(() => exit(0));
+    // Not ready at once, so the orchestrator stops sending traffic while requests in flight finish.
+    admin?.readiness.stopping();
+    void shutDown({ listener, inFlight, graceMs: config.shutdownGraceMs, closeService: closeAll, logger, signal }).then(() => exit(0));
   });
+}
+
+/** Listens, or prints why not and exits 1 (after `cleanUp`). */
+async function listenOrExit<T>(runtime: Runtime, exit: (code: number) => never, host: string, port: number, settings: string, listen: () => Promise<T> | T, cleanUp?: () => Promise<void>): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    runtime.printError(`Cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}; set ${settings}`);
+    await cleanUp?.();
+    return exit(1);
+  }
+}
+
+function printBanner(runtime: Runtime, config: Config, listener: Listener, service: { banner: { backend: string; generatedKey?: string } }, admin: Admin | undefined): void {
+  const shown = hostForUrl(config.host);
+  for (const line of bannerLines({ url: `http://${shown}:${listener.port}`, backend: service.banner.backend, generatedKey: service.banner.generatedKey, runtime: runtime.name, adminUrl: admin?.url })) {
+    runtime.print(line);
+  }
 }
 
 /** A listening address as a URL shows it: `localhost` for the wildcard, IPv6 in brackets. */

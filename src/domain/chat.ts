@@ -2,7 +2,7 @@ import type { ChatRequest, Language, OutputFormat } from "./chat-request.ts";
 import { Coalescer } from "./coalesce.ts";
 import { describeDuration } from "./duration.ts";
 import { AppError, isAppError } from "./errors.ts";
-import type { AnswerUsage, AnswerWriter, Cache, TranscriptSource, WorkGate } from "./ports.ts";
+import type { AnswerUsage, AnswerWriter, Cache, CacheLookup, TranscriptSource, WorkGate } from "./ports.ts";
 import { lastCueEnd } from "./transcript.ts";
 
 /** The response body of spec §2.2. */
@@ -30,7 +30,7 @@ export interface ChatOutcome {
   response: ChatResponse;
   answer: GeneratedAnswer;
   /** `hit` from the response cache, `shared` with an equal request in flight, `miss` generated. */
-  cache: "hit" | "shared" | "miss";
+  cache: CacheLookup;
 }
 
 export interface ChatServiceDeps {
@@ -42,6 +42,8 @@ export interface ChatServiceDeps {
   /** Bound on the whole request's work. */
   requestTimeoutMs: number;
   now?: () => number;
+  /** Told how each answer-cache lookup was served, failed generations included (metrics). */
+  onLookup?: (result: CacheLookup) => void;
 }
 
 /** The use case: answers one chat request about a video. */
@@ -90,7 +92,12 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     async answer(request) {
       const key = answerKey(request);
       const cached = await deps.answers.get(key);
-      if (cached) return outcome(request, cached, "hit");
+      if (cached) {
+        deps.onLookup?.("hit");
+        return outcome(request, cached, "hit");
+      }
+      // Told before the work, so a lookup whose generation fails is still counted.
+      deps.onLookup?.(inflight.has(key) ? "shared" : "miss");
       const { value, shared } = await inflight.run(key, async () => {
         const fresh = await generate(request);
         await deps.answers.set(key, fresh, deps.answerTtlMs);

@@ -1,5 +1,5 @@
 import type { AnswerWriter } from "../../domain/ports.ts";
-import { createGroqCompleter } from "./groq-completer.ts";
+import { createGroqCompleter, type LlmCallObserver } from "./groq-completer.ts";
 import { createLlmAnswerWriter } from "./llm-answer-writer.ts";
 
 export interface GroqWriterOptions {
@@ -19,6 +19,8 @@ export interface GroqWriterOptions {
   /** Most calls in flight at once for one answer. */
   concurrency: number;
   fetch?: typeof fetch;
+  /** Told how each LLM attempt ended (metrics). */
+  observe?: LlmCallObserver;
 }
 
 /**
@@ -37,6 +39,7 @@ export function createGroqAnswerWriter(options: GroqWriterOptions): AnswerWriter
     timeoutMs: options.timeoutMs,
     maxRetries: options.maxRetries,
     fetch: options.fetch,
+    observe: options.observe,
   });
   return createLlmAnswerWriter({
     name: `groq:${options.model}`,

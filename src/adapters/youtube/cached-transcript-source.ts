@@ -1,6 +1,6 @@
 import { Coalescer } from "../../domain/coalesce.ts";
 import { AppError } from "../../domain/errors.ts";
-import type { Cache, TranscriptSource } from "../../domain/ports.ts";
+import type { Cache, CacheLookup, TranscriptSource } from "../../domain/ports.ts";
 import type { Transcript, TranscriptQuery } from "../../domain/transcript.ts";
 
 export interface CachedTranscriptOptions {
@@ -9,6 +9,8 @@ export interface CachedTranscriptOptions {
   cache: Cache<Transcript>;
   /** How long a transcript is kept; 0 turns caching off (coalescing stays). */
   ttlMs: number;
+  /** Told how each lookup was served, failed fetches included (metrics). */
+  observe?: (result: CacheLookup) => void;
 }
 
 /**
@@ -30,7 +32,11 @@ export function createCachedTranscriptSource(options: CachedTranscriptOptions): 
       const key = transcriptKey(videoId, query);
       // A cache that fails (Redis down) is a miss, never a failed request.
       const cached = await options.cache.get(key).catch(() => undefined);
-      if (cached) return cached;
+      if (cached) {
+        options.observe?.("hit");
+        return cached;
+      }
+      options.observe?.(inflight.has(key) ? "shared" : "miss");
       const shared = inflight.run(key, async () => {
         const fresh = await options.source.fetch(videoId, { languages: query.languages, translate: query.translate });
         await options.cache.set(key, fresh, options.ttlMs).catch(() => {});

@@ -9,6 +9,7 @@ import { chooseTrack, type TrackChoice } from "./track-choice.ts";
 import { createYoutubeTransport } from "./transport.ts";
 import { isUnreadable, unreadable } from "./unreadable.ts";
 import { fetchWatchPage } from "./watch-page.ts";
+import { observeCall, type YoutubeObserver } from "./observed-call.ts";
 
 export type { InnertubeClient } from "./player-request.ts";
 
@@ -21,6 +22,8 @@ export interface InnertubeOptions {
   timeoutMs: number;
   /** Proxy-aware on the server; defaults to the global `fetch`. */
   fetch?: typeof fetch;
+  /** Told how each player, watch-page and caption call ended (metrics). */
+  observe?: YoutubeObserver;
 }
 
 /** A player response read, plus the consent cookie that got it, if one was needed. */
@@ -59,11 +62,16 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
   async function keyless(videoId: string, signal?: AbortSignal): Promise<PlayerInfo | AppError> {
     let refusal: AppError | undefined;
     for (const client of clients) {
-      const text = await requestPlayer(transport, videoId, { client, signal });
+      // Only an answer another client may read differently moves on; the request's own errors (429, timeout) end here.
+      let answered = false;
       try {
-        return readPlayerBody(text, videoId);
+        return await observeCall(options.observe, "player", async () => {
+          const text = await requestPlayer(transport, videoId, { client, signal });
+          answered = true;
+          return readPlayerBody(text, videoId);
+        });
       } catch (error) {
-        if (!anotherClientMayHelp(error)) throw error;
+        if (!answered || !anotherClientMayHelp(error)) throw error;
         refusal = error;
       }
     }
@@ -71,11 +79,12 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
   }
 
   async function viaWatchPage(videoId: string, refusal: AppError, signal?: AbortSignal): Promise<Session> {
-    const page = await fetchWatchPage(transport, videoId, signal);
+    const page = await observeCall(options.observe, "watch_page", () => fetchWatchPage(transport, videoId, signal));
     if (playerVideoId(page.playerResponse) === videoId) assertNotGone(page.playerResponse, videoId);
     if (!page.apiKey) throw refusal;
-    const text = await requestPlayer(transport, videoId, { client: clients[0]!, apiKey: page.apiKey, cookie: page.cookie, signal });
-    return { info: readPlayerBody(text, videoId), cookie: page.cookie };
+    const keyed = { client: clients[0]!, apiKey: page.apiKey, cookie: page.cookie, signal };
+    const info = await observeCall(options.observe, "player", async () => readPlayerBody(await requestPlayer(transport, videoId, keyed), videoId));
+    return { info, cookie: page.cookie };
   }
 
   async function session(videoId: string, signal?: AbortSignal): Promise<Session> {
@@ -93,13 +102,10 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
     }
     url.searchParams.delete("fmt");
     if (choice.translateTo) url.searchParams.set("tlang", choice.translateTo);
-    const body = await transport.text(url.pathname + url.search, { signal, headers: cookie ? { cookie } : {} });
-    const cues = parseTimedText(body);
-    if (cues === undefined && body.trim() !== "") throw unreadable("a caption track", "not a whole timedtext document");
-    if (!cues || cues.length === 0) {
-      throw new AppError("upstream_error", `YouTube sent an empty caption track for video ${videoId}; try again later`);
-    }
-    return cues;
+    return await observeCall(options.observe, "caption", async () => {
+      const body = await transport.text(url.pathname + url.search, { signal, headers: cookie ? { cookie } : {} });
+      return readCaptions(body, videoId);
+    });
   }
 
   return {
@@ -119,6 +125,15 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
       } satisfies Transcript;
     },
   };
+}
+
+function readCaptions(body: string, videoId: string): Cue[] {
+  const cues = parseTimedText(body);
+  if (cues === undefined && body.trim() !== "") throw unreadable("a caption track", "not a whole timedtext document");
+  if (!cues || cues.length === 0) {
+    throw new AppError("upstream_error", `YouTube sent an empty caption track for video ${videoId}; try again later`);
+  }
+  return cues;
 }
 
 function anotherClientMayHelp(error: unknown): error is AppError {
