@@ -2,8 +2,7 @@ import type { Config } from "./config.ts";
 import { createAdminHandler } from "./metrics/admin-app.ts";
 import { createReadiness, type Readiness } from "./metrics/readiness.ts";
 import type { ServiceMetrics } from "./metrics/service-metrics.ts";
-import type { Listener } from "./start-shutdown.ts";
-import type { ServeOptions } from "./start.ts";
+import type { Listener, ServeOptions } from "./start-shutdown.ts";
 
 /** The admin listener and what it reports on, once it listens. */
 export interface Admin {

@@ -5,7 +5,9 @@ import { createBufferedLines } from "./buffered-lines.ts";
 import { createLogger } from "./logger.ts";
 import { createRequestLog } from "./request-log.ts";
 import { startAdmin, type Admin } from "./start-admin.ts";
-import { createInFlight, shutDown, type Listener } from "./start-shutdown.ts";
+import { createInFlight, shutDown, type Listener, type ServeOptions } from "./start-shutdown.ts";
+
+export type { ServeOptions } from "./start-shutdown.ts";
 
 /** What start-up needs from a runtime (Bun, Deno): the only part that differs between entry points. */
 export interface Runtime {
@@ -19,15 +21,6 @@ export interface Runtime {
   serve(options: ServeOptions): Listener | Promise<Listener>;
   /** Calls `handler` on SIGTERM and SIGINT. */
   onStopSignal(handler: (signal: string) => void): void;
-}
-
-/** How the runtime's server must listen. */
-export interface ServeOptions {
-  port: number;
-  host: string;
-  fetch: (request: Request) => Promise<Response>;
-  /** The app enforces the real limit; a runtime limit, if any, must sit above it. */
-  maxBodyBytes: number;
 }
 
 /** Exit code when the settings are wrong (all problems are printed first). */

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { RequestFacts } from "../request-log.ts";
+import { zeroed } from "./label-children.ts";
 
 /** Hits take well under a millisecond; generations seconds (up to REQUEST_TIMEOUT_MS). */
 const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -31,8 +32,8 @@ export function createHttpMetrics(registry: Registry) {
 
   const timers = {} as Record<(typeof CACHE_VALUES)[number], { observe(value: number): void }>;
   for (const cache of CACHE_VALUES) timers[cache] = seconds.labels(cache);
-  const overloaded = refused.labels("overloaded");
-  const rateLimited = refused.labels("rate_limited");
+  const overloaded = zeroed(refused.labels("overloaded"));
+  const rateLimited = zeroed(refused.labels("rate_limited"));
   const counted = new Map<number, Map<string, Child>>();
   const counter = (status: number, code: string): Child => {
     let byCode = counted.get(status);

@@ -4,6 +4,7 @@ import type { YoutubeCall, YoutubeOutcome } from "../../adapters/youtube/observe
 import type { CacheLookup } from "../../domain/ports.ts";
 import type { RequestFacts } from "../request-log.ts";
 import { createHttpMetrics } from "./http-metrics.ts";
+import { bind, zeroed } from "./label-children.ts";
 import type { ServiceMetrics } from "./service-metrics.ts";
 
 const YOUTUBE_CALLS: YoutubeCall[] = ["player", "watch_page", "caption"];
@@ -32,23 +33,23 @@ export function createPrometheusMetrics(options: { defaultMetrics?: boolean } = 
 
   const youtubeCalls = new Counter({ name: "vcs_youtube_requests_total", help: "YouTube calls by kind (player, watch_page, caption) and outcome (ok, blocked, unavailable, timeout, error).", labelNames: ["call", "outcome"], registers });
   const youtubeSeconds = new Histogram({ name: "vcs_youtube_request_duration_seconds", help: "Duration of YouTube calls, request and reading of the answer, by kind.", labelNames: ["call"], buckets: UPSTREAM_BUCKETS, registers });
-  const youtubeCount = bind(YOUTUBE_CALLS, (call) => bind(YOUTUBE_OUTCOMES, (outcome) => youtubeCalls.labels(call, outcome)));
+  const youtubeCount = bind(YOUTUBE_CALLS, (call) => bind(YOUTUBE_OUTCOMES, (outcome) => zeroed(youtubeCalls.labels(call, outcome))));
   const youtubeTime = bind(YOUTUBE_CALLS, (call) => youtubeSeconds.labels(call));
 
   const llmCalls = new Counter({ name: "vcs_llm_calls_total", help: "LLM call attempts by outcome (ok, 429, 413, 5xx, timeout, error); each retry is an attempt.", labelNames: ["outcome"], registers });
   const llmSeconds = new Histogram({ name: "vcs_llm_call_duration_seconds", help: "Duration of LLM call attempts, whatever their outcome.", buckets: UPSTREAM_BUCKETS, registers });
   const llmTokens = new Counter({ name: "vcs_llm_tokens_total", help: "LLM tokens as the LLM counted them, by direction (input: prompt, output: answer).", labelNames: ["direction"], registers });
-  const llmCount = bind(LLM_OUTCOMES, (outcome) => llmCalls.labels(outcome));
-  const inputTokens = llmTokens.labels("input");
-  const outputTokens = llmTokens.labels("output");
+  const llmCount = bind(LLM_OUTCOMES, (outcome) => zeroed(llmCalls.labels(outcome)));
+  const inputTokens = zeroed(llmTokens.labels("input"));
+  const outputTokens = zeroed(llmTokens.labels("output"));
 
   const budgetRemaining = new Gauge({ name: "vcs_llm_budget_remaining_tokens", help: "Tokens left in the LLM budget's current window.", registers });
   const budgetQueue = new Gauge({ name: "vcs_llm_budget_queue_length", help: "LLM calls waiting for the budget to have tokens.", registers });
   const budgetWait = new Histogram({ name: "vcs_llm_budget_wait_seconds", help: "How long LLM calls waited for the budget before being sent.", buckets: [0, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60], registers });
 
   const lookups = new Counter({ name: "vcs_cache_lookups_total", help: "Cache lookups by cache (transcript, answer) and result (hit; shared: joined an equal lookup in flight; miss).", labelNames: ["cache", "result"], registers });
-  const transcriptLookups = bind(LOOKUPS, (result) => lookups.labels("transcript", result));
-  const answerLookups = bind(LOOKUPS, (result) => lookups.labels("answer", result));
+  const transcriptLookups = bind(LOOKUPS, (result) => zeroed(lookups.labels("transcript", result)));
+  const answerLookups = bind(LOOKUPS, (result) => zeroed(lookups.labels("answer", result)));
 
   const redisUp = new Gauge({ name: REDIS_UP, help: "Whether Redis is reachable (1) or not (0); absent when REDIS_URL is not set.", registers: [] });
 
@@ -81,9 +82,4 @@ export function createPrometheusMetrics(options: { defaultMetrics?: boolean } = 
     render: () => registry.metrics(),
     contentType: registry.contentType,
   };
-}
-
-/** @returns one value per key, made once; every key starts at zero in the exposition */
-function bind<K extends string, V>(keys: readonly K[], make: (key: K) => V): Record<K, V> {
-  return Object.fromEntries(keys.map((key) => [key, make(key)])) as Record<K, V>;
 }
