@@ -47,6 +47,6 @@ describe("loadConfig()", () => {
     expect(loadConfig({ ADMIN_PORT: "9100" }).admin).toEqual({ port: 9100, host: "127.0.0.1", redisGraceMs: 30_000 });
     expect(loadConfig({ ADMIN_PORT: "0", PORT: "0", ADMIN_HOST: "::1", READINESS_REDIS_GRACE_MS: "5000" }).admin).toEqual({ port: 0, host: "::1", redisGraceMs: 5_000 });
     expect(() => loadConfig({ ADMIN_PORT: "3000" })).toThrow("ADMIN_PORT must differ from PORT: both are 3000");
-    expect(() => loadConfig({ ADMIN_PORT: "metrics", READINESS_REDIS_GRACE_MS: "-1" })).toThrow(/ADMIN_PORT must be a whole number[\s\S]*READINESS_REDIS_GRACE_MS must be/);
+    expect(() => loadConfig({ ADMIN_PORT: "metrics", READINESS_REDIS_GRACE_MS: "-1" })).toThrow(/READINESS_REDIS_GRACE_MS must be a whole number[\s\S]*ADMIN_PORT must be a whole number/);
   });
 });
