@@ -39,3 +39,16 @@ export interface ServiceMetrics {
   /** The exposition's content type, for the `/metrics` response. */
   readonly contentType: string;
 }
+
+const UNOBSERVED: LlmBudgetObserver = { remaining() {}, queued() {}, waited() {} };
+
+/**
+ * The observer to give the LLM token budget (built in `compose-llm.ts`,
+ * where `io.metrics` is at hand).
+ *
+ * @param metrics the service's metrics, undefined without `ADMIN_PORT`
+ * @returns the metrics' budget gauges and histogram, or an observer that records nothing
+ */
+export function llmBudgetObserver(metrics: ServiceMetrics | undefined): LlmBudgetObserver {
+  return metrics?.llmBudget ?? UNOBSERVED;
+}

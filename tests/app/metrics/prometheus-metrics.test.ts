@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createPrometheusMetrics } from "../../../src/app/metrics/prometheus-metrics.ts";
+import { llmBudgetObserver } from "../../../src/app/metrics/service-metrics.ts";
 import { parseSamples, sample } from "../../support/prometheus-text.ts";
 
 const scrape = async (metrics: ReturnType<typeof createPrometheusMetrics>) => parseSamples(await metrics.render());
@@ -63,11 +64,14 @@ describe("createPrometheusMetrics()", () => {
 
   test("the LLM budget observer sets the remaining tokens and queue length, and records waits", async () => {
     const metrics = createPrometheusMetrics({ defaultMetrics: false });
-    metrics.llmBudget.remaining(5400);
-    metrics.llmBudget.remaining(3100);
-    metrics.llmBudget.queued(4);
-    metrics.llmBudget.waited(0);
-    metrics.llmBudget.waited(2);
+    const budget = llmBudgetObserver(metrics);
+    budget.remaining(5400);
+    budget.remaining(3100);
+    budget.queued(4);
+    budget.waited(0);
+    budget.waited(2);
+    // Without metrics (no ADMIN_PORT) the budget gets an observer that records nothing and never throws.
+    llmBudgetObserver(undefined).remaining(1);
     const s = await scrape(metrics);
     expect(sample(s, "vcs_llm_budget_remaining_tokens")).toBe(3100);
     expect(sample(s, "vcs_llm_budget_queue_length")).toBe(4);
