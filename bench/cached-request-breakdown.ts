@@ -4,7 +4,8 @@
  * cached path (bench/breakdown-server.ts), from a bare `Bun.serve` handler
  * to the full service. Prints, per stage, requests per second and the
  * server's CPU time per request (user + system, from /proc), the medians of
- * --rounds rounds run in turn, and what each stage adds.
+ * --rounds rounds run in turn (every other round in reverse order), and
+ * what each stage adds.
  *
  *   bun bench/cached-request-breakdown.ts [--rounds 3] [--requests 30000] [--connections 16] [--stages service,service+metrics]
  *
@@ -49,7 +50,12 @@ const ALL_STAGES: { name: string; what: string; command: string[]; admin?: boole
   { name: "service+metrics", what: "the service with ADMIN_PORT: + Prometheus metrics (compare with service)", command: ["src/app/main-bun.ts"], admin: true },
 ];
 const wanted = args.stages?.split(",");
-const STAGES = wanted ? ALL_STAGES.filter((stage) => wanted.includes(stage.name)) : ALL_STAGES;
+// In the order given, so an order effect can be checked by swapping them.
+const STAGES = wanted ? wanted.map((name) => ALL_STAGES.find((stage) => stage.name === name) ?? unknownStage(name)) : ALL_STAGES;
+
+function unknownStage(name: string): never {
+  throw new Error(`Unknown stage ${name}; one of ${ALL_STAGES.map((stage) => stage.name).join(", ")}`);
+}
 
 const pinned = availableParallelism() >= 2 && spawnSync(["taskset", "-pc", "0", String(process.pid)], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
 const youtube = startFakeYoutube();
@@ -110,7 +116,9 @@ try {
   console.log(`cached-request-breakdown: ${ROUNDS} rounds x ${REQUESTS} cached POST /chat per stage over ${CONNECTIONS} keep-alive connections${pinned ? ", client on CPU 0, server on CPU 1" : " (not pinned)"}`);
   const results = new Map<string, { rps: number[]; cpu: number[] }>(STAGES.map((stage) => [stage.name, { rps: [], cpu: [] }]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const stage of STAGES) {
+    // Every other round runs the stages in reverse: a stage run right after another measured
+    // lower, whichever it was (16 µs apart for the same two servers swapped), so order is balanced.
+    for (const stage of round % 2 === 0 ? STAGES : [...STAGES].reverse()) {
       const { rps, cpuMicros } = await measure(stage);
       results.get(stage.name)!.rps.push(rps);
       results.get(stage.name)!.cpu.push(cpuMicros);
@@ -130,6 +138,8 @@ try {
     console.log(`${stage.name.padEnd(15)} ${median(rps).toFixed(0).padStart(6)} req/s = ${(median(rps) / bareRps).toFixed(2)} of ${baseline.padEnd(7)} server CPU ${micros.toFixed(1).padStart(5)} µs/request${added.padEnd(13)}  ${stage.what}`);
     previous = micros;
   }
+  // Each round's figure too: on a shared machine the spread says how far to trust a difference of medians.
+  for (const stage of STAGES) console.log(`  ${stage.name.padEnd(15)} CPU µs/request by round: ${results.get(stage.name)!.cpu.map((c) => c.toFixed(1)).join(" ")}`);
   console.log(`(medians of ${ROUNDS}; CPU per request in ${TICKS_PER_SECOND} Hz ticks over ${REQUESTS} requests)`);
 } finally {
   await youtube.close();
