@@ -4,9 +4,14 @@
  * cached path (bench/breakdown-server.ts), from a bare `Bun.serve` handler
  * to the full service. Prints, per stage, requests per second and the
  * server's CPU time per request (user + system, from /proc), the medians of
- * --rounds rounds run in turn, and what each stage adds.
+ * --rounds rounds run in turn (every other round in reverse order), and
+ * what each stage adds.
  *
- *   bun bench/cached-request-breakdown.ts [--rounds 3] [--requests 30000] [--connections 16]
+ *   bun bench/cached-request-breakdown.ts [--rounds 3] [--requests 30000] [--connections 16] [--stages service,service+metrics]
+ *
+ * `service+metrics` is the service with `ADMIN_PORT` set (prom-client loaded,
+ * every request counted and timed); `--stages service,service+metrics`
+ * compares the two alone, in turn, in one run.
  *
  * The client is pinned to CPU 0 and each server to CPU 1 when `taskset` is
  * there (less scheduler noise on a 2-core machine). Loopback only; every
@@ -22,7 +27,7 @@ import { median } from "../tests/soak/rss.ts";
 import { LoadConnection } from "./load-http-connection.ts";
 import { freePort } from "./startup-measure.ts";
 
-const { values: args } = parseArgs({ options: { rounds: { type: "string", default: "3" }, requests: { type: "string", default: "30000" }, connections: { type: "string", default: "16" } } });
+const { values: args } = parseArgs({ options: { rounds: { type: "string", default: "3" }, requests: { type: "string", default: "30000" }, connections: { type: "string", default: "16" }, stages: { type: "string" } } });
 const ROUNDS = Number(args.rounds);
 const REQUESTS = Number(args.requests);
 const CONNECTIONS = Number(args.connections);
@@ -31,7 +36,7 @@ const BODY = JSON.stringify({ url: "https://youtu.be/GJLlxj_dtq8" });
 /** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
 const TICKS_PER_SECOND = 100;
 
-const STAGES: { name: string; what: string; command: string[] }[] = [
+const ALL_STAGES: { name: string; what: string; command: string[]; admin?: boolean }[] = [
   { name: "bare", what: "Bun.serve parsing the body, fixed JSON (the goal's baseline)", command: ["bench/startup-bare-server.ts", "bare"] },
   { name: "elysia", what: "+ Elysia route with the body schema", command: ["bench/breakdown-server.ts", "elysia"] },
   { name: "body", what: "+ the service's body reading and schema check", command: ["bench/breakdown-server.ts", "body"] },
@@ -41,7 +46,16 @@ const STAGES: { name: string; what: string; command: string[] }[] = [
   { name: "service", what: "the service: + request id, rate limit, log line, Server-Timing", command: ["src/app/main-bun.ts"] },
   // Not a step of the ladder: bare plus only the request log line, one duty the service may not drop.
   { name: "bare+log", what: "reference: bare + the service's request log line only", command: ["bench/startup-bare-server.ts", "logged"] },
+  // Not a step either: the service with the admin port, so metrics are recorded on every request.
+  { name: "service+metrics", what: "the service with ADMIN_PORT: + Prometheus metrics (compare with service)", command: ["src/app/main-bun.ts"], admin: true },
 ];
+const wanted = args.stages?.split(",");
+// In the order given, so an order effect can be checked by swapping them.
+const STAGES = wanted ? wanted.map((name) => ALL_STAGES.find((stage) => stage.name === name) ?? unknownStage(name)) : ALL_STAGES;
+
+function unknownStage(name: string): never {
+  throw new Error(`Unknown stage ${name}; one of ${ALL_STAGES.map((stage) => stage.name).join(", ")}`);
+}
 
 const pinned = availableParallelism() >= 2 && spawnSync(["taskset", "-pc", "0", String(process.pid)], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
 const youtube = startFakeYoutube();
@@ -66,7 +80,8 @@ async function waitForHttp(url: string): Promise<void> {
 async function measure(stage: (typeof STAGES)[number]): Promise<{ rps: number; cpuMicros: number }> {
   const port = await freePort();
   const command = [...(pinned ? ["taskset", "-c", "1"] : []), process.execPath, ...stage.command];
-  const env = { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, LOG_FORMAT: "json" };
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, LOG_FORMAT: "json" };
+  if (stage.admin) env.ADMIN_PORT = String(await freePort());
   const child = spawn(command, { cwd: ROOT, env, stdout: "ignore", stderr: "inherit" });
   const connections: LoadConnection[] = [];
   try {
@@ -101,23 +116,30 @@ try {
   console.log(`cached-request-breakdown: ${ROUNDS} rounds x ${REQUESTS} cached POST /chat per stage over ${CONNECTIONS} keep-alive connections${pinned ? ", client on CPU 0, server on CPU 1" : " (not pinned)"}`);
   const results = new Map<string, { rps: number[]; cpu: number[] }>(STAGES.map((stage) => [stage.name, { rps: [], cpu: [] }]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const stage of STAGES) {
+    // Every other round runs the stages in reverse: a stage run right after another measured
+    // lower, whichever it was (16 µs apart for the same two servers swapped), so order is balanced.
+    for (const stage of round % 2 === 0 ? STAGES : [...STAGES].reverse()) {
       const { rps, cpuMicros } = await measure(stage);
       results.get(stage.name)!.rps.push(rps);
       results.get(stage.name)!.cpu.push(cpuMicros);
     }
   }
-  const bare = results.get("bare")!;
+  const baseline = results.has("bare") ? "bare" : STAGES[0]!.name;
+  const bare = results.get(baseline)!;
   const bareRps = median(bare.rps);
   let previous: number | undefined;
   for (const stage of STAGES) {
     const { rps, cpu } = results.get(stage.name)!;
     const micros = median(cpu);
     if (stage.name === "bare+log") previous = median(bare.cpu);
+    const service = results.get("service")?.cpu ?? [];
+    if (stage.name === "service+metrics" && service.length > 0) previous = median(service);
     const added = previous === undefined ? "" : `  (${micros - previous >= 0 ? "+" : ""}${(micros - previous).toFixed(1)} µs)`;
-    console.log(`${stage.name.padEnd(8)} ${median(rps).toFixed(0).padStart(6)} req/s = ${(median(rps) / bareRps).toFixed(2)} of bare   server CPU ${micros.toFixed(1).padStart(5)} µs/request${added.padEnd(13)}  ${stage.what}`);
+    console.log(`${stage.name.padEnd(15)} ${median(rps).toFixed(0).padStart(6)} req/s = ${(median(rps) / bareRps).toFixed(2)} of ${baseline.padEnd(7)} server CPU ${micros.toFixed(1).padStart(5)} µs/request${added.padEnd(13)}  ${stage.what}`);
     previous = micros;
   }
+  // Each round's figure too: on a shared machine the spread says how far to trust a difference of medians.
+  for (const stage of STAGES) console.log(`  ${stage.name.padEnd(15)} CPU µs/request by round: ${results.get(stage.name)!.cpu.map((c) => c.toFixed(1)).join(" ")}`);
   console.log(`(medians of ${ROUNDS}; CPU per request in ${TICKS_PER_SECOND} Hz ticks over ${REQUESTS} requests)`);
 } finally {
   await youtube.close();

@@ -1,20 +1,22 @@
 import type { AnswerWriter, TranscriptSource } from "../domain/ports.ts";
 import { createMemoryBudgetStore } from "../adapters/llm/budget/budget-store.ts";
-import { createLlmBudget, type LlmBudget } from "../adapters/llm/budget/llm-budget.ts";
+import { createLlmBudget, type BudgetObserver, type LlmBudget } from "../adapters/llm/budget/llm-budget.ts";
 import { createRedisBudgetStore } from "../adapters/llm/budget/redis-budget-store.ts";
 import { createGroqAnswerWriter } from "../adapters/llm/groq-answer-writer.ts";
 import { createOfflineAnswerWriter } from "../adapters/offline/offline-answer-writer.ts";
 import type { RedisConnection } from "../adapters/redis/redis-connection.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
+import { llmBudgetObserver, type ServiceMetrics } from "./metrics/service-metrics.ts";
 
 /**
  * Builds the answer writer: Groq when a key is set, else the offline engine.
  *
+ * @param io.metrics when set, each LLM attempt and the token budget's state are measured
  * @param transcripts the cached transcript source, through which the offline engine reads a second track
  * @param redis the shared connection, when the LLM budget is shared by instances
  */
-export function composeWriter(config: Config, io: { logger: Logger; fetch?: typeof fetch }, transcripts?: TranscriptSource, redis?: RedisConnection): AnswerWriter {
+export function composeWriter(config: Config, io: { logger: Logger; fetch?: typeof fetch; metrics?: ServiceMetrics }, transcripts?: TranscriptSource, redis?: RedisConnection): AnswerWriter {
   if (!config.groq.apiKey) return createOfflineAnswerWriter({ readings: transcripts });
   return createGroqAnswerWriter({
     apiKey: config.groq.apiKey,
@@ -27,8 +29,9 @@ export function composeWriter(config: Config, io: { logger: Logger; fetch?: type
     maxOutputTokens: config.llm.maxOutputTokens,
     contextTokens: config.llm.contextTokens,
     concurrency: config.llm.concurrency,
-    budget: composeLlmBudget(config, redis),
+    budget: composeLlmBudget(config, llmBudgetObserver(io.metrics), redis),
     fetch: io.fetch,
+    observe: io.metrics?.llm,
   });
 }
 
@@ -37,9 +40,9 @@ export function composeWriter(config: Config, io: { logger: Logger; fetch?: type
  * shared (the provider counts the organisation, not the process), with this
  * process's own budget while Redis is unreachable.
  */
-function composeLlmBudget(config: Config, redis?: RedisConnection): LlmBudget {
+function composeLlmBudget(config: Config, observer: BudgetObserver, redis?: RedisConnection): LlmBudget {
   const limits = { tokensPerWindow: config.llm.tokensPerMinute, requestsPerWindow: config.llm.requestsPerMinute };
   const memory = createMemoryBudgetStore({ limits, windowMs: config.llm.budgetWindowMs });
   const store = redis ? createRedisBudgetStore({ connection: redis, key: config.groq.model, limits, windowMs: config.llm.budgetWindowMs, fallback: memory }) : memory;
-  return createLlmBudget({ store });
+  return createLlmBudget({ store, observer });
 }

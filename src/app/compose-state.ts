@@ -53,19 +53,19 @@ const REDIS_START_WAIT_MS = 3_000;
  * @param config the validated settings
  * @param io.logger where Redis outages and file trouble are logged
  */
-export async function composeKeyStore(config: Config, io: { logger: Logger }): Promise<KeyStore> {
+export async function composeKeyStore(config: Config, io: { logger: Logger; onRedisAvailability?: (available: boolean) => void }): Promise<KeyStore> {
   if (!config.redisUrl) {
     return { keys: createFileApiKeys({ path: config.keysFile, log: io.logger }), where: config.keysFile, close: async () => {} };
   }
   // Loaded only when Redis is configured: evaluating ioredis is a third of the compiled binary's start-up.
   const { createRedisConnection } = await import("../adapters/redis/redis-connection.ts");
-  const redis = createRedisConnection({ url: config.redisUrl, prefix: config.redisKeyPrefix, log: io.logger });
+  const redis = createRedisConnection({ url: config.redisUrl, prefix: config.redisKeyPrefix, log: io.logger, onAvailability: io.onRedisAvailability });
   await redis.ready(REDIS_START_WAIT_MS);
   return { keys: createRedisApiKeys({ connection: redis }), where: "Redis", redis, close: () => redis.close() };
 }
 
 /** Builds the state adapters the configuration asks for. */
-export async function composeState(config: Config, io: { logger: Logger }): Promise<ServiceState> {
+export async function composeState(config: Config, io: { logger: Logger; onRedisAvailability?: (available: boolean) => void }): Promise<ServiceState> {
   const store = await composeKeyStore(config, io);
   const generatedKey = config.apiKeys.length === 0 && !(await hasIssuedKeys(store.keys)) ? generateApiKey() : undefined;
   const staticKeys = createStaticApiKeys(generatedKey ? [generatedKey] : config.apiKeys);

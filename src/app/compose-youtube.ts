@@ -6,6 +6,7 @@ import { withSecondStrategy } from "../adapters/youtube/second-strategy.ts";
 import { createYoutubeTranscriptPackageSource } from "../adapters/youtube/youtube-transcript-package-source.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
+import type { ServiceMetrics } from "./metrics/service-metrics.ts";
 
 /**
  * Builds the transcript source: YouTube through InnerTube, the
@@ -17,11 +18,11 @@ import type { Logger } from "./logger.ts";
  * @param cache where transcripts are kept
  * @param flights where identical fetches in flight are shared (this process only when omitted)
  */
-export function composeTranscriptSource(config: Config, io: { logger: Logger; fetch?: typeof fetch }, cache: Cache<Transcript>, flights?: SharedFlight): TranscriptSource {
+export function composeTranscriptSource(config: Config, io: { logger: Logger; fetch?: typeof fetch; metrics?: ServiceMetrics }, cache: Cache<Transcript>, flights?: SharedFlight): TranscriptSource {
   const transport = { baseUrl: config.youtube.baseUrl, timeoutMs: config.youtube.timeoutMs, fetch: io.fetch ?? proxiedFetch(config.youtube.proxy) };
-  const primary = createInnertubeTranscriptSource({ ...transport, clients: config.youtube.clients });
+  const primary = createInnertubeTranscriptSource({ ...transport, clients: config.youtube.clients, observe: io.metrics?.youtube });
   const source = withSecondStrategy(primary, createYoutubeTranscriptPackageSource(transport));
-  return createCachedTranscriptSource({ source, cache, ttlMs: config.transcriptCache.ttlMs, flights });
+  return createCachedTranscriptSource({ source, cache, ttlMs: config.transcriptCache.ttlMs, flights, observe: io.metrics?.transcriptLookup });
 }
 
 /**

@@ -6,6 +6,7 @@ import { composeState, type ServiceState } from "./compose-state.ts";
 import { composeTranscriptSource } from "./compose-youtube.ts";
 import { createHttpApp } from "./http-app.ts";
 import type { Logger } from "./logger.ts";
+import type { ServiceMetrics } from "./metrics/service-metrics.ts";
 import type { RequestNotes } from "./request-log.ts";
 
 /** The running service's parts, as the entry points need them. */
@@ -16,6 +17,13 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/** The outside world the adapters are built with; `metrics` only when `ADMIN_PORT` is set. */
+export interface ServiceIo {
+  logger: Logger;
+  fetch?: typeof fetch;
+  metrics?: ServiceMetrics;
+}
+
 /**
  * The composition root: the only place adapters are built (through the
  * compose-* files, one per area).
@@ -23,7 +31,7 @@ export interface Service {
  * @param config the validated settings
  * @param io the outside world, swappable in tests
  */
-export async function composeService(config: Config, io: { logger: Logger; fetch?: typeof fetch; notes?: RequestNotes }): Promise<Service> {
+export async function composeService(config: Config, io: ServiceIo & { notes?: RequestNotes; onRedisAvailability?: (available: boolean) => void }): Promise<Service> {
   const state = await composeState(config, io);
   const transcripts = composeTranscriptSource(config, io, state.transcriptCache, state.flights);
   const writer = composeWriter(config, io, transcripts, state.redis);
@@ -40,12 +48,13 @@ export async function composeService(config: Config, io: { logger: Logger; fetch
  */
 export function composeChat(
   config: Config,
-  io: { logger: Logger; fetch?: typeof fetch },
+  io: ServiceIo,
   state: ServiceState,
   writer: AnswerWriter,
   transcripts: TranscriptSource = composeTranscriptSource(config, io, state.transcriptCache, state.flights),
 ): ChatService {
   return createChatService({
+    onLookup: io.metrics?.answerLookup,
     transcripts,
     writer,
     answers: state.answerCache,

@@ -42,6 +42,8 @@ export interface Config {
   sharedWorkLeaseMs: number;
   logFormat: "json" | "pretty" | "auto";
   shutdownGraceMs: number;
+  /** The admin listener (health, readiness, metrics); none unless `ADMIN_PORT` is set. */
+  admin?: { port: number; host: string; redisGraceMs: number };
 }
 
 /** Start-up stops with this when settings are wrong; its message lists every problem. */
@@ -103,6 +105,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logFormat: read.oneOf("LOG_FORMAT", ["json", "pretty", "auto"] as const, "auto"),
     shutdownGraceMs: read.int("SHUTDOWN_GRACE_MS", 30_000, 0, 600_000),
   };
+  config.admin = readAdmin(read, config.port);
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
 }
@@ -131,6 +134,15 @@ function readClients(read: EnvReader): { name: string; version: string }[] {
     return { name: name ?? "", version: version ?? "" };
   });
   return clients.length > 0 ? clients : [{ name: "ANDROID", version: "20.10.38" }, { name: "IOS", version: "20.10.4" }];
+}
+
+/** `ADMIN_PORT` turns the admin listener on; it must differ from `PORT` (0 for both means two free ports). */
+function readAdmin(read: EnvReader, port: number): Config["admin"] {
+  const redisGraceMs = read.int("READINESS_REDIS_GRACE_MS", 30_000, 0, 3_600_000);
+  if (read.raw("ADMIN_PORT") === undefined) return undefined;
+  const adminPort = read.int("ADMIN_PORT", 0, 0, 65535);
+  if (adminPort !== 0 && adminPort === port) read.fail(`ADMIN_PORT must differ from PORT: both are ${port}`);
+  return { port: adminPort, host: read.string("ADMIN_HOST", "127.0.0.1"), redisGraceMs };
 }
 
 function readRateLimit(read: EnvReader): RateLimitSpec | undefined {

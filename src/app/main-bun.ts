@@ -23,7 +23,7 @@ async function main(): Promise<void> {
       // answer takes longer (a long video): while the app has the request, its own limits (BODY_TIMEOUT_MS,
       // REQUEST_TIMEOUT_MS) bound it instead, and the idle bound is set again for after the answer.
       // A fresh connection and a request's headers get Bun's own fixed 10 s (docs/decisions.md).
-      const idleTimeout = Math.ceil(options.idleTimeoutMs / 1000);
+      const idleTimeout = Math.ceil((options.idleTimeoutMs ?? 10_000) / 1000);
       const server = Bun.serve({
         port: options.port,
         hostname: options.host,

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     printError: (line) => console.error(line),
     exit: (code) => Deno.exit(code),
     // Deno.serve has no header or idle time limit: the connections go through a relay that sets them.
-    serve: (options) => serveGuarded({ port: options.port, hostname: options.host, headersTimeoutMs: options.headersTimeoutMs, idleTimeoutMs: options.idleTimeoutMs, handler: options.fetch }),
+    serve: (options) => serveGuarded({ port: options.port, hostname: options.host, headersTimeoutMs: options.headersTimeoutMs ?? 10_000, idleTimeoutMs: options.idleTimeoutMs ?? 10_000, handler: options.fetch }),
     onStopSignal: (handler) => {
       for (const signal of ["SIGTERM", "SIGINT"] as const) Deno.addSignalListener(signal, () => handler(signal));
     },

@@ -30,9 +30,10 @@ type Handler = (request: Request) => Response | Promise<Response>;
  *
  * @param options.logger where lines go
  * @param options.now a monotonic clock in milliseconds
+ * @param options.observe told of every request the line is written for (metrics): the same status, facts and duration
  * @returns the notes to give the HTTP app, and `wrap`, which logs around a fetch handler
  */
-export function createRequestLog(options: { logger: Logger; now?: () => number }) {
+export function createRequestLog(options: { logger: Logger; now?: () => number; observe?: (status: number, facts: RequestFacts, ms: number) => void }) {
   const now = options.now ?? (() => performance.now());
   const facts = new WeakMap<Request, RequestFacts>();
   const notes: RequestNotes = {
@@ -54,7 +55,9 @@ export function createRequestLog(options: { logger: Logger; now?: () => number }
     }
   };
   const write = (request: Request, status: number, requestId: string | null, ms: number): void => {
-    const fields = requestFields(request, status, requestId, ms, facts.get(request) ?? {});
+    const known = facts.get(request) ?? {};
+    options.observe?.(status, known, ms);
+    const fields = requestFields(request, status, requestId, ms, known);
     if (status >= 500) options.logger.error("request", fields);
     else options.logger.info("request", fields);
   };

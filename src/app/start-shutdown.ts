@@ -1,5 +1,18 @@
 import type { Logger } from "./logger.ts";
 
+/** How the runtime's server must listen. */
+export interface ServeOptions {
+  port: number;
+  host: string;
+  fetch: (request: Request) => Promise<Response>;
+  /** The app enforces the real limit; a runtime limit, if any, must sit above it. */
+  maxBodyBytes: number;
+  /** How long a request's headers may take to arrive (the app bounds the body itself); the runtime's default when unset. */
+  headersTimeoutMs?: number;
+  /** How long a connection may sit without a request; the runtime's default when unset. */
+  idleTimeoutMs?: number;
+}
+
 /** A listening server, as an entry point gets it from its runtime. */
 export interface Listener {
   /** The port actually bound (PORT=0 asks for any free one). */

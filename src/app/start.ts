@@ -4,7 +4,10 @@ import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { createBufferedLines } from "./buffered-lines.ts";
 import { createLogger } from "./logger.ts";
 import { createRequestLog } from "./request-log.ts";
-import { createInFlight, shutDown, type Listener } from "./start-shutdown.ts";
+import { startAdmin, type Admin } from "./start-admin.ts";
+import { createInFlight, shutDown, type Listener, type ServeOptions } from "./start-shutdown.ts";
+
+export type { ServeOptions } from "./start-shutdown.ts";
 
 /** What start-up needs from a runtime (Bun, Deno): the only part that differs between entry points. */
 export interface Runtime {
@@ -18,19 +21,6 @@ export interface Runtime {
   serve(options: ServeOptions): Listener | Promise<Listener>;
   /** Calls `handler` on SIGTERM and SIGINT. */
   onStopSignal(handler: (signal: string) => void): void;
-}
-
-/** How the runtime's server must listen. */
-export interface ServeOptions {
-  port: number;
-  host: string;
-  fetch: (request: Request) => Promise<Response>;
-  /** The app enforces the real limit; a runtime limit, if any, must sit above it. */
-  maxBodyBytes: number;
-  /** How long a request's headers may take to arrive (the app bounds the body itself). */
-  headersTimeoutMs: number;
-  /** How long a connection may sit without a request. */
-  idleTimeoutMs: number;
 }
 
 /** Exit code when the settings are wrong (all problems are printed first). */
@@ -53,28 +43,51 @@ export async function runService(runtime: Runtime): Promise<void> {
     return runtime.exit(code);
   };
   const logger = createLogger({ write: lines.line, pretty });
-  const requestLog = createRequestLog({ logger });
-  const service = await composeService(config, { logger, notes: requestLog.notes });
+  const admin = config.admin ? await listenOrExit(runtime, exit, config.admin.host, config.admin.port, "ADMIN_PORT or ADMIN_HOST", () => startAdmin(config.admin!, { redisConfigured: config.redisUrl !== undefined, serve: runtime.serve })) : undefined;
+  const requestLog = createRequestLog({ logger, observe: admin?.metrics.request });
+  const onRedisAvailability = (available: boolean): void => {
+    admin?.readiness.redis(available);
+    admin?.metrics.redisAvailability(available);
+  };
+  const service = await composeService(config, { logger, notes: requestLog.notes, metrics: admin?.metrics, onRedisAvailability });
   const inFlight = createInFlight();
-  let listener: Listener;
-  try {
-    listener = await runtime.serve({ port: config.port, host: config.host, fetch: inFlight.wrap(requestLog.wrap(service.app.fetch)), maxBodyBytes: config.maxBodyBytes, ...connectionBounds(config) });
-  } catch (error) {
-    runtime.printError(`Cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}; set PORT or HOST`);
+  admin?.metrics.watchInFlight(() => inFlight.count);
+  const closeAll = async (): Promise<void> => {
     await service.close();
-    return exit(1);
-  }
+    // Last, so probes and scrapes are answered while requests drain; nothing on it needs finishing.
+    await admin?.listener.abort();
+  };
+  const serveMain = () => runtime.serve({ port: config.port, host: config.host, fetch: inFlight.wrap(requestLog.wrap(service.app.fetch)), maxBodyBytes: config.maxBodyBytes, ...connectionBounds(config) });
+  const listener = await listenOrExit(runtime, exit, config.host, config.port, "PORT or HOST", serveMain, closeAll);
+  admin?.readiness.serving();
   lines.flush();
-  const shown = hostForUrl(config.host);
-  for (const line of bannerLines({ url: `http://${shown}:${listener.port}`, backend: service.banner.backend, generatedKey: service.banner.generatedKey, runtime: runtime.name })) {
-    runtime.print(line);
-  }
+  printBanner(runtime, config, listener, service, admin);
   let stopping = false;
   runtime.onStopSignal((signal) => {
     if (stopping) return;
     stopping = true;
-    void shutDown({ listener, inFlight, graceMs: config.shutdownGraceMs, closeService: () => service.close(), logger, signal }).then(() => exit(0));
+    // Not ready at once, so the orchestrator stops sending traffic while requests in flight finish.
+    admin?.readiness.stopping();
+    void shutDown({ listener, inFlight, graceMs: config.shutdownGraceMs, closeService: closeAll, logger, signal }).then(() => exit(0));
   });
+}
+
+/** Listens, or prints why not and exits 1 (after `cleanUp`). */
+async function listenOrExit<T>(runtime: Runtime, exit: (code: number) => never, host: string, port: number, settings: string, listen: () => Promise<T> | T, cleanUp?: () => Promise<void>): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    runtime.printError(`Cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}; set ${settings}`);
+    await cleanUp?.();
+    return exit(1);
+  }
+}
+
+function printBanner(runtime: Runtime, config: Config, listener: Listener, service: { banner: { backend: string; generatedKey?: string } }, admin: Admin | undefined): void {
+  const shown = hostForUrl(config.host);
+  for (const line of bannerLines({ url: `http://${shown}:${listener.port}`, backend: service.banner.backend, generatedKey: service.banner.generatedKey, runtime: runtime.name, adminUrl: admin?.url })) {
+    runtime.print(line);
+  }
 }
 
 function connectionBounds(config: Config): { headersTimeoutMs: number; idleTimeoutMs: number } {

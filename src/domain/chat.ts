@@ -2,7 +2,7 @@ import type { ChatRequest, Language, OutputFormat } from "./chat-request.ts";
 import { createLocalFlight } from "./coalesce.ts";
 import { describeDuration } from "./duration.ts";
 import { AppError, isAppError } from "./errors.ts";
-import type { AnswerUsage, AnswerWriter, Cache, SharedFlight, TranscriptSource, WorkGate, WorkRole } from "./ports.ts";
+import type { AnswerUsage, AnswerWriter, Cache, CacheLookup, SharedFlight, TranscriptSource, WorkGate, WorkRole } from "./ports.ts";
 import { lastCueEnd } from "./transcript.ts";
 
 /** The response body of spec §2.2. */
@@ -30,7 +30,7 @@ export interface ChatOutcome {
   response: ChatResponse;
   answer: GeneratedAnswer;
   /** `hit` from the response cache, `shared` with an equal request in flight, `miss` generated. */
-  cache: "hit" | "shared" | "miss";
+  cache: CacheLookup;
   /** Who generated it, when not a cache hit: this request, another here, or another instance. */
   work?: WorkRole;
 }
@@ -46,6 +46,8 @@ export interface ChatServiceDeps {
   /** Bound on the whole request's work. */
   requestTimeoutMs: number;
   now?: () => number;
+  /** Told how each answer-cache lookup was served, failed generations included (metrics). */
+  onLookup?: (result: CacheLookup) => void;
 }
 
 /** The use case: answers one chat request about a video. */
@@ -105,11 +107,19 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     async answer(request) {
       const key = answerKey(request);
       const cached = await deps.answers.get(key);
-      if (cached) return outcome(request, cached, "hit");
+      if (cached) {
+        deps.onLookup?.("hit");
+        return outcome(request, cached, "hit");
+      }
       const caller = deadline(deps.requestTimeoutMs);
       try {
         const { value, role } = await flights.run(`answer:${key}`, () => generateOnce(key, request), { signal: caller.signal });
+        deps.onLookup?.(role === "owner" ? "miss" : "shared");
         return { ...outcome(request, value, role === "owner" ? "miss" : "shared"), work: role };
+      } catch (error) {
+        // A lookup whose generation failed is counted too, as a miss.
+        deps.onLookup?.("miss");
+        throw error;
       } finally {
         caller.clear();
       }

@@ -19,6 +19,11 @@ export class Coalescer<T> {
     return this.#inflight.size;
   }
 
+  /** @returns whether a call with `key` would join work already running */
+  has(key: string): boolean {
+    return this.#inflight.has(key);
+  }
+
   /**
    * @param key identifies equal work
    * @param work starts the work; called only when no equal work is in flight

@@ -68,6 +68,12 @@ export interface Cache<T> {
   set(key: string, value: T, ttlMs: number): Promise<void>;
 }
 
+/**
+ * How a cached lookup was served: `hit` from the cache, `shared` by joining
+ * an equal lookup in flight, `miss` by doing the work.
+ */
+export type CacheLookup = "hit" | "shared" | "miss";
+
 /** Bounds the work in flight towards the upstreams. */
 export interface WorkGate {
   /** @throws {AppError} `overloaded` when the bound is reached, without running `work` */

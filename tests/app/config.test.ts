@@ -43,4 +43,12 @@ describe("loadConfig()", () => {
     expect(() => loadConfig({ MAX_BODY_BYTES: "0" })).toThrow(/MAX_BODY_BYTES must be a whole number from 1024 to 10485760: current value is "0"/);
     expect(() => loadConfig({ SHARED_WORK_LEASE_MS: "5s" })).toThrow(/SHARED_WORK_LEASE_MS must be a whole number from 100 to 600000: current value is "5s"/);
   });
+
+  test("ADMIN_PORT turns the admin listener on (127.0.0.1 by default); it must differ from PORT", () => {
+    expect(loadConfig({}).admin).toBeUndefined();
+    expect(loadConfig({ ADMIN_PORT: "9100" }).admin).toEqual({ port: 9100, host: "127.0.0.1", redisGraceMs: 30_000 });
+    expect(loadConfig({ ADMIN_PORT: "0", PORT: "0", ADMIN_HOST: "::1", READINESS_REDIS_GRACE_MS: "5000" }).admin).toEqual({ port: 0, host: "::1", redisGraceMs: 5_000 });
+    expect(() => loadConfig({ ADMIN_PORT: "3000" })).toThrow("ADMIN_PORT must differ from PORT: both are 3000");
+    expect(() => loadConfig({ ADMIN_PORT: "metrics", READINESS_REDIS_GRACE_MS: "-1" })).toThrow(/READINESS_REDIS_GRACE_MS must be a whole number[\s\S]*ADMIN_PORT must be a whole number/);
+  });
 });

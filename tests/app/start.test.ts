@@ -20,6 +20,7 @@ function fakeRuntime(env: Record<string, string>) {
   const errors: string[] = [];
   let signal: ((name: string) => void) | undefined;
   let served: ServeOptions | undefined;
+  let admin: ServeOptions | undefined;
   const exited = Promise.withResolvers<number>();
   const events: string[] = [];
   const runtime: Runtime = {
@@ -35,13 +36,16 @@ function fakeRuntime(env: Record<string, string>) {
     },
     serve: (options) => {
       if (options.port === 1) throw new Error("Failed to start server. Is port 1 in use?");
-      served = options;
-      const listener: Listener = { port: 4321, stop: async () => void events.push("stop"), abort: async () => void events.push("abort") };
+      // Port 9100 is the admin listener in these tests; its events are named apart.
+      const tag = options.port === 9100 ? "admin " : "";
+      if (tag) admin = options;
+      else served = options;
+      const listener: Listener = { port: options.port === 9100 ? 9100 : 4321, stop: async () => void events.push(`${tag}stop`), abort: async () => void events.push(`${tag}abort`) };
       return listener;
     },
     onStopSignal: (handler) => (signal = handler),
   };
-  return { runtime, printed, errors, events, exited: exited.promise, send: (name: string) => signal!(name), fetch: (request: Request) => served!.fetch(request) };
+  return { runtime, printed, errors, events, exited: exited.promise, send: (name: string) => signal!(name), fetch: (request: Request) => served!.fetch(request), adminFetch: (path: string) => admin!.fetch(new Request(`http://127.0.0.1:9100${path}`)) };
 }
 
 const silent: Logger = { info() {}, warn() {}, error() {} };
@@ -81,6 +85,29 @@ describe("runService()", () => {
     fake.send("SIGTERM");
     expect(await fake.exited).toBe(0);
     expect(fake.events).toEqual(["stop"]);
+  });
+});
+
+describe("runService() with ADMIN_PORT", () => {
+  test("serves the admin port (banner line), ready once serving, not ready from the signal on, and closes it after the service", async () => {
+    const fake = fakeRuntime({ API_KEYS: "k-0123456789", PORT: "0", HOST: "127.0.0.1", ADMIN_PORT: "9100", LOG_FORMAT: "json" });
+    await runService(fake.runtime);
+    expect(fake.printed).toContain("  Admin:       http://127.0.0.1:9100 (/healthz, /readyz, /metrics)");
+    expect((await fake.adminFetch("/readyz")).status).toBe(200);
+    await fake.fetch(new Request("http://127.0.0.1:4321/nowhere"));
+    expect(await (await fake.adminFetch("/metrics")).text()).toContain('vcs_http_requests_total{status="404",code="not_found"} 1');
+    fake.send("SIGTERM");
+    expect((await fake.adminFetch("/readyz")).status).toBe(503);
+    expect(await fake.exited).toBe(0);
+    expect(fake.events).toEqual(["stop", "admin abort"]);
+  });
+
+  test("an admin port that cannot be bound exits 1 naming ADMIN_PORT, before the service is built", async () => {
+    const fake = fakeRuntime({ API_KEYS: "k-0123456789", PORT: "0", HOST: "127.0.0.1", ADMIN_PORT: "1" });
+    await expect(runService(fake.runtime)).rejects.toThrow("exit 1");
+    expect(fake.errors[0]).toStartWith("Cannot listen on 127.0.0.1:1: ");
+    expect(fake.errors[0]).toContain("set ADMIN_PORT or ADMIN_HOST");
+    expect(fake.printed).toEqual([]);
   });
 });
 

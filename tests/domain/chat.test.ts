@@ -91,3 +91,23 @@ describe("ChatService.answer()", () => {
     expect([local.cache, local.work]).toEqual(["miss", "owner"]);
   });
 });
+
+describe("answer-cache lookups told to onLookup", () => {
+  test("a miss, then a hit; concurrent equal requests are one miss and shared; a failed generation still counts its miss", async () => {
+    const lookups: string[] = [];
+    const transcripts = new FakeTranscripts();
+    const writer = new FakeWriter();
+    const chat = createChatService({ transcripts, writer, answers: mapCache(), answerTtlMs: 60_000, gate: openGate, requestTimeoutMs: 1000, onLookup: (result) => lookups.push(result) });
+    await chat.answer(request({ prompt: "first" }));
+    await chat.answer(request({ prompt: "first" }));
+    expect(lookups).toEqual(["miss", "hit"]);
+    lookups.length = 0;
+    transcripts.delayMs = 20;
+    await Promise.all([chat.answer(request({ prompt: "second" })), chat.answer(request({ prompt: "second" })), chat.answer(request({ prompt: "second" }))]);
+    expect(lookups).toEqual(["miss", "shared", "shared"]);
+    lookups.length = 0;
+    writer.failWith = "upstream_error";
+    await expect(chat.answer(request({ prompt: "third" }))).rejects.toThrow();
+    expect(lookups).toEqual(["miss"]);
+  });
+});

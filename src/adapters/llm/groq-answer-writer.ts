@@ -1,7 +1,7 @@
 import type { AnswerWriter } from "../../domain/ports.ts";
 import { createMemoryBudgetStore } from "./budget/budget-store.ts";
 import { createLlmBudget, type LlmBudget } from "./budget/llm-budget.ts";
-import { createGroqCompleter } from "./groq-completer.ts";
+import { createGroqCompleter, type LlmCallObserver } from "./groq-completer.ts";
 import { createLlmAnswerWriter } from "./llm-answer-writer.ts";
 
 export interface GroqWriterOptions {
@@ -25,6 +25,8 @@ export interface GroqWriterOptions {
   /** Most calls in flight at once for one answer. */
   concurrency: number;
   fetch?: typeof fetch;
+  /** Told how each LLM attempt ended (metrics). */
+  observe?: LlmCallObserver;
 }
 
 /**
@@ -43,6 +45,7 @@ export function createGroqAnswerWriter(options: GroqWriterOptions): AnswerWriter
     timeoutMs: options.timeoutMs,
     maxRetries: options.maxRetries,
     fetch: options.fetch,
+    observe: options.observe,
   });
   return createLlmAnswerWriter({
     name: `groq:${options.model}`,

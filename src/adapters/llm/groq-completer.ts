@@ -20,7 +20,15 @@ export interface GroqCompleterOptions {
   /** Clock for HTTP-date `retry-after` values. */
   now?: () => number;
   random?: () => number;
+  /** Told how each attempt ended, with its tokens when it answered (metrics). */
+  observe?: LlmCallObserver;
 }
+
+/** How one LLM attempt ended, as operators count it. */
+export type LlmOutcome = "ok" | "429" | "413" | "5xx" | "timeout" | "error";
+
+/** Told about every LLM attempt once it has ended; must not throw. */
+export type LlmCallObserver = (outcome: LlmOutcome, seconds: number, tokens?: { input: number; output: number }) => void;
 
 /** A failed attempt, sorted by what to do next. */
 interface Failure {
@@ -54,13 +62,28 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
     return { text, inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0, limits };
   }
 
+  /** One attempt, told to the observer when there is one. */
+  async function observed(request: CompletionRequest, signal: AbortSignal): Promise<Completion> {
+    const observe = options.observe;
+    if (!observe) return await once(request, signal);
+    const started = performance.now();
+    try {
+      const completion = await once(request, signal);
+      observe("ok", (performance.now() - started) / 1000, { input: completion.inputTokens, output: completion.outputTokens });
+      return completion;
+    } catch (error) {
+      observe(llmOutcome(error, signal), (performance.now() - started) / 1000);
+      throw error;
+    }
+  }
+
   return {
     async complete(request) {
       for (let attempt = 0; ; attempt++) {
         // The SDK's own timeout stops at the headers; this one also bounds a body that trickles in.
         const timeout = AbortSignal.timeout(options.timeoutMs);
         try {
-          return await once(request, request.signal ? AbortSignal.any([request.signal, timeout]) : timeout);
+          return await observed(request, request.signal ? AbortSignal.any([request.signal, timeout]) : timeout);
         } catch (error) {
           const failure = classify(error, options, request.signal, timeout.aborted);
           if (failure.limit) throw failure.limit;
@@ -119,6 +142,14 @@ function limitFailure(error: InstanceType<typeof Groq.APIError>, delayMs: number
 
 function definedOnly(report: LimitReport): LimitReport {
   return Object.fromEntries(Object.entries(report).filter(([, value]) => value !== undefined)) as LimitReport;
+}
+
+/** @returns the outcome a failed attempt counts as: its HTTP status class, a timeout, or error */
+function llmOutcome(error: unknown, signal: AbortSignal): LlmOutcome {
+  if (error instanceof Groq.APIConnectionTimeoutError || (signal.aborted && !(error instanceof Groq.APIError && error.status !== undefined))) return "timeout";
+  if (!(error instanceof Groq.APIError) || error.status === undefined) return "error";
+  if (error.status === 429 || error.status === 413) return String(error.status) as "429" | "413";
+  return error.status >= 500 ? "5xx" : "error";
 }
 
 function outOfTime(cause: unknown): AppError {

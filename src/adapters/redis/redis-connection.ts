@@ -43,8 +43,9 @@ export interface RedisConnection {
  * @param options.prefix prepended to every key
  * @param options.log where outages are reported
  * @param options.commandTimeoutMs time limit of each command (default 1000)
+ * @param options.onAvailability told each time Redis becomes reachable or unreachable (readiness, metrics)
  */
-export function createRedisConnection(options: { url: string; prefix: string; log: RedisLog; commandTimeoutMs?: number }): RedisConnection {
+export function createRedisConnection(options: { url: string; prefix: string; log: RedisLog; commandTimeoutMs?: number; onAvailability?: (available: boolean) => void }): RedisConnection {
   const client = new Redis(options.url, {
     enableOfflineQueue: false,
     commandTimeout: options.commandTimeoutMs ?? 1_000,
@@ -68,6 +69,7 @@ export function createRedisConnection(options: { url: string; prefix: string; lo
   };
 
   const fail = (error: unknown): void => {
+    if (available) options.onAvailability?.(false);
     available = false;
     if (outageLogged || closing) return;
     outageLogged = true;
@@ -75,6 +77,7 @@ export function createRedisConnection(options: { url: string; prefix: string; lo
   };
   client.on("error", fail);
   client.on("ready", () => {
+    if (!available) options.onAvailability?.(true);
     available = true;
     if (outageLogged) options.log.info("redis_recovered", {});
     outageLogged = false;

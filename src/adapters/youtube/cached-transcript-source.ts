@@ -1,6 +1,6 @@
 import { createLocalFlight } from "../../domain/coalesce.ts";
 import { AppError } from "../../domain/errors.ts";
-import type { Cache, SharedFlight, TranscriptSource } from "../../domain/ports.ts";
+import type { Cache, CacheLookup, SharedFlight, TranscriptSource } from "../../domain/ports.ts";
 import type { Transcript, TranscriptQuery } from "../../domain/transcript.ts";
 
 export interface CachedTranscriptOptions {
@@ -11,6 +11,8 @@ export interface CachedTranscriptOptions {
   ttlMs: number;
   /** Where identical fetches in flight are shared (across instances with Redis); this process only by default. */
   flights?: SharedFlight;
+  /** Told how each lookup was served, failed fetches included (metrics). */
+  observe?: (result: CacheLookup) => void;
 }
 
 /**
@@ -42,10 +44,18 @@ export function createCachedTranscriptSource(options: CachedTranscriptOptions): 
       const key = transcriptKey(videoId, query);
       // A cache that fails (Redis down) is a miss, never a failed request.
       const cached = await options.cache.get(key).catch(() => undefined);
-      if (cached) return cached;
+      if (cached) {
+        options.observe?.("hit");
+        return cached;
+      }
       const signal = query.signal ? waitLimit(query.signal) : undefined;
       try {
-        return (await flights.run(key, () => fetchOnce(key, videoId, query), { signal: signal?.signal })).value;
+        const { value, role } = await flights.run(key, () => fetchOnce(key, videoId, query), { signal: signal?.signal });
+        options.observe?.(role === "owner" ? "miss" : "shared");
+        return value;
+      } catch (error) {
+        options.observe?.("miss");
+        throw error;
       } finally {
         signal?.clear();
       }

@@ -10,6 +10,7 @@ import { chooseTrack, spokenLanguage, type TrackChoice } from "./track-choice.ts
 import { countingTransport, createYoutubeTransport, type YoutubeTransport } from "./transport.ts";
 import { isUnreadable, unreadable } from "./unreadable.ts";
 import { fetchWatchPage } from "./watch-page.ts";
+import { observeCall, type YoutubeObserver } from "./observed-call.ts";
 
 export type { InnertubeClient } from "./player-request.ts";
 
@@ -28,6 +29,8 @@ export interface InnertubeOptions {
    * video, far inside the hours its caption URLs stay valid).
    */
   playerReuseMs?: number;
+  /** Told how each player, watch-page and caption call ended (metrics). */
+  observe?: YoutubeObserver;
 }
 
 /** A player response read, plus the consent cookie that got it, if one was needed. */
@@ -76,11 +79,17 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
   async function keyless(transport: YoutubeTransport, videoId: string, signal?: AbortSignal, from = 0): Promise<Session | AppError> {
     let refusal: AppError | undefined;
     for (let index = from; index < clients.length; index++) {
-      const text = await requestPlayer(transport, videoId, { client: clients[index]!, signal });
+      // Only an answer another client may read differently moves on; the request's own errors (429, timeout) end here.
+      let answered = false;
       try {
-        return { info: readPlayerBody(text, videoId), nextClient: index + 1 };
+        const info = await observeCall(options.observe, "player", async () => {
+          const text = await requestPlayer(transport, videoId, { client: clients[index]!, signal });
+          answered = true;
+          return readPlayerBody(text, videoId);
+        });
+        return { info, nextClient: index + 1 };
       } catch (error) {
-        if (!anotherClientMayHelp(error)) throw error;
+        if (!answered || !anotherClientMayHelp(error)) throw error;
         refusal = error;
       }
     }
@@ -88,11 +97,12 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
   }
 
   async function viaWatchPage(transport: YoutubeTransport, videoId: string, refusal: AppError, signal?: AbortSignal): Promise<Session> {
-    const page = await fetchWatchPage(transport, videoId, signal);
+    const page = await observeCall(options.observe, "watch_page", () => fetchWatchPage(transport, videoId, signal));
     if (playerVideoId(page.playerResponse) === videoId) assertNotGone(page.playerResponse, videoId);
     if (!page.apiKey) throw refusal;
-    const text = await requestPlayer(transport, videoId, { client: clients[0]!, apiKey: page.apiKey, cookie: page.cookie, signal });
-    return { info: readPlayerBody(text, videoId), cookie: page.cookie, nextClient: clients.length };
+    const keyed = { client: clients[0]!, apiKey: page.apiKey, cookie: page.cookie, signal };
+    const info = await observeCall(options.observe, "player", async () => readPlayerBody(await requestPlayer(transport, videoId, keyed), videoId));
+    return { info, cookie: page.cookie, nextClient: clients.length };
   }
 
   async function session(transport: YoutubeTransport, videoId: string, signal?: AbortSignal): Promise<Session> {
@@ -109,18 +119,16 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
     recent.set(videoId, fresh);
     return fresh;
   }
+
   async function captions(transport: YoutubeTransport, videoId: string, choice: TrackChoice, cookie?: string, signal?: AbortSignal): Promise<Cue[]> {
     // onOrigin first: it refuses a baseUrl that is not a URL with upstream_error (was a 500).
     const url = onOrigin(choice.track.baseUrl, options.baseUrl);
     url.searchParams.delete("fmt");
     if (choice.translateTo) url.searchParams.set("tlang", choice.translateTo);
-    const body = await transport.text(url.pathname + url.search, { signal, headers: cookie ? { cookie } : {} });
-    const cues = parseTimedText(body);
-    if (cues === undefined && body.trim() !== "") throw unreadable("a caption track", "not a whole timedtext document");
-    if (!cues || cues.length === 0) {
-      throw new AppError("upstream_error", `YouTube sent an empty caption track for video ${videoId}; try again later`);
-    }
-    return cues;
+    return await observeCall(options.observe, "caption", async () => {
+      const body = await transport.text(url.pathname + url.search, { signal, headers: cookie ? { cookie } : {} });
+      return readCaptions(body, videoId);
+    });
   }
 
   /** The chosen track, from a client that lists it without a PoToken gate when the first one gated it. */
@@ -159,6 +167,15 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
       } satisfies Transcript;
     },
   };
+}
+
+function readCaptions(body: string, videoId: string): Cue[] {
+  const cues = parseTimedText(body);
+  if (cues === undefined && body.trim() !== "") throw unreadable("a caption track", "not a whole timedtext document");
+  if (!cues || cues.length === 0) {
+    throw new AppError("upstream_error", `YouTube sent an empty caption track for video ${videoId}; try again later`);
+  }
+  return cues;
 }
 
 /** A caption URL that YouTube serves only with a proof-of-origin token (PoToken). */

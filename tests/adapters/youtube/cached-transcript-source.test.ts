@@ -112,3 +112,17 @@ describe("createCachedTranscriptSource()", () => {
     expect((await cached.fetch("GJLlxj_dtq8", en)).cues).toHaveLength(1);
   });
 });
+
+describe("transcript-cache lookups told to observe", () => {
+  test("concurrent fetches are one miss and the rest shared, a repeat is a hit, and a failed fetch still counts its miss", async () => {
+    const slow = slowSource();
+    const lookups: string[] = [];
+    const cached = createCachedTranscriptSource({ source: slow.source, cache: createMemoryCache({ maxEntries: 10 }), ttlMs: 60_000, observe: (result) => lookups.push(result) });
+    const all = Promise.all([cached.fetch("GJLlxj_dtq8", en), cached.fetch("GJLlxj_dtq8", en)]);
+    slow.release();
+    await all;
+    await cached.fetch("GJLlxj_dtq8", en);
+    await expect(cached.fetch("failing0001", en)).rejects.toThrow();
+    expect(lookups).toEqual(["miss", "shared", "hit", "miss"]);
+  });
+});

@@ -34,11 +34,23 @@ export interface LlmBudget {
   readonly queueLength: number;
 }
 
+/** Told the budget's state, for metrics. */
+export interface BudgetObserver {
+  /** Tokens left in the window after a call was settled. */
+  remaining(tokens: number): void;
+  /** Calls waiting for their turn. */
+  queued(length: number): void;
+  /** How long a call waited for its turn (0 when it did not wait). */
+  waited(seconds: number): void;
+}
+
 interface Waiter {
   seq: number;
   tokens: number;
   deadline: number;
   signal?: AbortSignal;
+  /** Clock reading when the call joined the line. */
+  since: number;
   resolve(): void;
   reject(error: unknown): void;
 }
@@ -53,8 +65,8 @@ interface Waiter {
  * @param options.store where the budget is kept (memory, or Redis for all instances)
  * @param options.now clock in ms; `options.sleep` waits (both swappable in tests)
  */
-export function createLlmBudget(options: { store: BudgetStore; now?: () => number; sleep?: (ms: number) => Promise<void> }): LlmBudget {
-  const { store } = options;
+export function createLlmBudget(options: { store: BudgetStore; now?: () => number; sleep?: (ms: number) => Promise<void>; observer?: BudgetObserver }): LlmBudget {
+  const { store, observer } = options;
   const now = options.now ?? Date.now;
   const open = new Map<number, { held: number }>();
   const queue: Waiter[] = [];
@@ -77,6 +89,7 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
         const head = queue[0]!;
         if (head.signal?.aborted) {
           queue.shift();
+          observer?.queued(queue.length);
           head.reject(head.signal.reason);
           continue;
         }
@@ -84,11 +97,14 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
         if (queue[0] !== head) continue;
         if (wait === 0) {
           queue.shift();
+          observer?.queued(queue.length);
+          observer?.waited((now() - head.since) / 1000);
           const claim = open.get(head.seq);
           if (claim) claim.held = Math.max(0, claim.held - head.tokens);
           head.resolve();
         } else if (now() + wait > head.deadline) {
           queue.shift();
+          observer?.queued(queue.length);
           head.reject(shortOfBudget(wait));
         } else {
           await Promise.race([sleep(Math.min(wait, 1_000)), new Promise<void>((resolve) => (wake = resolve))]);
@@ -102,6 +118,7 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
   function enqueue(waiter: Waiter): void {
     const at = queue.findIndex((other) => other.seq > waiter.seq);
     queue.splice(at < 0 ? queue.length : at, 0, waiter);
+    observer?.queued(queue.length);
     waiter.signal?.addEventListener("abort", () => wake?.(), { once: true });
     wake?.();
     void pump();
@@ -127,11 +144,12 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
           claim.held = tokens;
         },
         admit(tokens, signal) {
-          return new Promise<void>((resolve, reject) => enqueue({ seq, tokens, deadline, signal, resolve, reject }));
+          return new Promise<void>((resolve, reject) => enqueue({ seq, tokens, deadline, signal, since: now(), resolve, reject }));
         },
         async settle(taken, charged, report) {
           if (charged !== undefined && charged < taken) await store.give(taken - charged);
           await store.observe(report);
+          if (observer) observer.remaining((await store.peek()).tokens);
         },
         observe: (report) => store.observe(report),
         close() {

@@ -1,0 +1,46 @@
+import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
+import type { CacheLookup } from "../../domain/ports.ts";
+import { createHttpMetrics } from "./http-metrics.ts";
+import { batchedCounter, bind } from "./label-children.ts";
+import type { ServiceMetrics } from "./service-metrics.ts";
+import { createUpstreamMetrics } from "./upstream-metrics.ts";
+
+const LOOKUPS: CacheLookup[] = ["hit", "miss", "shared"];
+const REDIS_UP = "vcs_redis_up";
+
+/**
+ * The service's metrics on prom-client, in a registry of their own (not the
+ * library's global one), with the default process metrics. Every label value
+ * comes from a closed list (a status, an error code, a call kind): never a
+ * video id, a key or a prompt. Label children are bound once here, so that
+ * recording is a lookup and an addition.
+ *
+ * @param options.defaultMetrics whether to add prom-client's process and runtime metrics (on by default)
+ * @returns the metrics, ready to wire and to render
+ */
+export function createPrometheusMetrics(options: { defaultMetrics?: boolean } = {}): ServiceMetrics {
+  const registry = new Registry();
+  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
+  const http = createHttpMetrics(registry);
+  const upstream = createUpstreamMetrics(registry);
+
+  const lookups = batchedCounter({ name: "vcs_cache_lookups_total", help: "Cache lookups by cache (transcript, answer) and result (hit; shared: joined an equal lookup in flight; miss).", labelNames: ["cache", "result"], registers: [registry] });
+  const transcriptLookups = bind(LOOKUPS, (result) => lookups.child("transcript", result));
+  const answerLookups = bind(LOOKUPS, (result) => lookups.child("answer", result));
+  // Registered with the first report: a service without Redis has no such gauge rather than a 0 that looks like an outage.
+  const redisUp = new Gauge({ name: REDIS_UP, help: "Whether Redis is reachable (1) or not (0); absent when REDIS_URL is not set.", registers: [] });
+
+  return {
+    request: http.request,
+    watchInFlight: http.watchInFlight,
+    ...upstream,
+    transcriptLookup: (result) => transcriptLookups[result].inc(),
+    answerLookup: (result) => answerLookups[result].inc(),
+    redisAvailability(available) {
+      if (!registry.getSingleMetric(REDIS_UP)) registry.registerMetric(redisUp);
+      redisUp.set(available ? 1 : 0);
+    },
+    render: () => registry.metrics(),
+    contentType: registry.contentType,
+  };
+}

@@ -1,0 +1,45 @@
+/** Why the service is not ready: still starting, stopping after a signal, or Redis gone too long. */
+export type NotReadyReason = "starting" | "shutting_down" | "redis_unreachable";
+
+export type ReadinessVerdict = { ready: true } | { ready: false; reason: NotReadyReason; message: string };
+
+/**
+ * Whether the service should be sent traffic, for `GET /readyz`. Not ready
+ * while starting, from the first stop signal on (requests in flight still
+ * finish), and while a configured Redis has been unreachable for longer than
+ * `redisGraceMs` (a short blip does not take every instance out at once).
+ *
+ * @param options.redisConfigured whether `REDIS_URL` is set; Redis counts as unreachable until it first answers
+ * @param options.redisGraceMs how long Redis may be unreachable before the service says it is not ready
+ * @param options.now a monotonic clock in milliseconds
+ */
+export function createReadiness(options: { redisConfigured: boolean; redisGraceMs: number; now?: () => number }) {
+  const now = options.now ?? (() => performance.now());
+  let phase: "starting" | "serving" | "stopping" = "starting";
+  let redisDownSince = options.redisConfigured ? now() : undefined;
+  return {
+    /** The main port is listening. */
+    serving(): void {
+      if (phase === "starting") phase = "serving";
+    },
+    /** A stop signal came: not ready from now on, for good. */
+    stopping(): void {
+      phase = "stopping";
+    },
+    /** Redis became reachable (true) or unreachable (false). */
+    redis(available: boolean): void {
+      redisDownSince = available ? undefined : (redisDownSince ?? now());
+    },
+    check(): ReadinessVerdict {
+      if (phase === "starting") return { ready: false, reason: "starting", message: "The service is starting" };
+      if (phase === "stopping") return { ready: false, reason: "shutting_down", message: "The service is shutting down; requests in flight are finishing" };
+      if (redisDownSince !== undefined && now() - redisDownSince > options.redisGraceMs) {
+        const seconds = Math.round((now() - redisDownSince) / 1000);
+        return { ready: false, reason: "redis_unreachable", message: `Redis has been unreachable for ${seconds} s` };
+      }
+      return { ready: true };
+    },
+  };
+}
+
+export type Readiness = ReturnType<typeof createReadiness>;
