@@ -1,3 +1,4 @@
+import { ProviderLimitError } from "../../../src/adapters/llm/completer.ts";
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createGroqCompleter, type LlmOutcome } from "../../../src/adapters/llm/groq-completer.ts";
 import { createRetryBudget } from "../../../src/adapters/llm/retry.ts";
@@ -26,13 +27,21 @@ beforeEach(() => {
 });
 
 describe("LLM attempts told to the observer", () => {
-  test("a 429 retried then answered is two attempts, 429 then ok with the tokens the LLM counted", async () => {
-    llm.respondWith((_, index) => (index === 0 ? { status: 429, headers: { "retry-after-ms": "10" } } : { content: "an answer", promptTokens: 120, completionTokens: 7 }));
+  test("a 5xx retried then answered is two attempts, 5xx then ok with the tokens the LLM counted", async () => {
+    llm.respondWith((_, index) => (index === 0 ? { status: 503, headers: { "retry-after-ms": "10" } } : { content: "an answer", promptTokens: 120, completionTokens: 7 }));
     await ask();
-    expect(seen).toEqual([{ outcome: "429" }, { outcome: "ok", tokens: { input: 120, output: 7 } }]);
+    expect(seen).toEqual([{ outcome: "5xx" }, { outcome: "ok", tokens: { input: 120, output: 7 } }]);
   });
 
-  test("413, 5xx and a timeout are told as such; a 429 whose wait does not fit the budget is one attempt", async () => {
+  test("a 429 is one attempt, handed to the budget (which waits it out) as a rate refusal with its figures", async () => {
+    llm.respondWith(() => ({ status: 429, headers: { "retry-after": "2", "x-ratelimit-limit-tokens": "6000", "x-ratelimit-remaining-tokens": "0" } }));
+    const error = await ask().catch((e) => e);
+    expect(error).toBeInstanceOf(ProviderLimitError);
+    expect([error.kind, error.report.retryAfterMs, error.report.tokenLimit, error.report.tokensRemaining]).toEqual(["rate", 2000, 6000, 0]);
+    expect(seen).toEqual([{ outcome: "429" }]);
+  });
+
+  test("413, 5xx, a timeout and a 429 are told as such", async () => {
     llm.respondWith(() => ({ status: 413 }));
     await expect(ask()).rejects.toThrow();
     // The fake's index counts every call since reset: the 413 above was call 0.

@@ -1,0 +1,82 @@
+import { describe, expect, test } from "bun:test";
+import { createMemoryBudgetStore } from "../../../../src/adapters/llm/budget/budget-store.ts";
+import { createLlmBudget } from "../../../../src/adapters/llm/budget/llm-budget.ts";
+import { isAppError } from "../../../../src/domain/errors.ts";
+
+/** A budget on a hand-moved clock: sleeping advances the clock instead of waiting. */
+function budgetOn(tokensPerWindow: number) {
+  let clock = 0;
+  const now = () => clock;
+  const store = createMemoryBudgetStore({ limits: { tokensPerWindow, requestsPerWindow: 1000 }, windowMs: 60_000, now });
+  const sleep = async (ms: number) => {
+    clock += ms;
+    await Promise.resolve();
+  };
+  const seen: { queued: number[]; waited: number[] } = { queued: [], waited: [] };
+  const observer = { remaining() {}, queued: (n: number) => seen.queued.push(n), waited: (s: number) => seen.waited.push(s) };
+  return { budget: createLlmBudget({ store, now, sleep, observer }), now, seen };
+}
+
+describe("createLlmBudget()", () => {
+  test("admits at once while the window has the tokens", async () => {
+    const { budget, now } = budgetOn(6000);
+    const request = budget.open(120_000);
+    await request.admit(3000);
+    await request.admit(3000);
+    expect(now()).toBe(0);
+  });
+
+  test("makes a call wait for the refill when its turn needs it", async () => {
+    const { budget, now, seen } = budgetOn(6000);
+    const request = budget.open(120_000);
+    await request.admit(6000);
+    await request.admit(1000);
+    expect(now()).toBeGreaterThanOrEqual(10_000);
+    expect(seen.waited.at(-1)).toBeGreaterThanOrEqual(10);
+  });
+
+  test("serves requests first come, first served: a later request cannot take what an earlier one holds", async () => {
+    const { budget } = budgetOn(6000);
+    const first = budget.open(120_000);
+    const second = budget.open(120_000);
+    first.hold(5000);
+    await first.admit(2000);
+    const order: string[] = [];
+    const late = second.admit(2000).then(() => order.push("second"));
+    const early = first.admit(3000).then(() => order.push("first"));
+    await Promise.all([late, early]);
+    expect(order).toEqual(["first", "second"]);
+  });
+
+  test("refuses at once with overloaded and a Retry-After when the turn comes after the deadline", async () => {
+    const { budget, now } = budgetOn(6000);
+    const request = budget.open(5_000);
+    await request.admit(6000);
+    const error = await request.admit(6000).catch((e) => e);
+    expect(isAppError(error, "overloaded")).toBe(true);
+    expect(error.retryAfterSeconds).toBe(60);
+    expect(now()).toBe(0);
+  });
+
+  test("tells a planner what it can have before a time, less what earlier requests hold", async () => {
+    const { budget } = budgetOn(6000);
+    const first = budget.open(120_000);
+    const second = budget.open(120_000);
+    first.hold(4000);
+    expect((await first.available(30_000)).tokens).toBe(9000);
+    expect((await second.available(30_000)).tokens).toBe(5000);
+    first.close();
+    expect((await second.available(30_000)).tokens).toBe(9000);
+  });
+
+  test("a waiting call whose request is cancelled leaves the line", async () => {
+    const { budget } = budgetOn(6000);
+    const request = budget.open(600_000);
+    await request.admit(6000);
+    const cancel = new AbortController();
+    cancel.abort(new Error("caller left"));
+    const error = await request.admit(6000, cancel.signal).catch((e) => e);
+    expect(error.message).toBe("caller left");
+    expect(budget.queueLength).toBe(0);
+  });
+});
