@@ -64,6 +64,29 @@ describe("POST /chat on Groq's free plan (time scaled by 10)", () => {
     expect(h.llm.calls).toHaveLength(2);
   });
 
+  test("more long summaries at once than the budget can serve: the rest are refused at once with overloaded and a Retry-After", async () => {
+    h = await startLlmHarness(SCALED, { limits: FREE });
+    h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3 * 3600)));
+    const asks = ["en", "es", "pt", "ru", "hi"].flatMap((language) => ["text", "markdown"].map((output_format) => ({ url: watchUrl("normal"), language, output_format })));
+    const results = await Promise.all(asks.map(async (body) => {
+      const started = performance.now();
+      const response = await h!.chat(body);
+      return { status: response.status, ms: performance.now() - started, retryAfter: response.headers.get("retry-after"), code: response.status === 200 ? "" : (await response.json()).error.code };
+    }));
+    const served = results.filter((r) => r.status === 200);
+    const refused = results.filter((r) => r.status !== 200);
+    expect(served.length).toBeGreaterThanOrEqual(1);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    for (const r of served) expect(r.ms).toBeLessThan(12_000);
+    for (const r of refused) {
+      expect([r.status, r.code]).toEqual([503, "overloaded"]);
+      expect(Number(r.retryAfter)).toBeGreaterThanOrEqual(1);
+      // At once: before the first summary could have finished, not after waiting in vain.
+      expect(r.ms).toBeLessThan(3_000);
+    }
+    expect(h.llm.calls.filter((c) => c.refused)).toEqual([]);
+  });
+
   test("on a paid plan's figures a one-hour video is read in one call", async () => {
     const paid = { tokensPerWindow: 300_000, requestsPerWindow: 1_000, windowMs: WINDOW_MS };
     h = await startLlmHarness({ ...SCALED, LLM_TOKENS_PER_MINUTE: "300000", LLM_REQUESTS_PER_MINUTE: "1000", GROQ_MODEL: "llama-3.1-8b-instant" }, { limits: paid });

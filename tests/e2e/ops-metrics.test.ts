@@ -85,7 +85,8 @@ describe(`metrics and health on the admin port (${targetFromEnv()})`, () => {
     youtube.setPlayerGate({ blockKeyless: true });
     statuses.push((await chat(service.url, { url: watchUrl("twoTracks") })).status); // bot check, then reCAPTCHA: 503
     youtube.setPlayerGate({});
-    llm.respondWith(() => ({ status: 429, headers: { "retry-after": "60" } }));
+    // Longer than the request's deadline: refused at once rather than waited out.
+    llm.respondWith(() => ({ status: 429, headers: { "retry-after": "600" } }));
     statuses.push((await chat(service.url, { ...question, prompt: "And the battery?" })).status); // transcript hit, LLM 429: 503
     statuses.push((await chat(service.url, question)).status); // over the rate limit
     expect(statuses).toEqual([404, 404, 404, 400, 200, 200, 422, 503, 503, 429]);

@@ -8,16 +8,22 @@ import { excerptRoom, linesTokens, planSummary, type CallCosts, type Plan, type 
 import { answerPrompt, combinePrompt, messages, partNotesPrompt, type PromptContext } from "./prompts.ts";
 import { promptTokens, type Run } from "./run.ts";
 
-/** What the planner may spend, as the budget stands when the request is planned. */
+/** What the budget allows a request, as it stands when the request is planned. */
+export interface Room {
+  /** Largest single call (input and `max_tokens`): context window, optional cap, provider's window budget. */
+  maxCallTokens: number;
+  /** Tokens this request can get before it must start its last call. */
+  tokens: number;
+  tokensPerWindow: number;
+  windowMs: number;
+}
+
+/** What the planner may spend. */
 export interface Allowance {
   /** `max_tokens` of the answer's call. */
   output: number;
-  /** Largest single call (input and `max_tokens`) now: context window, optional cap, provider's window budget. */
-  maxCallTokens(): Promise<number>;
-  /** Tokens this request can get before it must start its last call, and the provider's window budget. */
-  available(): Promise<{ tokens: number; tokensPerWindow: number; windowMs: number }>;
-  /** Sets aside the plan's tokens in the budget's line. */
-  hold(tokens: number): void;
+  /** Plans alone (see `Reservation.plan`): `choose` sees the room and says what to hold. */
+  plan<T>(choose: (room: Room) => { hold: number; value: T }): Promise<T>;
 }
 
 /** The model's first answer and how it was read. */
@@ -52,33 +58,37 @@ export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowan
 }
 
 async function draftOnce(run: Run, spec: AnswerSpec, allowance: Allowance): Promise<Draft> {
+  const job = await allowance.plan((room) => choose(run, spec, allowance.output, room));
+  return await job();
+}
+
+/** Picks the plan for the room there is: the tokens to hold, and the work that follows. */
+function choose(run: Run, spec: AnswerSpec, output: number, room: Room): { hold: number; value: () => Promise<Draft> } {
   const context: PromptContext = { language: spec.language, format: spec.outputFormat, title: spec.transcript.title };
   const ask = (transcript: string, excerpted?: "matches" | "sampled") => messages(context, answerPrompt(context, { transcript, prompt: spec.prompt, isSummary: spec.isSummary, excerpted }));
-  const [maxCallTokens, budget] = await Promise.all([allowance.maxCallTokens(), allowance.available()]);
   // Every call is charged its max_tokens: on a small plan, an eighth of the window is room enough for an answer.
-  const costs = callCosts(run, spec, context, Math.min(allowance.output, Math.max(256, Math.floor(budget.tokensPerWindow / 8))));
-  const limits: PlanLimits = { maxCallTokens, available: budget.tokens };
+  const costs = callCosts(run, spec, context, Math.min(output, Math.max(256, Math.floor(room.tokensPerWindow / 8))));
+  const limits: PlanLimits = { maxCallTokens: room.maxCallTokens, available: room.tokens };
   const fine = transcriptLines(spec.transcript.cues);
   const fineTokens = linesTokens(fine, run.count);
   const oneCall = costs.answerPrompt + fineTokens + costs.output;
-  if (oneCall <= maxCallTokens && oneCall <= budget.tokens) {
-    allowance.hold(oneCall);
-    return { text: await run.call(ask(renderCues(fine)), costs.output), plan: "one-call", coverage: 1 };
+  if (oneCall <= room.maxCallTokens && oneCall <= room.tokens) {
+    return { hold: oneCall, value: async () => ({ text: await run.call(ask(renderCues(fine)), costs.output), plan: "one-call", coverage: 1 }) };
   }
   if (!spec.isSummary) {
-    const excerpts = selectExcerpts(fine, spec.prompt, excerptRoom(costs, limits, budget.tokensPerWindow), run.count);
+    const excerpts = selectExcerpts(fine, spec.prompt, excerptRoom(costs, limits, room.tokensPerWindow), run.count);
     if (excerpts.matched) {
       const text = excerpts.runs.map(renderCues).join("\n…\n");
-      allowance.hold(promptTokens(ask(text, "matches"), run.count) + costs.output);
-      return { text: await run.call(ask(text, "matches"), costs.output), plan: "excerpts", coverage: linesTokens(excerpts.runs.flat(), run.count) / Math.max(1, fineTokens) };
+      const coverage = linesTokens(excerpts.runs.flat(), run.count) / Math.max(1, fineTokens);
+      return { hold: promptTokens(ask(text, "matches"), run.count) + costs.output, value: async () => ({ text: await run.call(ask(text, "matches"), costs.output), plan: "excerpts", coverage }) };
     }
   }
   // A question no passage matches is read from a sample, within a third of the window: it must not starve the others.
-  const fair = spec.isSummary ? limits : { ...limits, available: Math.min(limits.available, Math.max(3_000, Math.floor(budget.tokensPerWindow / 3))) };
+  const fair = spec.isSummary ? limits : { ...limits, available: Math.min(limits.available, Math.max(3_000, Math.floor(room.tokensPerWindow / 3))) };
   const plan = planSummary(transcriptLines(spec.transcript.cues, "coarse"), costs, fair, run.count);
-  if (plan.shape === "refused") throw shortOfBudget(plan.retryAfterTokens, budget);
-  allowance.hold(plan.cost);
-  return { text: await runPlan(run, spec, context, plan, { input: maxCallTokens - costs.output, output: costs.output }), plan: describe(plan), coverage: plan.coverage };
+  if (plan.shape === "refused") throw shortOfBudget(plan.retryAfterTokens, room);
+  const budget = { input: room.maxCallTokens - costs.output, output: costs.output };
+  return { hold: plan.cost, value: async () => ({ text: await runPlan(run, spec, context, plan, budget), plan: describe(plan), coverage: plan.coverage }) };
 }
 
 async function runPlan(run: Run, spec: AnswerSpec, context: PromptContext, plan: Exclude<Plan, { shape: "refused" }>, budget: { input: number; output: number }): Promise<string> {

@@ -82,15 +82,12 @@ function allowance(options: LlmWriterOptions, reservation: Reservation, now: () 
   const lastCallMs = () => Math.min(20_000, (reservation.deadline - now()) / 5);
   return {
     output: options.maxOutputTokens,
-    async maxCallTokens() {
-      const { view } = await reservation.available(now());
-      return Math.min(options.contextTokens, cap, view.limits.tokensPerWindow);
+    plan(choose) {
+      return reservation.plan(reservation.deadline - lastCallMs(), ({ tokens, view }) => {
+        const maxCallTokens = Math.min(options.contextTokens, cap, view.limits.tokensPerWindow);
+        return choose({ maxCallTokens, tokens, tokensPerWindow: view.limits.tokensPerWindow, windowMs: view.windowMs });
+      });
     },
-    async available() {
-      const { tokens, view } = await reservation.available(reservation.deadline - lastCallMs());
-      return { tokens, tokensPerWindow: view.limits.tokensPerWindow, windowMs: view.windowMs };
-    },
-    hold: (tokens) => reservation.hold(tokens),
   };
 }
 

@@ -14,6 +14,14 @@ export interface Reservation {
   /** Sets aside the plan's tokens, so later requests plan around them. */
   hold(tokens: number): void;
   /**
+   * Plans alone: no other request of this process plans between the look at
+   * what is available and the hold, so concurrent requests never plan on the
+   * same tokens.
+   *
+   * @param choose gets what is available before `by`; returns the tokens to hold and its result
+   */
+  plan<T>(by: number, choose: (free: { tokens: number; view: BudgetView }) => { hold: number; value: T }): Promise<T>;
+  /**
    * Waits for the call's turn and takes its tokens.
    *
    * @throws {AppError} `overloaded` when they cannot be had before the deadline
@@ -73,6 +81,7 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
   let nextSeq = 0;
   let pumping = false;
   let wake: (() => void) | undefined;
+  let planning: Promise<unknown> = Promise.resolve();
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
   const heldAhead = (seq: number) => {
@@ -142,6 +151,15 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
         },
         hold(tokens) {
           claim.held = tokens;
+        },
+        plan(by, choose) {
+          const turn = planning.then(async () => {
+            const { hold, value } = choose(await this.available(by));
+            claim.held = hold;
+            return value;
+          });
+          planning = turn.catch(() => undefined);
+          return turn;
         },
         admit(tokens, signal) {
           return new Promise<void>((resolve, reject) => enqueue({ seq, tokens, deadline, signal, since: now(), resolve, reject }));
