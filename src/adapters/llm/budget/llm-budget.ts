@@ -82,6 +82,19 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
   let pumping = false;
   let wake: (() => void) | undefined;
   let planning: Promise<unknown> = Promise.resolve();
+  // Until the provider has answered once, its limits are a guess: the first request goes
+  // ahead on it, and the others plan once that answer has taught the real ones.
+  let learnt = false;
+  let probe: { seq: number; done: Promise<void>; end(): void } | undefined;
+  const learn = () => {
+    learnt = true;
+    probe?.end();
+  };
+  const startProbe = (seq: number) => {
+    let end = () => {};
+    const done = new Promise<void>((resolve) => (end = resolve));
+    probe = { seq, done, end: () => ((probe = undefined), end()) };
+  };
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
   const heldAhead = (seq: number) => {
@@ -154,8 +167,10 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
         },
         plan(by, choose) {
           const turn = planning.then(async () => {
+            if (!learnt && probe) await Promise.race([probe.done, sleep(Math.max(0, Math.min(PROBE_WAIT_MS, by - now())))]);
             const { hold, value } = choose(await this.available(by));
             claim.held = hold;
+            if (!learnt && !probe) startProbe(seq);
             return value;
           });
           planning = turn.catch(() => undefined);
@@ -167,17 +182,25 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
         async settle(taken, charged, report) {
           if (charged !== undefined && charged < taken) await store.give(taken - charged);
           await store.observe(report);
+          learn();
           if (observer) observer.remaining((await store.peek()).tokens);
         },
-        observe: (report) => store.observe(report),
+        async observe(report) {
+          await store.observe(report);
+          learn();
+        },
         close() {
           open.delete(seq);
+          if (probe?.seq === seq) probe.end();
           wake?.();
         },
       };
     },
   };
 }
+
+/** Longest a request waits for the first answer to teach the provider's limits before planning on the guess. */
+const PROBE_WAIT_MS = 10_000;
 
 function shortOfBudget(waitMs: number): AppError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));

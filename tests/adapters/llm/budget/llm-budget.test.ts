@@ -80,3 +80,20 @@ describe("createLlmBudget()", () => {
     expect(budget.queueLength).toBe(0);
   });
 });
+
+describe("createLlmBudget() before the provider has answered", () => {
+  test("the first request plans on the guess; the next ones plan once its answer taught the real limits", async () => {
+    // A clock that never moves and sleeps that never end: only the first answer can let the second request plan.
+    const store = createMemoryBudgetStore({ limits: { tokensPerWindow: 6000, requestsPerWindow: 30 }, windowMs: 60_000, now: () => 0 });
+    const budget = createLlmBudget({ store, now: () => 0, sleep: () => new Promise(() => {}) });
+    const first = budget.open(120_000);
+    const second = budget.open(120_000);
+    const seenFirst = await first.plan(60_000, ({ view }) => ({ hold: 5000, value: view.limits.tokensPerWindow }));
+    let secondPlanned = false;
+    const planned = second.plan(60_000, ({ view }) => ((secondPlanned = true), { hold: 1000, value: view.limits.tokensPerWindow }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(secondPlanned).toBe(false);
+    await first.settle(5000, 5000, { tokenLimit: 300_000, tokensRemaining: 295_000 });
+    expect([seenFirst, await planned]).toEqual([6000, 300_000]);
+  });
+});
