@@ -34,8 +34,8 @@ export function createTokenCalibration(): TokenCalibration {
       return factor === 1 ? estimateTokens : (text) => Math.ceil(estimateTokens(text) * factor);
     },
     observe(language, estimated, counted) {
-      // Short prompts are mostly template and overhead: they say little about the transcript's text.
-      if (estimated < 500 || counted <= 0) return;
+      // Short prompts (the reduce call over notes too) are mostly template, notes and timestamps: they say little about the transcript's text.
+      if (estimated < 1500 || counted <= 0) return;
       const seen = ratios.get(language) ?? [];
       seen.push(counted / estimated);
       if (seen.length > SAMPLES) seen.shift();

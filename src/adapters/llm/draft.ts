@@ -23,7 +23,7 @@ export interface Allowance {
   /** `max_tokens` of the answer's call. */
   output: number;
   /** Plans alone (see `Reservation.plan`): `choose` sees the room and says what to hold. */
-  plan<T>(choose: (room: Room) => { hold: number; value: T }): Promise<T>;
+  plan<T>(choose: (room: Room) => { hold: number; value: T; reduced?: boolean }): Promise<T>;
 }
 
 /** The model's first answer and how it was read. */
@@ -63,7 +63,7 @@ async function draftOnce(run: Run, spec: AnswerSpec, allowance: Allowance): Prom
 }
 
 /** Picks the plan for the room there is: the tokens to hold, and the work that follows. */
-function choose(run: Run, spec: AnswerSpec, output: number, room: Room): { hold: number; value: () => Promise<Draft> } {
+function choose(run: Run, spec: AnswerSpec, output: number, room: Room): { hold: number; value: () => Promise<Draft>; reduced?: boolean } {
   const context: PromptContext = { language: spec.language, format: spec.outputFormat, title: spec.transcript.title };
   const ask = (transcript: string, excerpted?: "matches" | "sampled") => messages(context, answerPrompt(context, { transcript, prompt: spec.prompt, isSummary: spec.isSummary, excerpted }));
   // Every call is charged its max_tokens: on a small plan, an eighth of the window is room enough for an answer.
@@ -88,7 +88,8 @@ function choose(run: Run, spec: AnswerSpec, output: number, room: Room): { hold:
   const plan = planSummary(transcriptLines(spec.transcript.cues, "coarse"), costs, fair, run.count);
   if (plan.shape === "refused") throw shortOfBudget(plan.retryAfterTokens, room);
   const budget = { input: room.maxCallTokens - costs.output, output: costs.output };
-  return { hold: plan.cost, value: async () => ({ text: await runPlan(run, spec, context, plan, budget), plan: describe(plan), coverage: plan.coverage }) };
+  const value = async () => ({ text: await runPlan(run, spec, context, plan, budget), plan: describe(plan), coverage: plan.coverage });
+  return { hold: plan.cost, value, reduced: plan.shape === "condensed" };
 }
 
 async function runPlan(run: Run, spec: AnswerSpec, context: PromptContext, plan: Exclude<Plan, { shape: "refused" }>, budget: { input: number; output: number }): Promise<string> {

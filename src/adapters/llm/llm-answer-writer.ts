@@ -47,6 +47,7 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
   const budget: CallBudget = { input: options.inputTokenBudget ?? options.contextTokens - options.maxOutputTokens, output: options.maxOutputTokens };
   const now = options.now ?? Date.now;
   const calibration = createTokenCalibration();
+  const latency = createLatencyRecord();
   return {
     name: options.name,
     async write(spec) {
@@ -59,8 +60,10 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
           ...{ maxRateRetries: options.maxRetries, deadline },
           count: calibration.counter(language),
           onCounted: (estimated, counted) => calibration.observe(language, estimated, counted),
+          liveCount: () => calibration.counter(language),
+          onAnswered: latency.record,
         });
-        const draft = await draftAnswer(run, spec, allowance(options, reservation, now));
+        const draft = await draftAnswer(run, spec, allowance(options, reservation, now, latency));
         const text = await inLanguage(run, spec, unwrap(draft.text), budget);
         const formatted = spec.outputFormat === "text" && looksLikeMarkdown(text) ? markdownToPlainText(text) : text;
         return { text: checkCitations(formatted, spec.transcript.cues), usage: { ...run.usage, plan: draft.plan, coverage: draft.coverage } };
@@ -75,11 +78,13 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
  * What a request may spend: calls up to the context window (and the
  * optional cap), never larger than the provider's whole window budget (a
  * 413); tokens that the budget can give before the last call must start,
- * leaving that call a fifth of the time left (at most 20 s) to run.
+ * leaving that call time to run: three times the slowest recent call (2 to
+ * 20 s; 20 s until a call has been timed), and never more than a fifth of
+ * the time left.
  */
-function allowance(options: LlmWriterOptions, reservation: Reservation, now: () => number): Allowance {
+function allowance(options: LlmWriterOptions, reservation: Reservation, now: () => number, latency: LatencyRecord): Allowance {
   const cap = options.inputTokenBudget === undefined ? Number.POSITIVE_INFINITY : options.inputTokenBudget + options.maxOutputTokens;
-  const lastCallMs = () => Math.min(20_000, (reservation.deadline - now()) / 5);
+  const lastCallMs = () => Math.min(latency.lastCallAllowanceMs(), (reservation.deadline - now()) / 5);
   return {
     output: options.maxOutputTokens,
     plan(choose) {
@@ -112,4 +117,21 @@ function unwrap(text: string): string {
   const fenced = /^```(?:markdown|md|text)?[ \t]*\n([\s\S]*?)\n```$/i.exec(text.trim());
   const inner = fenced ? fenced[1]! : text;
   return inner.replace(/^\s*<answer>\s*/i, "").replace(/\s*<\/answer>\s*$/i, "").trim();
+}
+
+interface LatencyRecord {
+  record(ms: number): void;
+  /** Time to leave the last call: three times the slowest of the recent calls, within [2 s, 20 s]. */
+  lastCallAllowanceMs(): number;
+}
+
+function createLatencyRecord(): LatencyRecord {
+  const recent: number[] = [];
+  return {
+    record(ms) {
+      recent.push(ms);
+      if (recent.length > 20) recent.shift();
+    },
+    lastCallAllowanceMs: () => (recent.length === 0 ? 20_000 : Math.min(20_000, Math.max(2_000, 3 * Math.max(...recent)))),
+  };
 }

@@ -31,9 +31,13 @@ export interface RunOptions {
   maxRateRetries?: number;
   /** The request's deadline (clock ms): a 429's wait that does not fit it ends the request at once. */
   deadline?: number;
-  /** The calibrated token counter, and where each call's real count is reported. */
+  /** The calibrated token counter the request is planned with, and where each call's real count is reported. */
   count?: TokenCounter;
   onCounted?: (estimated: number, counted: number) => void;
+  /** The counter as calibrated now, for what a call takes from the budget (it may have learnt since the plan). */
+  liveCount?: () => TokenCounter;
+  /** Told how long each answered call took. */
+  onAnswered?: (ms: number) => void;
 }
 
 
@@ -61,7 +65,7 @@ export function createRun(options: RunOptions): Run {
     count,
     async call(messages, maxTokens) {
       return await slots.use(async () => {
-        const taken = promptTokens(messages, count) + maxTokens;
+        const taken = promptTokens(messages, options.liveCount?.() ?? count) + maxTokens;
         const { reservation } = options;
         let refused: ProviderLimitError | undefined;
         for (let refusals = 0; ; refusals++) {
@@ -71,7 +75,9 @@ export function createRun(options: RunOptions): Run {
           });
           usage.calls++;
           try {
+            const sent = performance.now();
             const completion = await options.completer.complete({ messages, maxTokens, signal, retryBudget });
+            options.onAnswered?.(performance.now() - sent);
             await reservation?.settle(taken, completion.inputTokens ? completion.inputTokens + maxTokens : undefined, statedOrNone(completion.limits));
             if (completion.inputTokens) options.onCounted?.(promptTokens(messages), completion.inputTokens);
             usage.inputTokens += completion.inputTokens || promptTokens(messages);

@@ -11,16 +11,16 @@ describe("createTokenCalibration()", () => {
 
   test("scales to the highest recent real-to-estimated ratio of that language, plus a margin", () => {
     const calibration = createTokenCalibration();
-    calibration.observe("en", 1000, 700);
-    calibration.observe("en", 1000, 650);
+    calibration.observe("en", 2000, 1400);
+    calibration.observe("en", 2000, 1300);
     expect(calibration.counter("en")(TEXT)).toBe(Math.ceil(estimateTokens(TEXT) * 0.7 * 1.05));
     expect(calibration.counter("hi")(TEXT)).toBe(estimateTokens(TEXT));
   });
 
   test("never counts above the raw estimate, and ignores short prompts", () => {
     const calibration = createTokenCalibration();
-    calibration.observe("ru", 1000, 1300);
-    calibration.observe("es", 100, 10);
+    calibration.observe("ru", 2000, 2600);
+    calibration.observe("es", 1000, 100);
     expect(calibration.counter("ru")(TEXT)).toBe(estimateTokens(TEXT));
     expect(calibration.counter("es")(TEXT)).toBe(estimateTokens(TEXT));
   });

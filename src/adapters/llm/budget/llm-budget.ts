@@ -18,9 +18,10 @@ export interface Reservation {
    * what is available and the hold, so concurrent requests never plan on the
    * same tokens.
    *
-   * @param choose gets what is available before `by`; returns the tokens to hold and its result
+   * @param choose gets what is available before `by`; returns the tokens to hold, its
+   *   result, and whether the plan is cut down for want of tokens (it may throw for that too)
    */
-  plan<T>(by: number, choose: (free: { tokens: number; view: BudgetView }) => { hold: number; value: T }): Promise<T>;
+  plan<T>(by: number, choose: (free: { tokens: number; view: BudgetView }) => { hold: number; value: T; reduced?: boolean }): Promise<T>;
   /**
    * Waits for the call's turn and takes its tokens.
    *
@@ -166,12 +167,24 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
           claim.held = tokens;
         },
         plan(by, choose) {
+          const attempt = async () => {
+            try {
+              return { choice: choose(await this.available(by)) };
+            } catch (error) {
+              return { error };
+            }
+          };
           const turn = planning.then(async () => {
-            if (!learnt && probe) await Promise.race([probe.done, sleep(Math.max(0, Math.min(PROBE_WAIT_MS, by - now())))]);
-            const { hold, value } = choose(await this.available(by));
-            claim.held = hold;
+            let planned = await attempt();
+            // A plan cut down (or refused) on limits that are still a guess waits for the first answer to teach the real ones.
+            if (!learnt && probe && (planned.error !== undefined || planned.choice?.reduced)) {
+              await Promise.race([probe.done, sleep(Math.max(0, Math.min(PROBE_WAIT_MS, by - now())))]);
+              planned = await attempt();
+            }
+            if (!planned.choice) throw planned.error;
+            claim.held = planned.choice.hold;
             if (!learnt && !probe) startProbe(seq);
-            return value;
+            return planned.choice.value;
           });
           planning = turn.catch(() => undefined);
           return turn;

@@ -82,7 +82,7 @@ describe("createLlmBudget()", () => {
 });
 
 describe("createLlmBudget() before the provider has answered", () => {
-  test("the first request plans on the guess; the next ones plan once its answer taught the real limits", async () => {
+  test("the first request plans on the guess; a later one its guess would cut down plans once that answer taught the real limits", async () => {
     // A clock that never moves and sleeps that never end: only the first answer can let the second request plan.
     const store = createMemoryBudgetStore({ limits: { tokensPerWindow: 6000, requestsPerWindow: 30 }, windowMs: 60_000, now: () => 0 });
     const budget = createLlmBudget({ store, now: () => 0, sleep: () => new Promise(() => {}) });
@@ -90,10 +90,20 @@ describe("createLlmBudget() before the provider has answered", () => {
     const second = budget.open(120_000);
     const seenFirst = await first.plan(60_000, ({ view }) => ({ hold: 5000, value: view.limits.tokensPerWindow }));
     let secondPlanned = false;
-    const planned = second.plan(60_000, ({ view }) => ((secondPlanned = true), { hold: 1000, value: view.limits.tokensPerWindow }));
+    const planned = second.plan(60_000, ({ view }) => {
+      secondPlanned = view.limits.tokensPerWindow > 6000;
+      return { hold: 1000, value: view.limits.tokensPerWindow, reduced: view.limits.tokensPerWindow === 6000 };
+    });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(secondPlanned).toBe(false);
     await first.settle(5000, 5000, { tokenLimit: 300_000, tokensRemaining: 295_000 });
     expect([seenFirst, await planned]).toEqual([6000, 300_000]);
+  });
+
+  test("a later request whose plan the guess does not cut down goes ahead at once", async () => {
+    const store = createMemoryBudgetStore({ limits: { tokensPerWindow: 6000, requestsPerWindow: 30 }, windowMs: 60_000, now: () => 0 });
+    const budget = createLlmBudget({ store, now: () => 0, sleep: () => new Promise(() => {}) });
+    await budget.open(120_000).plan(60_000, () => ({ hold: 2000, value: 1 }));
+    expect(await budget.open(120_000).plan(60_000, () => ({ hold: 1000, value: 2 }))).toBe(2);
   });
 });
