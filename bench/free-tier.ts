@@ -37,8 +37,8 @@ const OUTPUT_TOKENS_PER_S = 500;
 const CLIENT_TIMEOUT_MS = 150_000;
 const KEY = "bench-key-0123456789";
 
-// Notes as long as the map prompt allows (about 120 words); a summary of about 200 words.
-const NOTES = Array.from({ length: 8 }, (_, i) => `- [${i * 4}:00] The reviewer covers one more aspect of the device, how it holds up in daily use, and what it costs.`).join("\n");
+// Notes about as long as the map prompt allows (110 words, 145 tokens); a summary of 224 words (280 tokens).
+const NOTES = Array.from({ length: 5 }, (_, i) => `- [${i * 4}:00] The reviewer covers one more aspect of the device, how it holds up in daily use, and what it costs.`).join("\n");
 const SUMMARY = Array.from({ length: 8 }, (_, i) => `The reviewer then turns to another part of the tablet [${i * 4}:00], compares it with last year's model, and says whether it is worth the money for most people.`).join("\n");
 
 const llamaTokens = (text: string) => llama3Tokenizer.encode(text, { bos: false, eos: false }).length;
