@@ -1,58 +1,11 @@
 import { AppError } from "../../../domain/errors.ts";
-import type { BudgetStore, BudgetView } from "./budget-store.ts";
-import type { LimitReport } from "./limits-report.ts";
+import type { BudgetStore } from "./budget-store.ts";
+import { createFirstAnswer } from "./first-answer.ts";
+import type { BudgetObserver, LlmBudget } from "./reservation.ts";
 
-/** One request's place in the provider's budget: its calls are admitted in its turn, before those of later requests. */
-export interface Reservation {
-  /** The request's deadline (clock ms). */
-  readonly deadline: number;
-  /**
-   * Tokens free for this request before `by`: what the bucket holds and
-   * will refill, less what earlier requests have reserved.
-   */
-  available(by: number): Promise<{ tokens: number; view: BudgetView }>;
-  /** Sets aside the plan's tokens, so later requests plan around them. */
-  hold(tokens: number): void;
-  /**
-   * Plans alone: no other request of this process plans between the look at
-   * what is available and the hold, so concurrent requests never plan on the
-   * same tokens.
-   *
-   * @param choose gets what is available before `by`; returns the tokens to hold, its
-   *   result, and whether the plan is cut down for want of tokens (it may throw for that too)
-   */
-  plan<T>(by: number, choose: (free: { tokens: number; view: BudgetView }) => { hold: number; value: T; reduced?: boolean }): Promise<T>;
-  /**
-   * Waits for the call's turn and takes its tokens.
-   *
-   * @throws {AppError} `overloaded` when they cannot be had before the deadline
-   */
-  admit(tokens: number, signal?: AbortSignal): Promise<void>;
-  /** Gives back what a call was charged less than it took, and learns from the provider's report. */
-  settle(taken: number, charged: number | undefined, report: LimitReport): Promise<void>;
-  /** Learns from a refusal (429 or 413). */
-  observe(report: LimitReport): Promise<void>;
-  /** Ends the request's claim on the budget. */
-  close(): void;
-}
+export type { BudgetObserver, LlmBudget, Reservation } from "./reservation.ts";
 
-export interface LlmBudget {
-  /** @param deadline clock ms by which the request must be answered */
-  open(deadline: number): Reservation;
-  /** Calls waiting for their turn, and the longest wait so far, for metrics. */
-  readonly queueLength: number;
-}
-
-/** Told the budget's state, for metrics. */
-export interface BudgetObserver {
-  /** Tokens left in the window after a call was settled. */
-  remaining(tokens: number): void;
-  /** Calls waiting for their turn. */
-  queued(length: number): void;
-  /** How long a call waited for its turn (0 when it did not wait). */
-  waited(seconds: number): void;
-}
-
+/** A call waiting for its turn. */
 interface Waiter {
   seq: number;
   tokens: number;
@@ -83,19 +36,7 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
   let pumping = false;
   let wake: (() => void) | undefined;
   let planning: Promise<unknown> = Promise.resolve();
-  // Until the provider has answered once, its limits are a guess: the first request goes
-  // ahead on it, and the others plan once that answer has taught the real ones.
-  let learnt = false;
-  let probe: { seq: number; done: Promise<void>; end(): void } | undefined;
-  const learn = () => {
-    learnt = true;
-    probe?.end();
-  };
-  const startProbe = (seq: number) => {
-    let end = () => {};
-    const done = new Promise<void>((resolve) => (end = resolve));
-    probe = { seq, done, end: () => ((probe = undefined), end()) };
-  };
+  const first = createFirstAnswer();
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
   const heldAhead = (seq: number) => {
@@ -177,13 +118,13 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
           const turn = planning.then(async () => {
             let planned = await attempt();
             // A plan cut down (or refused) on limits that are still a guess waits for the first answer to teach the real ones.
-            if (!learnt && probe && (planned.error !== undefined || planned.choice?.reduced)) {
-              await Promise.race([probe.done, sleep(Math.max(0, Math.min(PROBE_WAIT_MS, by - now())))]);
+            if (first.asking && (planned.error !== undefined || planned.choice?.reduced)) {
+              await Promise.race([first.done(), sleep(Math.max(0, Math.min(PROBE_WAIT_MS, by - now())))]);
               planned = await attempt();
             }
             if (!planned.choice) throw planned.error;
             claim.held = planned.choice.hold;
-            if (!learnt && !probe) startProbe(seq);
+            first.ask(seq);
             return planned.choice.value;
           });
           planning = turn.catch(() => undefined);
@@ -195,16 +136,16 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
         async settle(taken, charged, report) {
           if (charged !== undefined && charged < taken) await store.give(taken - charged);
           await store.observe(report);
-          learn();
+          first.learn();
           if (observer) observer.remaining((await store.peek()).tokens);
         },
         async observe(report) {
           await store.observe(report);
-          learn();
+          first.learn();
         },
         close() {
           open.delete(seq);
-          if (probe?.seq === seq) probe.end();
+          first.end(seq);
           wake?.();
         },
       };

@@ -1,0 +1,53 @@
+import type { BudgetView } from "./budget-store.ts";
+import type { LimitReport } from "./limits-report.ts";
+
+/** One request's place in the provider's budget: its calls are admitted in its turn, before those of later requests. */
+export interface Reservation {
+  /** The request's deadline (clock ms). */
+  readonly deadline: number;
+  /**
+   * Tokens free for this request before `by`: what the bucket holds and
+   * will refill, less what earlier requests have reserved.
+   */
+  available(by: number): Promise<{ tokens: number; view: BudgetView }>;
+  /** Sets aside the plan's tokens, so later requests plan around them. */
+  hold(tokens: number): void;
+  /**
+   * Plans alone: no other request of this process plans between the look at
+   * what is available and the hold, so concurrent requests never plan on the
+   * same tokens.
+   *
+   * @param choose gets what is available before `by`; returns the tokens to hold, its
+   *   result, and whether the plan is cut down for want of tokens (it may throw for that too)
+   */
+  plan<T>(by: number, choose: (free: { tokens: number; view: BudgetView }) => { hold: number; value: T; reduced?: boolean }): Promise<T>;
+  /**
+   * Waits for the call's turn and takes its tokens.
+   *
+   * @throws {AppError} `overloaded` when they cannot be had before the deadline
+   */
+  admit(tokens: number, signal?: AbortSignal): Promise<void>;
+  /** Gives back what a call was charged less than it took, and learns from the provider's report. */
+  settle(taken: number, charged: number | undefined, report: LimitReport): Promise<void>;
+  /** Learns from a refusal (429 or 413). */
+  observe(report: LimitReport): Promise<void>;
+  /** Ends the request's claim on the budget. */
+  close(): void;
+}
+
+export interface LlmBudget {
+  /** @param deadline clock ms by which the request must be answered */
+  open(deadline: number): Reservation;
+  /** Calls waiting for their turn, and the longest wait so far, for metrics. */
+  readonly queueLength: number;
+}
+
+/** Told the budget's state, for metrics. */
+export interface BudgetObserver {
+  /** Tokens left in the window after a call was settled. */
+  remaining(tokens: number): void;
+  /** Calls waiting for their turn. */
+  queued(length: number): void;
+  /** How long a call waited for its turn (0 when it did not wait). */
+  waited(seconds: number): void;
+}
