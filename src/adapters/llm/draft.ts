@@ -41,17 +41,20 @@ const MAX_REPLANS = 2;
  *
  * @throws {AppError} `overloaded` when not even a small plan fits before the deadline
  */
-export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowance): Promise<Draft> {
+export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowance, onText?: OnText): Promise<Draft> {
   for (let replans = 0; ; replans++) {
     try {
-      return await draftOnce(run, spec, allowance);
+      return await draftOnce(run, spec, allowance, onText);
     } catch (error) {
       if (!(error instanceof ProviderLimitError) || error.kind !== "size" || replans >= MAX_REPLANS) throw error instanceof ProviderLimitError ? error.error : error;
     }
   }
 }
 
-async function draftOnce(run: Run, spec: AnswerSpec, allowance: Allowance): Promise<Draft> {
+/** Where the final call's text goes as it is written (a streamed answer). */
+export type OnText = (piece: string) => void | Promise<void>;
+
+async function draftOnce(run: Run, spec: AnswerSpec, allowance: Allowance, onText?: OnText): Promise<Draft> {
   const context: PromptContext = { language: spec.language, format: spec.outputFormat, title: spec.transcript.title };
   const ask = (transcript: string, excerpted?: "matches" | "sampled") => messages(context, answerPrompt(context, { transcript, prompt: spec.prompt, isSummary: spec.isSummary, excerpted }));
   const [maxCallTokens, budget] = await Promise.all([allowance.maxCallTokens(), allowance.available()]);
@@ -63,14 +66,16 @@ async function draftOnce(run: Run, spec: AnswerSpec, allowance: Allowance): Prom
   const oneCall = costs.answerPrompt + fineTokens + costs.output;
   if (oneCall <= maxCallTokens && oneCall <= budget.tokens) {
     allowance.hold(oneCall);
-    return { text: await run.call(ask(renderCues(fine)), costs.output), plan: "one-call", coverage: 1 };
+    spec.events?.progress({ stage: "writing" });
+    return { text: await run.call(ask(renderCues(fine)), costs.output, onText), plan: "one-call", coverage: 1 };
   }
   if (!spec.isSummary) {
     const excerpts = selectExcerpts(fine, spec.prompt, excerptRoom(costs, limits, budget.tokensPerWindow), run.count);
     if (excerpts.matched) {
       const text = excerpts.runs.map(renderCues).join("\n…\n");
       allowance.hold(promptTokens(ask(text, "matches"), run.count) + costs.output);
-      return { text: await run.call(ask(text, "matches"), costs.output), plan: "excerpts", coverage: linesTokens(excerpts.runs.flat(), run.count) / Math.max(1, fineTokens) };
+      spec.events?.progress({ stage: "writing" });
+      return { text: await run.call(ask(text, "matches"), costs.output, onText), plan: "excerpts", coverage: linesTokens(excerpts.runs.flat(), run.count) / Math.max(1, fineTokens) };
     }
   }
   // A question no passage matches is read from a sample, within a third of the window: it must not starve the others.
@@ -78,14 +83,15 @@ async function draftOnce(run: Run, spec: AnswerSpec, allowance: Allowance): Prom
   const plan = planSummary(transcriptLines(spec.transcript.cues, "coarse"), costs, fair, run.count);
   if (plan.shape === "refused") throw shortOfBudget(plan.retryAfterTokens, budget);
   allowance.hold(plan.cost);
-  return { text: await runPlan(run, spec, context, plan, { input: maxCallTokens - costs.output, output: costs.output }), plan: describe(plan), coverage: plan.coverage };
+  return { text: await runPlan(run, spec, context, plan, { input: maxCallTokens - costs.output, output: costs.output }, onText), plan: describe(plan), coverage: plan.coverage };
 }
 
-async function runPlan(run: Run, spec: AnswerSpec, context: PromptContext, plan: Exclude<Plan, { shape: "refused" }>, budget: { input: number; output: number }): Promise<string> {
+async function runPlan(run: Run, spec: AnswerSpec, context: PromptContext, plan: Exclude<Plan, { shape: "refused" }>, budget: { input: number; output: number }, onText?: OnText): Promise<string> {
   const oneCall = plan.shape === "one-call" || (plan.shape === "condensed" && plan.then === "one-call");
   const sampled = plan.shape === "condensed" ? "sampled" : undefined;
-  if (oneCall) return await run.call(messages(context, answerPrompt(context, { transcript: renderCues(plan.lines), prompt: spec.prompt, isSummary: spec.isSummary, excerpted: sampled })), budget.output);
-  return await mapReduce(run, spec, context, budget, plan.lines);
+  if (!oneCall) return await mapReduce(run, spec, context, budget, plan.lines, onText);
+  spec.events?.progress({ stage: "writing" });
+  return await run.call(messages(context, answerPrompt(context, { transcript: renderCues(plan.lines), prompt: spec.prompt, isSummary: spec.isSummary, excerpted: sampled })), budget.output, onText);
 }
 
 function callCosts(run: Run, spec: AnswerSpec, context: PromptContext, output: number): CallCosts {
