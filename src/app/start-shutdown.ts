@@ -83,7 +83,11 @@ export async function shutDown(options: {
   clearTimeout(timer);
   if (!finished) {
     logger.warn("shutdown_grace_exceeded", { in_flight: inFlight.count, grace_ms: options.graceMs });
-    await options.beforeAbort?.();
+    if (options.beforeAbort) {
+      // What the hook sent (a stream's last event) must reach the client before its connection is cut.
+      await options.beforeAbort();
+      await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+    }
     await listener.abort();
   }
   try {

@@ -73,10 +73,7 @@ export async function runService(runtime: Runtime): Promise<void> {
     admin?.readiness.stopping();
     // Streams count as requests in flight until they end; those still open after the grace period get an `error` event.
     const working = { get count() { return inFlight.count + streams.count; }, idle: () => Promise.all([inFlight.idle(), streams.idle()]).then(() => {}) };
-    const interrupt = async (): Promise<void> => {
-      streams.interrupt(new AppError("overloaded", "The server is shutting down; send the request again", { retryAfterSeconds: 1 }));
-      await Promise.race([streams.idle(), new Promise((resolve) => setTimeout(resolve, 1_000))]);
-    };
+    const interrupt = async (): Promise<void> => streams.interrupt(new AppError("overloaded", "The server is shutting down; send the request again", { retryAfterSeconds: 1 }));
     void shutDown({ listener, inFlight: working, graceMs: config.shutdownGraceMs, closeService: closeAll, logger, signal, beforeAbort: interrupt }).then(() => exit(0));
   });
 }

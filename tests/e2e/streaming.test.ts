@@ -75,6 +75,9 @@ describe(`POST /chat with Accept: text/event-stream (${targetFromEnv()})`, () =>
     expect((await refused.json()).error.code).toBe("overloaded");
     stop.abort();
     await Promise.all(busy);
+    // Both callers left: their LLM calls are cancelled, which frees the two places for the next tests.
+    await waitFor(() => h.llm.calls.every((call) => call.closedAt !== undefined), 2_000);
+    await Bun.sleep(200);
   });
 
   test("a failure after the stream opened is its last event, the usual error body", async () => {
