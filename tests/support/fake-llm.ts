@@ -33,6 +33,8 @@ export type LlmReply =
       /** A streamed answer: characters per chunk (8 by default) and the pause before each chunk. */
       chunkChars?: number;
       chunkDelayMs?: number;
+      /** A streamed answer dropped (connection reset) after this many chunks of text. */
+      cutAfterChunks?: number;
     }
   | { status: number; body?: unknown; headers?: Record<string, string> }
   | { hang: true }
@@ -186,6 +188,7 @@ function streamedCompletion(reply: Extract<LlmReply, { content: string }>, model
   return new ReadableStream({
     async pull(controller) {
       if (next >= events.length) return controller.close();
+      if (reply.cutAfterChunks !== undefined && next > reply.cutAfterChunks) return controller.error(new Error("stream cut by the fake (an intended fault)"));
       if (reply.chunkDelayMs && next > 0 && next <= pieces.length) await Bun.sleep(reply.chunkDelayMs);
       controller.enqueue(encoder.encode(events[next++]!));
     },

@@ -70,7 +70,9 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
       .withResponse();
     let text = "";
     let usage: { prompt_tokens?: number; completion_tokens?: number } | undefined;
+    let finished = false;
     for await (const chunk of chunks) {
+      if (chunk.choices[0]?.finish_reason) finished = true;
       const piece = chunk.choices[0]?.delta?.content;
       if (piece) {
         text += piece;
@@ -78,6 +80,8 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
       }
       usage = chunk.x_groq?.usage ?? (chunk as { usage?: typeof usage }).usage ?? usage;
     }
+    // A stream that ends without a finish reason was cut, however cleanly its connection closed.
+    if (!finished) throw new AppError("upstream_error", "The language model's answer stopped short; try again later");
     if (!text.trim()) throw new AppError("upstream_error", "The language model returned an empty answer; try again");
     return { text: text.trim(), inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0, limits: reportFromHeaders(response.headers) };
   }
