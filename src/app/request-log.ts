@@ -49,9 +49,11 @@ export function createRequestLog(options: { logger: Logger; now?: () => number; 
     try {
       const response = await handler(request);
       // A stream is logged once it has ended, with what its answer (or error) noted.
+      // (Bun empties a response's headers once it has sent them: they are read now.)
       const ended = options.streamEnded?.(response);
-      if (ended) void ended.then(() => write(request, response.status, response.headers.get("x-request-id"), now() - started));
-      else write(request, response.status, response.headers.get("x-request-id"), now() - started);
+      const requestId = response.headers.get("x-request-id");
+      if (ended) void ended.then(() => write(request, response.status, requestId, now() - started));
+      else write(request, response.status, requestId, now() - started);
       return response;
     } catch (error) {
       write(request, 500, null, now() - started);

@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { ANSWERS } from "../support/fake-llm.ts";
-import { watchUrl } from "../support/fixtures.ts";
+import { VIDEOS, watchUrl } from "../support/fixtures.ts";
+import { captionXml, generateCues } from "../support/long-transcript.ts";
+import { requestLogLines } from "../support/request-log-lines.ts";
 import { postChat, targetFromEnv } from "../support/service-process.ts";
 import { deltaText, eventNames, readEvents } from "../support/sse.ts";
 import { API_KEY, startLlmHarness, type LlmHarness } from "./llm-harness.ts";
 
 let h: LlmHarness;
 beforeAll(async () => {
-  h = await startLlmHarness({ STREAM_KEEPALIVE_MS: "200", MAX_IN_FLIGHT: "2" });
+  // A budget that does not pace (the subject is streaming), and a request time limit shorter than a slow model.
+  h = await startLlmHarness({ STREAM_KEEPALIVE_MS: "200", MAX_IN_FLIGHT: "2", REQUEST_TIMEOUT_MS: "1500", LLM_TOKENS_PER_MINUTE: "100000000", LLM_REQUESTS_PER_MINUTE: "1000000" });
 });
 afterAll(() => h?.close());
 beforeEach(() => {
@@ -54,6 +57,31 @@ describe(`POST /chat with Accept: text/event-stream (${targetFromEnv()})`, () =>
     const json = await (await postChat(h.service.url, body, { "x-api-key": API_KEY })).json();
     expect(done).toEqual(json);
     expect(Object.keys(done).sort()).toEqual(["language", "model", "output", "output_format", "prompt", "url", "video_duration"]);
+    // The request log's line is written once the stream has ended, with what the answer cost.
+    expect((await requestLogLines(h.service, response))[0]).toMatchObject({ status: 200, cache: "miss", work: "owner", llm_calls: 1, plan: "one-call" });
+  });
+
+  test("a long video streams progress while its parts are read (done out of total), then writing, then the answer", async () => {
+    h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3600)));
+    h.llm.respondWith((call) => ({ content: /Part \d+ of \d+/.test(call.text) ? "- [0:00] Notes on a part." : ANSWERS.en!, delayMs: 20 }));
+    const events = await readEvents(await stream({ url: watchUrl("normal"), prompt: "summary" }));
+    const progress = events.filter((e) => e.event === "progress").map((e) => e.data);
+    const reading = progress.filter((p) => p.stage === "reading");
+    const total = reading[0].total;
+    expect(total).toBeGreaterThanOrEqual(2);
+    expect(reading.map((p) => p.done)).toEqual(Array.from({ length: total + 1 }, (_, i) => i));
+    expect(progress.at(-1)).toEqual({ stage: "writing" });
+    expect(deltaText(events)).toBe(events.at(-1)!.data.output);
+    expect(deltaText(events)).toStartWith("The video reviews the Surface Go");
+    expect(h.llm.calls.filter((call) => call.stream)).toHaveLength(1);
+  });
+
+  test("a streamed request runs on STREAM_TIMEOUT_MS: it finishes where the same work without the header times out", async () => {
+    h.llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: 2_000 }));
+    const json = await postChat(h.service.url, { url: watchUrl("normal"), prompt: "slow json" }, { "x-api-key": API_KEY });
+    expect(json.status).toBe(504);
+    const events = await readEvents(await stream({ url: watchUrl("normal"), prompt: "slow stream" }));
+    expect(eventNames(events).at(-1)).toBe("done");
   });
 
   test("refusals before the work are the usual JSON errors with their status", async () => {
@@ -88,6 +116,7 @@ describe(`POST /chat with Accept: text/event-stream (${targetFromEnv()})`, () =>
     const error = events.at(-1)!.data.error;
     expect(error.code).toBe("video_unavailable");
     expect(error.request_id).toBe(response.headers.get("x-request-id"));
+    expect((await requestLogLines(h.service, response))[0]).toMatchObject({ status: 200, error_code: "video_unavailable" });
   });
 
   test("no wrong-language text is streamed: a model answering in English to a Portuguese request is rewritten, and only Portuguese goes out", async () => {
