@@ -10,7 +10,7 @@ import { API_KEY, startLlmHarness, type LlmHarness } from "./llm-harness.ts";
 let h: LlmHarness;
 beforeAll(async () => {
   // A budget that does not pace (the subject is streaming), and a request time limit shorter than a slow model.
-  h = await startLlmHarness({ STREAM_KEEPALIVE_MS: "200", MAX_IN_FLIGHT: "2", REQUEST_TIMEOUT_MS: "1500", LLM_TOKENS_PER_MINUTE: "100000000", LLM_REQUESTS_PER_MINUTE: "1000000" });
+  h = await startLlmHarness({ STREAM_KEEPALIVE_MS: "200", MAX_IN_FLIGHT: "2", REQUEST_TIMEOUT_MS: "1500", TRANSCRIPT_CACHE_TTL_MS: "0", LLM_TOKENS_PER_MINUTE: "100000000", LLM_REQUESTS_PER_MINUTE: "1000000" });
 });
 afterAll(() => h?.close());
 beforeEach(() => {
