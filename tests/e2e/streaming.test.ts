@@ -177,6 +177,22 @@ describe(`POST /chat with Accept: text/event-stream (${targetFromEnv()})`, () =>
     expect(h.llm.calls[0]!.closedAt! - left).toBeLessThan(1_000);
   });
 
+  test("a caller that goes away cancels nothing while another caller still shares the work", async () => {
+    h.llm.respondWith(() => ({ content: LONG_ANSWER, chunkChars: 10, chunkDelayMs: 30 }));
+    const body = { url: watchUrl("normal"), prompt: "shared, then one leaves" };
+    const stop = new AbortController();
+    const leaving = await stream(body, { signal: stop.signal });
+    await waitFor(() => h.llm.calls.length >= 1);
+    const staying = postChat(h.service.url, body, { "x-api-key": API_KEY });
+    await Bun.sleep(100);
+    stop.abort();
+    await leaving.body?.cancel().catch(() => {});
+    const response = await staying;
+    expect(response.status).toBe(200);
+    expect((await response.json()).output).toBe(LONG_ANSWER);
+    expect(h.llm.calls).toHaveLength(1);
+  });
+
   test("a non-streamed caller that goes away closes the LLM call within a second", async () => {
     h.llm.respondWith(() => ({ hang: true }));
     const stop = new AbortController();
