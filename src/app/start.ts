@@ -54,7 +54,7 @@ export async function runService(runtime: Runtime): Promise<void> {
   };
   const service = await composeService(config, { logger, notes: requestLog.notes, metrics: admin?.metrics, onRedisAvailability, streams });
   const inFlight = createInFlight();
-  admin?.metrics.watchInFlight(() => inFlight.count);
+  admin?.metrics.watchInFlight(() => inFlight.count + streams.count);
   const closeAll = async (): Promise<void> => {
     await service.close();
     // Last, so probes and scrapes are answered while requests drain; nothing on it needs finishing.
@@ -72,7 +72,12 @@ export async function runService(runtime: Runtime): Promise<void> {
     // Not ready at once, so the orchestrator stops sending traffic while requests in flight finish.
     admin?.readiness.stopping();
     // Streams count as requests in flight until they end; those still open after the grace period get an `error` event.
-    const working = { get count() { return inFlight.count + streams.count; }, idle: () => Promise.all([inFlight.idle(), streams.idle()]).then(() => {}) };
+    const working = {
+      get count() {
+        return inFlight.count + streams.count;
+      },
+      idle: () => Promise.all([inFlight.idle(), streams.idle()]).then(() => {}),
+    };
     const interrupt = async (): Promise<void> => streams.interrupt(new AppError("overloaded", "The server is shutting down; send the request again", { retryAfterSeconds: 1 }));
     void shutDown({ listener, inFlight: working, graceMs: config.shutdownGraceMs, closeService: closeAll, logger, signal, beforeAbort: interrupt }).then(() => exit(0));
   });
