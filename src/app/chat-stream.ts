@@ -47,7 +47,14 @@ export async function streamChat(options: ChatStreamOptions): Promise<Response> 
     sink.onFirst = resolve;
     timer = setTimeout(resolve, OPEN_AFTER_MS);
   });
-  await Promise.race([opened, outcome]).finally(() => clearTimeout(timer));
+  try {
+    await Promise.race([opened, outcome]);
+  } catch (error) {
+    sink.discard(); // never sent: its keep-alive timer must not run on
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
   const ended = outcome.then(
     (body) => sink.finish(body),
     (error) => sink.fail(options.errorBody(error)),
@@ -101,6 +108,11 @@ class EventSink {
     if (body.output.startsWith(this.#sent) && body.output.length > this.#sent.length) this.delta(body.output.slice(this.#sent.length));
     this.send("done", body);
     this.#end();
+  }
+
+  /** The stream will not be sent (the request was refused before it opened). */
+  discard(): void {
+    this.#close();
   }
 
   fail(body: object): void {

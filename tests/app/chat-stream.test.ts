@@ -36,6 +36,29 @@ describe("streamChat()", () => {
     expect(await s.response.catch((e) => e.code)).toBe("overloaded");
   });
 
+  test("a stream refused before it opened leaves no keep-alive timer running", async () => {
+    const timers = new Set<unknown>();
+    const realSet = globalThis.setTimeout;
+    const realClear = globalThis.clearTimeout;
+    globalThis.setTimeout = ((run: () => void, ms?: number) => {
+      const handle = realSet(() => (timers.delete(handle), run()), ms);
+      timers.add(handle);
+      return handle;
+    }) as typeof setTimeout;
+    globalThis.clearTimeout = ((handle: ReturnType<typeof setTimeout>) => (timers.delete(handle), realClear(handle))) as typeof clearTimeout;
+    try {
+      const s = open(20);
+      await Bun.sleep(0);
+      s.settle().reject(new AppError("overloaded", "busy"));
+      await s.response.catch(() => {});
+      await Bun.sleep(60);
+      expect(timers.size).toBe(0);
+    } finally {
+      globalThis.setTimeout = realSet;
+      globalThis.clearTimeout = realClear;
+    }
+  });
+
   test("events go out in order; done is preceded by what the deltas lacked of the output", async () => {
     const s = open();
     await Bun.sleep(0);
