@@ -1,3 +1,6 @@
+import type { ChatResponse } from "../domain/chat.ts";
+import type { ErrorCode } from "../domain/errors.ts";
+import type { AnswerProgress } from "../domain/ports.ts";
 import type { createHttpApp } from "./http-app.ts";
 
 /**
@@ -14,3 +17,14 @@ import type { createHttpApp } from "./http-app.ts";
  * Only a type: importing it pulls no server code into the client.
  */
 export type App = ReturnType<typeof createHttpApp>;
+
+/**
+ * The events of a streamed answer (`POST /chat` with `Accept: text/event-stream`),
+ * each with its `data` parsed from JSON: narrow on `event`. Read them with any
+ * SSE parser (README, "Streaming").
+ */
+export type ChatStreamEvent =
+  | { event: "progress"; data: AnswerProgress }
+  | { event: "delta"; data: { text: string } }
+  | { event: "done"; data: ChatResponse }
+  | { event: "error"; data: { error: { code: ErrorCode; message: string; request_id: string } } };

@@ -8,6 +8,7 @@ import { createHttpApp } from "./http-app.ts";
 import type { Logger } from "./logger.ts";
 import type { ServiceMetrics } from "./metrics/service-metrics.ts";
 import type { RequestNotes } from "./request-log.ts";
+import type { LiveStreams } from "./live-streams.ts";
 
 /** The running service's parts, as the entry points need them. */
 export interface Service {
@@ -31,12 +32,12 @@ export interface ServiceIo {
  * @param config the validated settings
  * @param io the outside world, swappable in tests
  */
-export async function composeService(config: Config, io: ServiceIo & { notes?: RequestNotes; onRedisAvailability?: (available: boolean) => void }): Promise<Service> {
+export async function composeService(config: Config, io: ServiceIo & { notes?: RequestNotes; onRedisAvailability?: (available: boolean) => void; streams?: LiveStreams }): Promise<Service> {
   const state = await composeState(config, io);
   const transcripts = composeTranscriptSource(config, io, state.transcriptCache, state.flights);
   const writer = composeWriter(config, io, transcripts, state.redis);
   const chat = composeChat(config, io, state, writer, transcripts);
-  const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, bodyTimeoutMs: config.connection.bodyTimeoutMs, logger: io.logger, corsOrigins: config.corsOrigins, notes: io.notes });
+  const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, bodyTimeoutMs: config.connection.bodyTimeoutMs, logger: io.logger, corsOrigins: config.corsOrigins, notes: io.notes, streams: io.streams && { live: io.streams, ...config.stream } });
   return { app, banner: { backend: writer.name, generatedKey: state.generatedKey }, close: () => state.close() };
 }
 

@@ -26,6 +26,8 @@ export interface Config {
     budgetWindowMs: number;
   };
   requestTimeoutMs: number;
+  /** A streamed request's time limit, and the longest silence on its stream (CONTRACT §7). */
+  stream: { timeoutMs: number; keepAliveMs: number };
   /** Bounds on slow and idle connections, the same on every runtime (docs/decisions.md). */
   connection: { headersTimeoutMs: number; bodyTimeoutMs: number; idleTimeoutMs: number };
   maxBodyBytes: number;
@@ -86,6 +88,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ...readModelLimits(read),
     },
     requestTimeoutMs: read.int("REQUEST_TIMEOUT_MS", 120_000, 1_000, 900_000),
+    stream: { timeoutMs: read.int("STREAM_TIMEOUT_MS", 600_000, 1_000, 3_600_000), keepAliveMs: read.int("STREAM_KEEPALIVE_MS", 15_000, 50, 15_000) },
     // Bun counts its idle timeout in whole seconds, at most 255.
     connection: {
       headersTimeoutMs: read.int("HEADERS_TIMEOUT_MS", 10_000, 1_000, 600_000),

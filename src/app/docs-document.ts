@@ -4,6 +4,7 @@ import { PROMPT_MAX_CODE_POINTS } from "../domain/chat-request.ts";
 import { ErrorBody } from "./chat-schema.ts";
 import { CHAT_ERROR_DOCS, type ChatErrorCode } from "./docs-errors.ts";
 import { ERROR_STATUS } from "./error-status.ts";
+import { STREAM_DESCRIPTION, streamContent, streamSchemas } from "./docs-stream.ts";
 
 /** OpenAPI version of the document: 3.1 describes schemas as JSON Schema 2020-12, as TypeBox writes them. */
 export const OPENAPI_VERSION = "3.1.0";
@@ -30,7 +31,9 @@ const OPERATION_DESCRIPTION = `Reads the video's transcript from YouTube and has
   is **cut to its first ${PROMPT_MAX_CODE_POINTS}**, not rejected; the response echoes the prompt as processed.
 - Unknown fields are refused (a typo such as \`langauge\` must not silently give English); JSON types are not coerced;
   enum values are exact and lower case.
-- Checks run in this order: API key (401), content type (415), body size (413), JSON and validation (400), then the work.`;
+- Checks run in this order: API key (401), content type (415), body size (413), JSON and validation (400), then the work.
+
+${STREAM_DESCRIPTION}`;
 
 /**
  * Builds the OpenAPI document of the service: `POST /chat` only, from the
@@ -53,7 +56,7 @@ export function buildOpenApiDocument(app: AnyElysia): Json {
       securitySchemes: {
         apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Your API key. Ask the service's operator for one." },
       },
-      schemas: { Error: plainSchema(ErrorBody) },
+      schemas: { Error: plainSchema(ErrorBody), ...streamSchemas() },
       headers: {
         "x-request-id": { description: "The request's id: yours if you sent a sane one (1 to 128 of A-Z a-z 0-9 . _ : -), else a new one", schema: { type: "string" } },
         "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer", minimum: 1 } },
@@ -75,13 +78,14 @@ function describeChat(generated: Json): Json {
     description: OPERATION_DESCRIPTION,
     parameters: [
       { name: "x-request-id", in: "header", required: false, description: "Your id for this request, echoed back and logged", schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" } },
+      { name: "Accept", in: "header", required: false, description: "`text/event-stream` streams the answer as Server-Sent Events (see above); anything else, or none, gets JSON", schema: { type: "string", examples: ["text/event-stream"] } },
     ],
     requestBody: { required: true, content: { "application/json": { schema: body, examples: REQUEST_EXAMPLES } } },
     responses: {
       "200": {
-        description: "The answer, with the request's fields echoed as processed and the video's length",
+        description: "The answer, with the request's fields echoed as processed and the video's length; with `Accept: text/event-stream`, the answer as Server-Sent Events (`progress`, `delta`, `done`, `error`)",
         headers: headerRefs("x-request-id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"),
-        content: { "application/json": { schema: ok, examples: RESPONSE_EXAMPLES } },
+        content: { "application/json": { schema: ok, examples: RESPONSE_EXAMPLES }, "text/event-stream": streamContent() },
       },
       ...errorResponses(),
     },

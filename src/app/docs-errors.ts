@@ -80,7 +80,7 @@ export const CHAT_ERROR_DOCS: Record<ChatErrorCode, ErrorDoc> = {
     retryAfter: true,
   },
   overloaded: {
-    when: "The server's own bound on work in flight is reached",
+    when: "The server's own bound on work in flight is reached (in a stream's `error` event: the server is shutting down)",
     todo: "Wait the seconds in Retry-After, then retry",
     example: "The server is busy with other requests; retry after the time in the Retry-After header",
     retryAfter: true,

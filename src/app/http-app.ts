@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
-import type { ChatResponse, ChatService } from "../domain/chat.ts";
+import type { ChatOutcome, ChatResponse, ChatService } from "../domain/chat.ts";
 import type { AnswerUsage } from "../domain/ports.ts";
-import { createChatRequest, type ChatInput } from "../domain/chat-request.ts";
+import { createChatRequest, type ChatInput, type ChatRequest } from "../domain/chat-request.ts";
 import { AppError } from "../domain/errors.ts";
 import type { ApiKeys, KeyIdentity, RateLimiter } from "../domain/ports.ts";
 import { CHAT_RESPONSES, ChatBody } from "./chat-schema.ts";
@@ -9,6 +9,8 @@ import { apiDocs } from "./api-docs.ts";
 import { errorResponse, fromFrameworkCode, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_TYPE } from "./error-response.ts";
 import { readJsonBody } from "./json-body.ts";
 import { checkChatBody } from "./chat-body-check.ts";
+import { streamChat } from "./chat-stream.ts";
+import type { LiveStreams } from "./live-streams.ts";
 import type { Logger } from "./logger.ts";
 import { chooseRequestId } from "./request-id.ts";
 import type { RequestNotes } from "./request-log.ts";
@@ -28,6 +30,8 @@ export interface HttpAppDeps {
   corsOrigins?: readonly string[];
   /** Receives what the request log needs (key id, video id, cache, timings, usage, error code). */
   notes?: RequestNotes;
+  /** Server-Sent Events on `Accept: text/event-stream` (CONTRACT §7); without it, every answer is JSON. */
+  streams?: { live: LiveStreams; timeoutMs: number; keepAliveMs: number };
 }
 
 /** What the app keeps about one request between its hooks. */
@@ -92,6 +96,34 @@ export function createHttpApp(deps: HttpAppDeps) {
     }
   };
 
+  /** A cached answer's upstream timings are those of the request that made it: not logged again. */
+  const noteOutcome = (request: Request, outcome: ChatOutcome): void => {
+    const { timings, usage } = outcome.answer;
+    deps.notes?.note(request, outcome.cache === "hit" ? { cache: "hit" } : { cache: outcome.cache, work: outcome.work, transcriptMs: timings.transcriptMs, generationMs: timings.generationMs, usage });
+  };
+
+  /** The answer as Server-Sent Events; a failure once the stream is open is its last event, and is logged as any error. */
+  const streamed = (request: Request, chatRequest: ChatRequest, streams: NonNullable<HttpAppDeps["streams"]>): Promise<Response> => {
+    const exchange = exchangeOf(request);
+    const errorBody = (error: unknown): object => {
+      const appError = error instanceof AppError ? error : new AppError("internal_error", INTERNAL_ERROR_MESSAGE, { cause: error });
+      if (appError.code === "internal_error") deps.logger.error("unhandled_error", { request_id: exchange.requestId, error: describeError(error) });
+      deps.notes?.note(request, { errorCode: appError.code });
+      return { error: { code: appError.code, message: appError.message, request_id: exchange.requestId } };
+    };
+    return streamChat({
+      headers: { ...commonHeaders(request), ...exchange.limitHeaders },
+      keepAliveMs: streams.keepAliveMs,
+      live: streams.live,
+      errorBody,
+      run: async (listener, gone) => {
+        const outcome = await deps.chat.answer(chatRequest, { listener, signal: AbortSignal.any([gone, request.signal]), timeoutMs: streams.timeoutMs });
+        noteOutcome(request, outcome);
+        return outcome.response;
+      },
+    });
+  };
+
   // Elysia looks for the path's "/" from index 11 of request.url by default, which skips it when the
   // Host is one to three letters (`http://api/chat`): every route would answer 404. The service only
   // ever sees `http://` URLs (it terminates no TLS), so searching from index 7 is exact and costs nothing.
@@ -118,10 +150,11 @@ export function createHttpApp(deps: HttpAppDeps) {
           throw new AppError("rate_limited", "This API key is over its rate limit; retry after the time in the Retry-After header", { retryAfterSeconds: decision.resetSeconds });
         }
         deps.notes?.note(request, { videoId: chatRequest.videoId, promptLength: [...chatRequest.prompt].length });
-        const outcome = await deps.chat.answer(chatRequest);
+        if (deps.streams && wantsStream(request)) return await streamed(request, chatRequest, deps.streams);
+        // The caller going away (request.signal) cancels the work, unless another caller shares it.
+        const outcome = await deps.chat.answer(chatRequest, { signal: request.signal });
+        noteOutcome(request, outcome);
         const { timings, usage } = outcome.answer;
-        // A cached answer's upstream timings are those of the request that made it: not logged again.
-        deps.notes?.note(request, outcome.cache === "hit" ? { cache: "hit" } : { cache: outcome.cache, work: outcome.work, transcriptMs: timings.transcriptMs, generationMs: timings.generationMs, usage });
         const headers = commonHeaders(request);
         Object.assign(headers, exchange.limitHeaders);
         headers["content-type"] = JSON_CONTENT_TYPE;
@@ -143,6 +176,11 @@ export function createHttpApp(deps: HttpAppDeps) {
       preflight.headers.set("x-request-id", exchangeOf(request).requestId);
       return preflight;
     }, { detail: { hide: true } });
+}
+
+/** An `Accept` naming `text/event-stream` asks for the stream. */
+function wantsStream(request: Request): boolean {
+  return request.headers.get("accept")?.toLowerCase().includes("text/event-stream") === true;
 }
 
 function toAppError(code: string | number, error: unknown, request: Request): AppError {

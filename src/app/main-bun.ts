@@ -29,10 +29,15 @@ async function main(): Promise<void> {
         hostname: options.host,
         fetch: async (request, bun) => {
           bun.timeout(request, 0);
+          let ended: Promise<void> | undefined;
           try {
-            return await options.fetch(request);
+            const response = await options.fetch(request);
+            ended = options.streamEnded?.(response);
+            return response;
           } finally {
-            bun.timeout(request, idleTimeout);
+            // A stream is bounded by its own limits (STREAM_TIMEOUT_MS) and keeps itself alive: the idle bound waits for its end.
+            if (ended) void ended.then(() => bun.timeout(request, idleTimeout), () => {});
+            else bun.timeout(request, idleTimeout);
           }
         },
         idleTimeout,

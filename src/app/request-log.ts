@@ -31,9 +31,10 @@ type Handler = (request: Request) => Response | Promise<Response>;
  * @param options.logger where lines go
  * @param options.now a monotonic clock in milliseconds
  * @param options.observe told of every request the line is written for (metrics): the same status, facts and duration
+ * @param options.streamEnded when a response is a stream, when its body ends
  * @returns the notes to give the HTTP app, and `wrap`, which logs around a fetch handler
  */
-export function createRequestLog(options: { logger: Logger; now?: () => number; observe?: (status: number, facts: RequestFacts, ms: number) => void }) {
+export function createRequestLog(options: { logger: Logger; now?: () => number; observe?: (status: number, facts: RequestFacts, ms: number) => void; streamEnded?: (response: Response) => Promise<void> | undefined }) {
   const now = options.now ?? (() => performance.now());
   const facts = new WeakMap<Request, RequestFacts>();
   const notes: RequestNotes = {
@@ -47,7 +48,12 @@ export function createRequestLog(options: { logger: Logger; now?: () => number; 
     const started = now();
     try {
       const response = await handler(request);
-      write(request, response.status, response.headers.get("x-request-id"), now() - started);
+      // A stream is logged once it has ended, with what its answer (or error) noted.
+      // (Bun empties a response's headers once it has sent them: they are read now.)
+      const ended = options.streamEnded?.(response);
+      const requestId = response.headers.get("x-request-id");
+      if (ended) void ended.then(() => write(request, response.status, requestId, now() - started));
+      else write(request, response.status, requestId, now() - started);
       return response;
     } catch (error) {
       write(request, 500, null, now() - started);

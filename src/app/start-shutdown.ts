@@ -11,6 +11,8 @@ export interface ServeOptions {
   headersTimeoutMs?: number;
   /** How long a connection may sit without a request; the runtime's default when unset. */
   idleTimeoutMs?: number;
+  /** When a response is a stream, when its body ends (a runtime's idle bound must not cut it before). */
+  streamEnded?: (response: Response) => Promise<void> | undefined;
 }
 
 /** A listening server, as an entry point gets it from its runtime. */
@@ -69,6 +71,8 @@ export async function shutDown(options: {
   closeService: () => Promise<void>;
   logger: Logger;
   signal: string;
+  /** Runs when the grace period ends with requests in flight, before they are cut (streams get their last event). */
+  beforeAbort?: () => Promise<void>;
 }): Promise<boolean> {
   const { listener, inFlight, logger } = options;
   logger.info("shutdown_started", { signal: options.signal, in_flight: inFlight.count, grace_ms: options.graceMs });
@@ -79,6 +83,11 @@ export async function shutDown(options: {
   clearTimeout(timer);
   if (!finished) {
     logger.warn("shutdown_grace_exceeded", { in_flight: inFlight.count, grace_ms: options.graceMs });
+    if (options.beforeAbort) {
+      // What the hook sent (a stream's last event) must reach the client before its connection is cut.
+      await options.beforeAbort();
+      await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+    }
     await listener.abort();
   }
   try {

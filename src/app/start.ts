@@ -6,6 +6,8 @@ import { createLogger } from "./logger.ts";
 import { createRequestLog } from "./request-log.ts";
 import { startAdmin, type Admin } from "./start-admin.ts";
 import { createInFlight, shutDown, type Listener, type ServeOptions } from "./start-shutdown.ts";
+import { createLiveStreams } from "./live-streams.ts";
+import { AppError } from "../domain/errors.ts";
 
 export type { ServeOptions } from "./start-shutdown.ts";
 
@@ -44,20 +46,21 @@ export async function runService(runtime: Runtime): Promise<void> {
   };
   const logger = createLogger({ write: lines.line, pretty });
   const admin = config.admin ? await listenOrExit(runtime, exit, config.admin.host, config.admin.port, "ADMIN_PORT or ADMIN_HOST", () => startAdmin(config.admin!, { redisConfigured: config.redisUrl !== undefined, serve: runtime.serve })) : undefined;
-  const requestLog = createRequestLog({ logger, observe: admin?.metrics.request });
+  const streams = createLiveStreams();
+  const requestLog = createRequestLog({ logger, observe: admin?.metrics.request, streamEnded: streams.ended });
   const onRedisAvailability = (available: boolean): void => {
     admin?.readiness.redis(available);
     admin?.metrics.redisAvailability(available);
   };
-  const service = await composeService(config, { logger, notes: requestLog.notes, metrics: admin?.metrics, onRedisAvailability });
+  const service = await composeService(config, { logger, notes: requestLog.notes, metrics: admin?.metrics, onRedisAvailability, streams });
   const inFlight = createInFlight();
-  admin?.metrics.watchInFlight(() => inFlight.count);
+  admin?.metrics.watchInFlight(() => inFlight.count + streams.count);
   const closeAll = async (): Promise<void> => {
     await service.close();
     // Last, so probes and scrapes are answered while requests drain; nothing on it needs finishing.
     await admin?.listener.abort();
   };
-  const serveMain = () => runtime.serve({ port: config.port, host: config.host, fetch: inFlight.wrap(requestLog.wrap(service.app.fetch)), maxBodyBytes: config.maxBodyBytes, ...connectionBounds(config) });
+  const serveMain = () => runtime.serve({ port: config.port, host: config.host, fetch: inFlight.wrap(requestLog.wrap(service.app.fetch)), maxBodyBytes: config.maxBodyBytes, streamEnded: streams.ended, ...connectionBounds(config) });
   const listener = await listenOrExit(runtime, exit, config.host, config.port, "PORT or HOST", serveMain, closeAll);
   admin?.readiness.serving();
   lines.flush();
@@ -68,7 +71,15 @@ export async function runService(runtime: Runtime): Promise<void> {
     stopping = true;
     // Not ready at once, so the orchestrator stops sending traffic while requests in flight finish.
     admin?.readiness.stopping();
-    void shutDown({ listener, inFlight, graceMs: config.shutdownGraceMs, closeService: closeAll, logger, signal }).then(() => exit(0));
+    // Streams count as requests in flight until they end; those still open after the grace period get an `error` event.
+    const working = {
+      get count() {
+        return inFlight.count + streams.count;
+      },
+      idle: () => Promise.all([inFlight.idle(), streams.idle()]).then(() => {}),
+    };
+    const interrupt = async (): Promise<void> => streams.interrupt(new AppError("overloaded", "The server is shutting down; send the request again", { retryAfterSeconds: 1 }));
+    void shutDown({ listener, inFlight: working, graceMs: config.shutdownGraceMs, closeService: closeAll, logger, signal, beforeAbort: interrupt }).then(() => exit(0));
   });
 }
 

@@ -2,6 +2,7 @@ import type { ChatRequest, Language, OutputFormat } from "./chat-request.ts";
 import { createLocalFlight } from "./coalesce.ts";
 import { describeDuration } from "./duration.ts";
 import { AppError, isAppError } from "./errors.ts";
+import { Generations, type AnswerListener, type Generation } from "./generation.ts";
 import type { AnswerUsage, AnswerWriter, Cache, CacheLookup, SharedFlight, TranscriptSource, WorkGate, WorkRole } from "./ports.ts";
 import { lastCueEnd } from "./transcript.ts";
 
@@ -50,25 +51,38 @@ export interface ChatServiceDeps {
   onLookup?: (result: CacheLookup) => void;
 }
 
+/** How one caller waits for its answer. */
+export interface AnswerOptions {
+  /** The caller's own: once it aborts (the caller went away), the work is cancelled unless another caller shares it. */
+  signal?: AbortSignal;
+  /** Follows the answer as it is written (a streamed request): the events so far at once, then each as it comes. */
+  listener?: AnswerListener;
+  /** The caller's time limit; `requestTimeoutMs` by default. A generation it starts gets the same limit. */
+  timeoutMs?: number;
+}
+
 /** The use case: answers one chat request about a video. */
 export interface ChatService {
   /** @throws {AppError} for every failure the caller is told about */
-  answer(request: ChatRequest): Promise<ChatOutcome>;
+  answer(request: ChatRequest, options?: AnswerOptions): Promise<ChatOutcome>;
 }
 
 /** @returns the use case wired to its ports */
 export function createChatService(deps: ChatServiceDeps): ChatService {
   const flights = deps.flights ?? createLocalFlight();
   const now = deps.now ?? (() => performance.now());
+  const generations = new Generations();
 
-  async function generate(request: ChatRequest): Promise<GeneratedAnswer> {
-    const signal = AbortSignal.timeout(deps.requestTimeoutMs);
-    const deadline = Date.now() + deps.requestTimeoutMs;
-    const work = deps.gate.run(() => fetchAndWrite(request, signal, deadline));
-    return await withDeadline(work, signal, deps.requestTimeoutMs);
+  /** A generation stops at its time limit, or as soon as none of its callers waits any more. */
+  async function generate(request: ChatRequest, generation: Generation, timeoutMs: number, streamed: boolean): Promise<GeneratedAnswer> {
+    const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), generation.signal]);
+    const deadline = Date.now() + timeoutMs;
+    const work = deps.gate.run(() => fetchAndWrite(request, signal, deadline, generation, streamed));
+    return await withDeadline(work, signal, timeoutMs);
   }
 
-  async function fetchAndWrite(request: ChatRequest, signal: AbortSignal, deadline: number): Promise<GeneratedAnswer> {
+  async function fetchAndWrite(request: ChatRequest, signal: AbortSignal, deadline: number, generation: Generation, streamed: boolean): Promise<GeneratedAnswer> {
+    generation.events.progress({ stage: "transcript" });
     const started = now();
     const transcript = await deps.transcripts.fetch(request.videoId, {
       languages: [request.language],
@@ -84,7 +98,11 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       outputFormat: request.outputFormat,
       signal,
       deadline,
+      // The model is asked to stream only for a streamed caller; joiners of another caller's work get the text at its end.
+      events: streamed ? generation.events : undefined,
     });
+    const sent = generation.streamed();
+    if (answer.text.startsWith(sent)) generation.events.delta(answer.text.slice(sent.length));
     return {
       output: answer.text,
       videoDuration: describeDuration(transcript.durationSeconds, lastCueEnd(transcript.cues)),
@@ -95,25 +113,34 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   }
 
   /** Generates and caches; looks again first, as another instance may have just finished. */
-  async function generateOnce(key: string, request: ChatRequest): Promise<GeneratedAnswer> {
-    const finished = await deps.answers.get(key);
-    if (finished) return finished;
-    const fresh = await generate(request);
-    await deps.answers.set(key, fresh, deps.answerTtlMs);
-    return fresh;
+  async function generateOnce(key: string, request: ChatRequest, generation: Generation, timeoutMs: number, streamed: boolean): Promise<GeneratedAnswer> {
+    try {
+      const finished = await deps.answers.get(key);
+      if (finished) return finished;
+      const fresh = await generate(request, generation, timeoutMs, streamed);
+      await deps.answers.set(key, fresh, deps.answerTtlMs);
+      return fresh;
+    } finally {
+      generation.settle();
+      generations.forget(key, generation);
+    }
   }
 
   return {
-    async answer(request) {
+    async answer(request, options = {}) {
       const key = answerKey(request);
       const cached = await deps.answers.get(key);
       if (cached) {
         deps.onLookup?.("hit");
         return outcome(request, cached, "hit");
       }
-      const caller = deadline(deps.requestTimeoutMs);
+      const timeoutMs = options.timeoutMs ?? deps.requestTimeoutMs;
+      const caller = deadline(timeoutMs, options.signal);
+      const generation = generations.enter(key);
+      const leave = generation.join(options.listener);
       try {
-        const { value, role } = await flights.run(`answer:${key}`, () => generateOnce(key, request), { signal: caller.signal });
+        const work = () => generateOnce(key, request, generation, timeoutMs, options.listener !== undefined);
+        const { value, role } = await flights.run(`answer:${key}`, work, { signal: caller.signal });
         deps.onLookup?.(role === "owner" ? "miss" : "shared");
         return { ...outcome(request, value, role === "owner" ? "miss" : "shared"), work: role };
       } catch (error) {
@@ -122,6 +149,9 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         throw error;
       } finally {
         caller.clear();
+        leave();
+        // Work that runs elsewhere (another instance) never settles it here.
+        if (generation.idle) generations.forget(key, generation);
       }
     },
   };
@@ -149,11 +179,12 @@ function outcome(request: ChatRequest, answer: GeneratedAnswer, cache: ChatOutco
   };
 }
 
-/** A caller's own deadline: it stops waiting for shared work with `upstream_timeout`. */
-function deadline(ms: number): { signal: AbortSignal; clear(): void } {
+/** A caller's own deadline, or its going away: it stops waiting for shared work (`upstream_timeout` at the deadline). */
+function deadline(ms: number, gone?: AbortSignal): { signal: AbortSignal; clear(): void } {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(timedOut(ms)), ms);
-  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+  const signal = gone ? AbortSignal.any([controller.signal, gone]) : controller.signal;
+  return { signal, clear: () => clearTimeout(timer) };
 }
 
 function timedOut(ms: number, cause?: unknown): AppError {

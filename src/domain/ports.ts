@@ -19,6 +19,23 @@ export interface AnswerSpec {
   signal?: AbortSignal;
   /** When the answer is due (ms since the epoch); work that cannot end by then is refused early. */
   deadline?: number;
+  /** Told of the work's progress and of the answer as it is written; set only for a streamed request. */
+  events?: AnswerEvents;
+}
+
+/** Where the work is, for a streamed answer: the transcript, parts read out of a total, the final answer. */
+export type AnswerProgress = { stage: "transcript" } | { stage: "reading"; done: number; total: number } | { stage: "writing" };
+
+/** One event of an answer in progress: a step of the work, or the next piece of the answer's text. */
+export type AnswerEvent = { type: "progress"; progress: AnswerProgress } | { type: "delta"; text: string };
+
+/**
+ * Receives an answer as it is written. The deltas, concatenated, are the
+ * answer's final text: a writer sends only text it will not take back.
+ */
+export interface AnswerEvents {
+  progress(progress: AnswerProgress): void;
+  delta(text: string): void;
 }
 
 /** Token counts of one answer, for logs. */

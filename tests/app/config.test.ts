@@ -17,6 +17,19 @@ describe("loadConfig()", () => {
     expect(config.sharedWorkLeaseMs).toBe(5_000);
   });
 
+  test("streams: STREAM_TIMEOUT_MS 600 s and STREAM_KEEPALIVE_MS 15 s by default; a keep-alive over 15 s is refused with the rest", () => {
+    expect(loadConfig({}).stream).toEqual({ timeoutMs: 600_000, keepAliveMs: 15_000 });
+    expect(loadConfig({ STREAM_TIMEOUT_MS: "900000", STREAM_KEEPALIVE_MS: "200" }).stream).toEqual({ timeoutMs: 900_000, keepAliveMs: 200 });
+    const error = (() => {
+      try {
+        loadConfig({ STREAM_TIMEOUT_MS: "soon", STREAM_KEEPALIVE_MS: "20000" });
+      } catch (caught) {
+        return caught as ConfigError;
+      }
+    })();
+    expect(error?.problems.map((p) => p.split(" ")[0])).toEqual(["STREAM_TIMEOUT_MS", "STREAM_KEEPALIVE_MS"]);
+  });
+
   test("reads lists, URLs and rate limits", () => {
     const config = loadConfig({ API_KEYS: " a, b ,,c ", YOUTUBE_BASE_URL: "http://127.0.0.1:9000/ignored/path", RATE_LIMIT: "60/min", CORS_ORIGINS: "https://app.example" });
     expect(config.apiKeys).toEqual(["a", "b", "c"]);

@@ -25,6 +25,22 @@ async function documentOf(): Promise<any> {
 }
 
 describe("GET /swagger/json", () => {
+  test("the 200 of POST /chat also describes the text/event-stream answer: its four events, their data schemas, and an example a parser reads", async () => {
+    const document = await documentOf();
+    const content = document.paths["/chat"].post.responses["200"].content["text/event-stream"];
+    const events = content.schema["x-events"];
+    expect(Object.keys(events)).toEqual(["progress", "delta", "done", "error"]);
+    for (const ref of Object.values(events) as { $ref: string }[]) expect(document.components.schemas[ref.$ref.split("/").at(-1)!]).toBeDefined();
+    const { createParser } = await import("eventsource-parser");
+    const read: { event?: string; data: string }[] = [];
+    createParser({ onEvent: (event) => read.push(event) }).feed(content.examples.summary.value);
+    expect(read.map((event) => event.event)).toEqual(["progress", "progress", "delta", "delta", "done"]);
+    const done = JSON.parse(read.at(-1)!.data);
+    expect(Value.Check(ChatResponseBody, done)).toBe(true);
+    expect(read.filter((event) => event.event === "delta").map((event) => JSON.parse(event.data).text).join("")).toBe(done.output);
+    expect(document.paths["/chat"].post.parameters.map((p: { name: string }) => p.name)).toContain("Accept");
+  });
+
   test("is a valid OpenAPI 3.1 document by @readme/openapi-parser, with no key sent", async () => {
     const document = await documentOf();
     expect(document.openapi).toStartWith("3.1.");

@@ -80,6 +80,37 @@ describe(`the docs page in Chromium (${targetFromEnv()})`, () => {
     expect(offLoopback(requested)).toEqual([]);
     expect(refused).toEqual([]);
   }, 60_000);
+
+  test("the page reads a streamed answer with fetch, event by event, under its CSP", async () => {
+    llm.respondWith(() => ({ content: "The reviewer likes the keyboard cover and the screen of this small tablet [0:01].\n\nBattery life is modest.", chunkChars: 6, chunkDelayMs: 20 }));
+    const read = await page.evaluate(
+      async ({ key, url }) => {
+        const response = await fetch("/chat", { method: "POST", headers: { accept: "text/event-stream", "content-type": "application/json", "x-api-key": key }, body: JSON.stringify({ url, prompt: "streamed in the browser" }) });
+        const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = "";
+        let reads = 0;
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          reads++;
+          buffer += value;
+        }
+        const events = buffer.split("\n\n").filter((block) => block.startsWith("event:")).map((block) => ({ event: /^event: (.*)$/m.exec(block)![1]!, data: JSON.parse(/^data: (.*)$/m.exec(block)![1]!) }));
+        return { status: response.status, type: response.headers.get("content-type"), events, reads };
+      },
+      { key: KEY, url: watchUrl("normal") },
+    );
+    llm.respondWith(undefined);
+    expect(read.status).toBe(200);
+    expect(read.type).toStartWith("text/event-stream");
+    const names = read.events.map((e) => e.event);
+    expect(names[0]).toBe("progress");
+    expect(names.at(-1)).toBe("done");
+    expect(read.reads).toBeGreaterThan(1); // the body came in pieces, not as one buffer at the end
+    const deltas = read.events.filter((e) => e.event === "delta").map((e) => e.data.text).join("");
+    expect(deltas).toBe(read.events.at(-1)!.data.output);
+    expect(refused).toEqual([]);
+  }, 60_000);
 });
 
 /** Enters the key in Swagger UI's Authorize dialog. */

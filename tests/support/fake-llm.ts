@@ -13,6 +13,10 @@ export interface LlmCall {
   startedAt: number;
   /** 413 or 429 when the fake's provider limits refused the call. */
   refused?: number;
+  /** Whether the call asked for a streamed answer (`stream: true`). */
+  stream: boolean;
+  /** When the caller closed the connection before the answer was complete (performance.now()). */
+  closedAt?: number;
 }
 
 /** What a responder tells the fake to do for one call. */
@@ -26,6 +30,11 @@ export type LlmReply =
       trickleMs?: number;
       /** Whitespace appended after the JSON body, for an oversized response. */
       padBytes?: number;
+      /** A streamed answer: characters per chunk (8 by default) and the pause before each chunk. */
+      chunkChars?: number;
+      chunkDelayMs?: number;
+      /** A streamed answer dropped (connection reset) after this many chunks of text. */
+      cutAfterChunks?: number;
     }
   | { status: number; body?: unknown; headers?: Record<string, string> }
   | { hang: true }
@@ -85,8 +94,9 @@ export function startFakeLlm(options: { limits?: ProviderLimitsOptions } = {}): 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
     if (request.method !== "POST" || !url.pathname.endsWith("/chat/completions")) return new Response("not found", { status: 404 });
-    const body = (await request.json()) as { model: string; messages: { role: string; content: string }[]; max_tokens?: number };
+    const body = (await request.json()) as { model: string; messages: { role: string; content: string }[]; max_tokens?: number; stream?: boolean };
     const call: LlmCall = {
+      stream: body.stream === true,
       model: body.model,
       messages: body.messages,
       maxTokens: body.max_tokens,
@@ -95,6 +105,7 @@ export function startFakeLlm(options: { limits?: ProviderLimitsOptions } = {}): 
       startedAt: performance.now(),
     };
     const index = calls.push(call) - 1;
+    request.signal.addEventListener("abort", () => (call.closedAt ??= performance.now()), { once: true });
     const verdict = limits?.decide(body.messages, body.max_tokens ?? 1024);
     if (verdict && !verdict.ok) {
       call.refused = verdict.status;
@@ -103,7 +114,7 @@ export function startFakeLlm(options: { limits?: ProviderLimitsOptions } = {}): 
     inFlight++;
     peak = Math.max(peak, inFlight);
     try {
-      return withHeaders(await replyTo(await responder(call, index), body, verdict?.promptTokens), verdict?.headers);
+      return withHeaders(await replyTo(await responder(call, index), body, verdict?.promptTokens, call), verdict?.headers);
     } finally {
       inFlight--;
     }
@@ -135,7 +146,7 @@ function withHeaders(response: Response, headers: Record<string, string> | undef
   return response;
 }
 
-async function replyTo(reply: LlmReply, body: { model: string; messages: { content: string }[] }, countedPromptTokens?: number): Promise<Response> {
+async function replyTo(reply: LlmReply, body: { model: string; messages: { content: string }[]; stream?: boolean }, countedPromptTokens?: number, call?: LlmCall): Promise<Response> {
   if ("hang" in reply) return await new Promise<Response>(() => {});
   if ("reset" in reply) return new Response(resetMidBody('{"id":"chatcmpl-fake","choices":[{"index":0,"message":{"role":"assis'), { headers: { "content-type": "application/json" } });
   if ("raw" in reply) return new Response(reply.raw, { status: reply.status ?? 200, headers: { "content-type": reply.contentType ?? "application/json" } });
@@ -145,6 +156,7 @@ async function replyTo(reply: LlmReply, body: { model: string; messages: { conte
   }
   if (reply.delayMs) await Bun.sleep(reply.delayMs);
   const promptTokens = reply.promptTokens ?? countedPromptTokens ?? Math.ceil(body.messages.reduce((n, m) => n + m.content.length, 0) / 4);
+  if (body.stream) return new Response(streamedCompletion(reply, body.model, promptTokens, call), { headers: { "content-type": "text/event-stream" } });
   const completion = JSON.stringify({
     id: `chatcmpl-fake-${crypto.randomUUID()}`,
     object: "chat.completion",
@@ -157,4 +169,31 @@ async function replyTo(reply: LlmReply, body: { model: string; messages: { conte
   if (reply.trickleMs) return new Response(trickle(completion, reply.trickleMs), { headers });
   if (reply.padBytes) return new Response(padded(completion, reply.padBytes), { headers });
   return new Response(completion, { headers });
+}
+
+/**
+ * A streamed completion as OpenAI and Groq send it: `data:` chunks with
+ * `choices[0].delta.content`, a last chunk with `finish_reason` and the
+ * usage (Groq's `x_groq.usage`), then `data: [DONE]`.
+ */
+function streamedCompletion(reply: Extract<LlmReply, { content: string }>, model: string, promptTokens: number, call?: LlmCall): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const id = `chatcmpl-fake-${crypto.randomUUID()}`;
+  const size = reply.chunkChars ?? 8;
+  const pieces = Array.from({ length: Math.ceil(reply.content.length / size) }, (_, i) => reply.content.slice(i * size, (i + 1) * size));
+  const chunk = (delta: object, extra: object = {}) => `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
+  const usage = { prompt_tokens: promptTokens, completion_tokens: reply.completionTokens ?? Math.ceil(reply.content.length / 4), total_tokens: 0 };
+  const events = [chunk({ role: "assistant", content: "" }), ...pieces.map((piece) => chunk({ content: piece })), `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model, choices: [{ index: 0, delta: {}, finish_reason: "stop" }], x_groq: { id, usage } })}\n\n`, "data: [DONE]\n\n"];
+  let next = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      if (next >= events.length) return controller.close();
+      if (reply.cutAfterChunks !== undefined && next > reply.cutAfterChunks) return controller.error(new Error("stream cut by the fake (an intended fault)"));
+      if (reply.chunkDelayMs && next > 0 && next <= pieces.length) await Bun.sleep(reply.chunkDelayMs);
+      controller.enqueue(encoder.encode(events[next++]!));
+    },
+    cancel() {
+      if (call) call.closedAt ??= performance.now();
+    },
+  });
 }

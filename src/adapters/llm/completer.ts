@@ -10,6 +10,12 @@ export interface CompletionRequest {
   signal?: AbortSignal;
   /** The request's shared wait budget for retries. */
   retryBudget: RetryBudget;
+  /**
+   * When set, the answer is streamed and each piece of text is handed here as
+   * it arrives (awaited, so a slow consumer slows the reading). A call that
+   * has handed over text is never retried: the text cannot be taken back.
+   */
+  onText?: (piece: string) => void | Promise<void>;
 }
 
 /** The model's reply and what it cost. */

@@ -47,23 +47,26 @@ const MAX_REPLANS = 2;
  *
  * @throws {AppError} `overloaded` when not even a small plan fits before the deadline
  */
-export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowance): Promise<Draft> {
+export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowance, onText?: OnText): Promise<Draft> {
   for (let replans = 0; ; replans++) {
     try {
-      return await draftOnce(run, spec, allowance);
+      return await draftOnce(run, spec, allowance, onText);
     } catch (error) {
       if (!(error instanceof ProviderLimitError) || error.kind !== "size" || replans >= MAX_REPLANS) throw error instanceof ProviderLimitError ? error.error : error;
     }
   }
 }
 
-async function draftOnce(run: Run, spec: AnswerSpec, allowance: Allowance): Promise<Draft> {
-  const job = await allowance.plan((room) => choose(run, spec, allowance.output, room));
+/** Where the final call's text goes as it is written (a streamed answer). */
+export type OnText = (piece: string) => void | Promise<void>;
+
+async function draftOnce(run: Run, spec: AnswerSpec, allowance: Allowance, onText?: OnText): Promise<Draft> {
+  const job = await allowance.plan((room) => choose(run, spec, allowance.output, room, onText));
   return await job();
 }
 
 /** Picks the plan for the room there is: the tokens to hold, and the work that follows. */
-function choose(run: Run, spec: AnswerSpec, output: number, room: Room): { hold: number; value: () => Promise<Draft>; reduced?: boolean } {
+function choose(run: Run, spec: AnswerSpec, output: number, room: Room, onText?: OnText): { hold: number; value: () => Promise<Draft>; reduced?: boolean } {
   const context: PromptContext = { language: spec.language, format: spec.outputFormat, title: spec.transcript.title };
   const ask = (transcript: string, excerpted?: "matches" | "sampled") => messages(context, answerPrompt(context, { transcript, prompt: spec.prompt, isSummary: spec.isSummary, excerpted }));
   // Every call is charged its max_tokens: on a small plan, an eighth of the window is room enough for an answer.
@@ -73,14 +76,22 @@ function choose(run: Run, spec: AnswerSpec, output: number, room: Room): { hold:
   const fineTokens = linesTokens(fine, run.count);
   const oneCall = costs.answerPrompt + fineTokens + costs.output;
   if (oneCall <= room.maxCallTokens && oneCall <= room.tokens) {
-    return { hold: oneCall, value: async () => ({ text: await run.call(ask(renderCues(fine)), costs.output), plan: "one-call", coverage: 1 }) };
+    const value = async () => {
+      spec.events?.progress({ stage: "writing" });
+      return { text: await run.call(ask(renderCues(fine)), costs.output, onText), plan: "one-call", coverage: 1 };
+    };
+    return { hold: oneCall, value };
   }
   if (!spec.isSummary) {
     const excerpts = selectExcerpts(fine, spec.prompt, excerptRoom(costs, limits, room.tokensPerWindow), run.count);
     if (excerpts.matched) {
       const text = excerpts.runs.map(renderCues).join("\n…\n");
       const coverage = linesTokens(excerpts.runs.flat(), run.count) / Math.max(1, fineTokens);
-      return { hold: promptTokens(ask(text, "matches"), run.count) + costs.output, value: async () => ({ text: await run.call(ask(text, "matches"), costs.output), plan: "excerpts", coverage }) };
+      const value = async () => {
+        spec.events?.progress({ stage: "writing" });
+        return { text: await run.call(ask(text, "matches"), costs.output, onText), plan: "excerpts", coverage };
+      };
+      return { hold: promptTokens(ask(text, "matches"), run.count) + costs.output, value };
     }
   }
   // A question no passage matches is read from a sample, within a third of the window: it must not starve the others.
@@ -88,15 +99,16 @@ function choose(run: Run, spec: AnswerSpec, output: number, room: Room): { hold:
   const plan = planSummary(transcriptLines(spec.transcript.cues, "coarse"), costs, fair, run.count);
   if (plan.shape === "refused") throw shortOfBudget(plan.retryAfterTokens, room);
   const budget = { input: room.maxCallTokens - costs.output, output: costs.output };
-  const value = async () => ({ text: await runPlan(run, spec, context, plan, budget), plan: describe(plan), coverage: plan.coverage });
+  const value = async () => ({ text: await runPlan(run, spec, context, plan, budget, onText), plan: describe(plan), coverage: plan.coverage });
   return { hold: plan.cost, value, reduced: plan.shape === "condensed" };
 }
 
-async function runPlan(run: Run, spec: AnswerSpec, context: PromptContext, plan: Exclude<Plan, { shape: "refused" }>, budget: { input: number; output: number }): Promise<string> {
+async function runPlan(run: Run, spec: AnswerSpec, context: PromptContext, plan: Exclude<Plan, { shape: "refused" }>, budget: { input: number; output: number }, onText?: OnText): Promise<string> {
   const oneCall = plan.shape === "one-call" || (plan.shape === "condensed" && plan.then === "one-call");
   const sampled = plan.shape === "condensed" ? "sampled" : undefined;
-  if (oneCall) return await run.call(messages(context, answerPrompt(context, { transcript: renderCues(plan.lines), prompt: spec.prompt, isSummary: spec.isSummary, excerpted: sampled })), budget.output);
-  return await mapReduce(run, spec, context, budget, plan.lines);
+  if (!oneCall) return await mapReduce(run, spec, context, budget, plan.lines, onText);
+  spec.events?.progress({ stage: "writing" });
+  return await run.call(messages(context, answerPrompt(context, { transcript: renderCues(plan.lines), prompt: spec.prompt, isSummary: spec.isSummary, excerpted: sampled })), budget.output, onText);
 }
 
 function callCosts(run: Run, spec: AnswerSpec, context: PromptContext, output: number): CallCosts {

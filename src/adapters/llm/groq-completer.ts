@@ -53,6 +53,7 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
   const client = new Groq({ apiKey: options.apiKey, baseURL: options.baseUrl, timeout: options.timeoutMs, maxRetries: 0, fetch: cappedFetch(options) });
 
   async function once(request: CompletionRequest, signal: AbortSignal): Promise<Completion> {
+    if (request.onText) return await streamed(request, request.onText, signal);
     const { data: completion, response } = await client.chat.completions
       .create({ model: options.model, messages: request.messages, max_tokens: request.maxTokens, temperature: 0.2 }, { signal })
       .withResponse();
@@ -60,6 +61,29 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
     if (!text) throw new AppError("upstream_error", "The language model returned an empty answer; try again");
     const limits = reportFromHeaders(response.headers);
     return { text, inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0, limits };
+  }
+
+  /** A streamed attempt: the text piece by piece, the usage from the last chunk (Groq's `x_groq`, or OpenAI's `usage`). */
+  async function streamed(request: CompletionRequest, onText: (piece: string) => void | Promise<void>, signal: AbortSignal): Promise<Completion> {
+    const { data: chunks, response } = await client.chat.completions
+      .create({ model: options.model, messages: request.messages, max_tokens: request.maxTokens, temperature: 0.2, stream: true }, { signal })
+      .withResponse();
+    let text = "";
+    let usage: { prompt_tokens?: number; completion_tokens?: number } | undefined;
+    let finished = false;
+    for await (const chunk of chunks) {
+      if (chunk.choices[0]?.finish_reason) finished = true;
+      const piece = chunk.choices[0]?.delta?.content;
+      if (piece) {
+        text += piece;
+        await onText(piece);
+      }
+      usage = chunk.x_groq?.usage ?? (chunk as { usage?: typeof usage }).usage ?? usage;
+    }
+    // A stream that ends without a finish reason was cut, however cleanly its connection closed.
+    if (!finished) throw new AppError("upstream_error", "The language model's answer stopped short; try again later");
+    if (!text.trim()) throw new AppError("upstream_error", "The language model returned an empty answer; try again");
+    return { text: text.trim(), inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0, limits: reportFromHeaders(response.headers) };
   }
 
   /** One attempt, told to the observer when there is one. */
@@ -79,15 +103,17 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
 
   return {
     async complete(request) {
+      let handedOver = false;
+      const onText = request.onText && ((piece: string) => ((handedOver = true), request.onText!(piece)));
       for (let attempt = 0; ; attempt++) {
         // The SDK's own timeout stops at the headers; this one also bounds a body that trickles in.
         const timeout = AbortSignal.timeout(options.timeoutMs);
         try {
-          return await observed(request, request.signal ? AbortSignal.any([request.signal, timeout]) : timeout);
+          return await observed({ ...request, onText }, request.signal ? AbortSignal.any([request.signal, timeout]) : timeout);
         } catch (error) {
           const failure = classify(error, options, request.signal, timeout.aborted);
           if (failure.limit) throw failure.limit;
-          if (!failure.retryable) throw failure.error;
+          if (!failure.retryable || handedOver) throw failure.error;
           const wait = failure.delayMs ?? backoffMs(attempt, options.random);
           if (attempt >= options.maxRetries || !request.retryBudget.take(wait)) throw failure.error;
           await sleep(wait, request.signal).catch((cause) => {

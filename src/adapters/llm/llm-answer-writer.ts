@@ -1,13 +1,12 @@
 import type { AnswerSpec, AnswerWriter } from "../../domain/ports.ts";
 import { isAppError } from "../../domain/errors.ts";
-import { checkCitations } from "./citations.ts";
+import { AnswerShaper } from "./answer-shaper.ts";
 import type { Completer } from "./completer.ts";
 import type { LlmBudget, Reservation } from "./budget/llm-budget.ts";
 import type { CallBudget } from "./call-budget.ts";
 import { createTokenCalibration } from "./calibration.ts";
 import { draftAnswer, type Allowance } from "./draft.ts";
 import { isWrongLanguage } from "./language-check.ts";
-import { looksLikeMarkdown, markdownToPlainText } from "./plain-text.ts";
 import { messages, rewritePrompt } from "./prompts.ts";
 import { createRun, type Run } from "./run.ts";
 
@@ -63,10 +62,12 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
           liveCount: () => calibration.counter(language),
           onAnswered: latency.record,
         });
-        const draft = await draftAnswer(run, spec, allowance(options, reservation, now, latency));
-        const text = await inLanguage(run, spec, unwrap(draft.text), budget);
-        const formatted = spec.outputFormat === "text" && looksLikeMarkdown(text) ? markdownToPlainText(text) : text;
-        return { text: checkCitations(formatted, spec.transcript.cues), usage: { ...run.usage, plan: draft.plan, coverage: draft.coverage } };
+        const shaper = shaperFor(spec, true);
+        const draft = await draftAnswer(run, spec, allowance(options, reservation, now, latency), spec.events && ((piece) => shaper.push(piece)));
+        if (!spec.events) await shaper.push(draft.text);
+        await shaper.end();
+        const text = shaper.wrong ? await rewritten(run, spec, shaper, unwrap(draft.text), budget) : shaper.text;
+        return { text, usage: { ...run.usage, plan: draft.plan, coverage: draft.coverage } };
       } finally {
         reservation.close();
       }
@@ -97,19 +98,37 @@ function allowance(options: LlmWriterOptions, reservation: Reservation, now: () 
 }
 
 /**
- * One corrective call when the answer is plainly in another language. The
- * call sends the answer only, not the transcript, so it is cheap; when it
- * fails, the first answer is kept rather than failing the request.
+ * What goes out of the model's text (see `AnswerShaper`): to the request's
+ * events when it is streamed; the language is judged on the first answer only.
  */
-async function inLanguage(run: Run, spec: AnswerSpec, text: string, budget: CallBudget): Promise<string> {
-  if (!(await isWrongLanguage(text, spec.language))) return text;
+function shaperFor(spec: AnswerSpec, judged: boolean): AnswerShaper {
+  return new AnswerShaper({
+    format: spec.outputFormat,
+    cues: spec.transcript.cues,
+    isWrongLanguage: judged ? (text) => isWrongLanguage(text, spec.language) : undefined,
+    emit: spec.events && ((piece) => spec.events!.delta(piece)),
+  });
+}
+
+/**
+ * One corrective call when the answer is plainly in another language, in
+ * its place: nothing of the first answer went out. The call sends the answer
+ * only, not the transcript, so it is cheap; when it fails (or says nothing),
+ * the first answer is sent rather than failing the request.
+ */
+async function rewritten(run: Run, spec: AnswerSpec, first: AnswerShaper, text: string, budget: CallBudget): Promise<string> {
   const context = { language: spec.language, format: spec.outputFormat };
+  const shaper = shaperFor(spec, false);
   try {
-    return unwrap(await run.call(messages(context, rewritePrompt(context, text)), budget.output)) || text;
+    const rewrite = await run.call(messages(context, rewritePrompt(context, text)), budget.output, spec.events && ((piece) => shaper.push(piece)));
+    if (!spec.events) await shaper.push(rewrite);
+    await shaper.end();
+    if (shaper.text !== "") return shaper.text;
   } catch (error) {
-    if (isAppError(error) && !spec.signal?.aborted) return text;
-    throw error;
+    if (!isAppError(error) || spec.signal?.aborted || shaper.text !== "") throw error;
   }
+  first.release();
+  return first.text;
 }
 
 /** Drops a fence or `<answer>` tags wrapped around the whole answer. */

@@ -18,27 +18,35 @@ export const NOTES_MAX_TOKENS = 320;
  * @param lines the transcript as lines (see `transcriptLines`)
  * @returns the final answer
  */
-export async function mapReduce(run: Run, spec: AnswerSpec, context: PromptContext, budget: CallBudget, lines: readonly Cue[]): Promise<string> {
+export async function mapReduce(run: Run, spec: AnswerSpec, context: PromptContext, budget: CallBudget, lines: readonly Cue[], onText?: (piece: string) => void | Promise<void>): Promise<string> {
   const question = spec.isSummary ? undefined : spec.prompt;
   const partAsk = (transcript: string, index: number, count: number) => messages(context, partNotesPrompt(context, { transcript, index, count, prompt: question }), "notes");
   const room = budget.input - promptTokens(partAsk("", 999, 999), run.count);
   const chunks = chunkCues(lines, Math.max(1, room), run.count);
   const notesTokens = Math.min(NOTES_MAX_TOKENS, budget.output);
-  const notes = await run.all(chunks, (chunk, index) => run.call(partAsk(renderCues(chunk.cues), index, chunks.length), notesTokens));
+  let read = 0;
+  spec.events?.progress({ stage: "reading", done: 0, total: chunks.length });
+  const notes = await run.all(chunks, async (chunk, index) => {
+    const note = await run.call(partAsk(renderCues(chunk.cues), index, chunks.length), notesTokens);
+    spec.events?.progress({ stage: "reading", done: ++read, total: chunks.length });
+    return note;
+  });
   const useful = notes.filter((note) => !/^\W*NONE\W*$/i.test(note));
-  return await reduce(run, spec, context, budget, useful.length > 0 ? useful : ["(No part of the transcript speaks about this.)"]);
+  return await reduce(run, spec, context, budget, useful.length > 0 ? useful : ["(No part of the transcript speaks about this.)"], onText);
 }
 
-async function reduce(run: Run, spec: AnswerSpec, context: PromptContext, budget: CallBudget, notes: string[]): Promise<string> {
+/** Combines the notes; only the last call, the answer's, is streamed to `onText`. */
+async function reduce(run: Run, spec: AnswerSpec, context: PromptContext, budget: CallBudget, notes: string[], onText?: (piece: string) => void | Promise<void>): Promise<string> {
   const ask = (batch: readonly string[], partial: boolean) =>
     messages(context, combinePrompt(context, { notes: batch.join("\n\n"), prompt: spec.prompt, isSummary: spec.isSummary, partial }), partial ? "notes" : "answer");
   const final = ask(notes, false);
-  if (promptTokens(final, run.count) <= budget.input) return await run.call(final, budget.output);
-  if (notes.length === 1) return await run.call(ask([clip(notes[0]!, budget.input - promptTokens(ask([], false), run.count))], false), budget.output);
+  const write = (last: typeof final) => (spec.events?.progress({ stage: "writing" }), run.call(last, budget.output, onText));
+  if (promptTokens(final, run.count) <= budget.input) return await write(final);
+  if (notes.length === 1) return await write(ask([clip(notes[0]!, budget.input - promptTokens(ask([], false), run.count))], false));
   const room = budget.input - promptTokens(ask([], true), run.count);
   const groups = pack(notes.map((note) => clip(note, Math.floor(room / 2) - 2)), room);
   const merged = await run.all(groups, (group) => run.call(ask(group, true), Math.min(NOTES_MAX_TOKENS, budget.output)));
-  return await reduce(run, spec, context, budget, merged);
+  return await reduce(run, spec, context, budget, merged, onText);
 }
 
 /** Groups notes in order so each group's text fits `room` tokens; each note fits half of it, so groups hold two or more. */

@@ -9,8 +9,8 @@ import { backoffMs, createRetryBudget, sleep, type RetryBudget } from "./retry.t
 
 /** The state of one answer's calls: bound on concurrency, shared retry budget, summed usage, cancellation. */
 export interface Run {
-  /** Makes one call, waiting for a free slot first. */
-  call(messages: ChatMessage[], maxTokens: number): Promise<string>;
+  /** Makes one call, waiting for a free slot first; with `onText`, the answer is streamed to it. */
+  call(messages: ChatMessage[], maxTokens: number, onText?: (piece: string) => void | Promise<void>): Promise<string>;
   /** Runs `work` on every item; the first failure cancels the calls still running. */
   all<T, R>(items: readonly T[], work: (item: T, index: number) => Promise<R>): Promise<R[]>;
   /** Token counts over every call so far. */
@@ -63,7 +63,7 @@ export function createRun(options: RunOptions): Run {
   return {
     usage,
     count,
-    async call(messages, maxTokens) {
+    async call(messages, maxTokens, onText) {
       return await slots.use(async () => {
         const taken = promptTokens(messages, options.liveCount?.() ?? count) + maxTokens;
         const { reservation } = options;
@@ -76,7 +76,7 @@ export function createRun(options: RunOptions): Run {
           usage.calls++;
           try {
             const sent = performance.now();
-            const completion = await options.completer.complete({ messages, maxTokens, signal, retryBudget });
+            const completion = await options.completer.complete({ messages, maxTokens, signal, retryBudget, onText });
             options.onAnswered?.(performance.now() - sent);
             await reservation?.settle(taken, completion.inputTokens ? completion.inputTokens + maxTokens : undefined, statedOrNone(completion.limits));
             if (completion.inputTokens) options.onCounted?.(promptTokens(messages), completion.inputTokens);

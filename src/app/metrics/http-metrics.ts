@@ -22,7 +22,7 @@ export function createHttpMetrics(registry: Registry) {
   let inFlight = (): number => 0;
   new Gauge({
     name: "vcs_http_requests_in_flight",
-    help: "Requests on the public port being answered now.",
+    help: "Requests on the public port being answered now, open streams included.",
     registers,
     collect() {
       this.set(inFlight());
