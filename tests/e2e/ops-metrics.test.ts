@@ -4,7 +4,7 @@ import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
 import { parseSamples, sampleKey } from "../support/prometheus-text.ts";
 import { promtoolProblems } from "../support/promtool.ts";
-import { postChat, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
+import { adminUrlOf, postChat, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
 
 const KEY = "e2e-metrics-key-0123456789";
 let youtube: FakeYoutube;
@@ -29,8 +29,7 @@ afterAll(async () => {
 /** The service with an admin port on any free port; one InnerTube client, so YouTube's call counts are few and fixed. */
 async function start(env: Record<string, string> = {}): Promise<{ service: RunningService; admin: string }> {
   service = await startService({ API_KEYS: KEY, ADMIN_PORT: "0", YOUTUBE_BASE_URL: youtube.origin, YOUTUBE_CLIENTS: "ANDROID:20.10.38", GROQ_API_KEY: "gsk_fake_metrics", GROQ_BASE_URL: llm.baseUrl, ...env });
-  const admin = /Admin:\s+(http:\/\/\S+)/.exec(service.output())?.[1];
-  if (!admin) throw new Error(`No admin URL in the banner:\n${service.output()}`);
+  const admin = await adminUrlOf(service);
   return { service, admin };
 }
 

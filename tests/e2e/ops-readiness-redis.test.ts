@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startOwnRedis, type OwnRedis } from "../adapters/redis/redis-server.ts";
 import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
 import { parseSamples } from "../support/prometheus-text.ts";
-import { startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
+import { adminUrlOf, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
 
 let redis: OwnRedis;
 let youtube: FakeYoutube;
@@ -32,7 +32,7 @@ async function until<T>(read: () => Promise<T>, wanted: T): Promise<T> {
 describe(`readiness and vcs_redis_up follow Redis (${targetFromEnv()})`, () => {
   test("Redis gone longer than READINESS_REDIS_GRACE_MS: /readyz 503 redis_unreachable and vcs_redis_up 0; back: 200 and 1", async () => {
     service = await startService({ API_KEYS: "e2e-ready-key-0123456789", ADMIN_PORT: "0", REDIS_URL: redis.url, REDIS_KEY_PREFIX: "ready:", READINESS_REDIS_GRACE_MS: "300", YOUTUBE_BASE_URL: youtube.origin });
-    const admin = /Admin:\s+(http:\/\/\S+)/.exec(service.output())![1]!;
+    const admin = await adminUrlOf(service);
     const redisUp = async () => parseSamples(await (await fetch(`${admin}/metrics`)).text()).get("vcs_redis_up");
     const readyz = async () => (await fetch(`${admin}/readyz`)).status;
     expect(await until(redisUp, 1)).toBe(1);

@@ -160,3 +160,18 @@ function descendantsOf(pid: number): number[] {
   }
   return children.flatMap((child) => [...descendantsOf(child), child]);
 }
+
+/**
+ * The admin URL from the banner. The banner's lines may arrive one by one, so this
+ * waits for the admin line rather than trusting that it came with the first.
+ */
+export async function adminUrlOf(service: RunningService, timeoutMs = 3_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  let match = /Admin:\s+(http:\/\/\S+)/.exec(service.output());
+  while (!match && Date.now() < until) {
+    await Bun.sleep(10);
+    match = /Admin:\s+(http:\/\/\S+)/.exec(service.output());
+  }
+  if (!match) throw new Error(`No admin URL in the banner:\n${service.output()}`);
+  return match[1]!;
+}
