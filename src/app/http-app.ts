@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
 import type { ChatOutcome, ChatResponse, ChatService } from "../domain/chat.ts";
-import type { AnswerUsage } from "../domain/ports.ts";
 import { createChatRequest, type ChatInput, type ChatRequest } from "../domain/chat-request.ts";
 import { AppError } from "../domain/errors.ts";
 import type { ApiKeys, KeyIdentity, RateLimiter } from "../domain/ports.ts";
 import { CHAT_RESPONSES, ChatBody } from "./chat-schema.ts";
+import { wantsStream } from "./accept.ts";
 import { apiDocs } from "./api-docs.ts";
 import { errorResponse, fromFrameworkCode, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_TYPE } from "./error-response.ts";
 import { readJsonBody } from "./json-body.ts";
@@ -16,6 +16,7 @@ import { chooseRequestId } from "./request-id.ts";
 import type { RequestNotes } from "./request-log.ts";
 import { createCors } from "./cors.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
+import { serverTiming } from "./server-timing.ts";
 import { describeInvalidBody } from "./validation-message.ts";
 
 export interface HttpAppDeps {
@@ -178,11 +179,6 @@ export function createHttpApp(deps: HttpAppDeps) {
     }, { detail: { hide: true } });
 }
 
-/** An `Accept` naming `text/event-stream` asks for the stream. */
-function wantsStream(request: Request): boolean {
-  return request.headers.get("accept")?.toLowerCase().includes("text/event-stream") === true;
-}
-
 function toAppError(code: string | number, error: unknown, request: Request): AppError {
   const inner = error instanceof Error && error.cause instanceof AppError ? error.cause : error;
   if (inner instanceof AppError) return inner;
@@ -199,14 +195,6 @@ function toAppError(code: string | number, error: unknown, request: Request): Ap
 /** The path of a request URL; the raw target when it is not a URL (a CONNECT's `host:port`). */
 function pathOf(url: string): string {
   return URL.canParse(url) ? new URL(url).pathname : url;
-}
-
-function serverTiming(cache: string, timings: { transcriptMs: number; generationMs: number }, totalMs: number, usage?: AnswerUsage): string {
-  const total = `total;dur=${totalMs.toFixed(1)}`;
-  if (cache === "hit") return `cache;desc=hit, ${total}`;
-  // The plan and the share of the transcript the model read, for whoever wonders why an answer took long.
-  const plan = usage?.plan === undefined ? "" : `plan;desc=${usage.plan}, coverage;desc=${(usage.coverage ?? 1).toFixed(3)}, `;
-  return `transcript;dur=${timings.transcriptMs.toFixed(1)}, generation;dur=${timings.generationMs.toFixed(1)}, ${plan}cache;desc=${cache}, ${total}`;
 }
 
 function describeError(error: unknown): string {

@@ -1,7 +1,7 @@
 import type { ChatRequest, Language, OutputFormat } from "./chat-request.ts";
 import { createLocalFlight } from "./coalesce.ts";
 import { describeDuration } from "./duration.ts";
-import { AppError, isAppError } from "./errors.ts";
+import { deadline, withDeadline } from "./deadline.ts";
 import { Generations, type AnswerListener, type Generation } from "./generation.ts";
 import type { AnswerUsage, AnswerWriter, Cache, CacheLookup, SharedFlight, TranscriptSource, WorkGate, WorkRole } from "./ports.ts";
 import { lastCueEnd } from "./transcript.ts";
@@ -177,33 +177,4 @@ function outcome(request: ChatRequest, answer: GeneratedAnswer, cache: ChatOutco
       video_duration: answer.videoDuration,
     },
   };
-}
-
-/** A caller's own deadline, or its going away: it stops waiting for shared work (`upstream_timeout` at the deadline). */
-function deadline(ms: number, gone?: AbortSignal): { signal: AbortSignal; clear(): void } {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(timedOut(ms)), ms);
-  const signal = gone ? AbortSignal.any([controller.signal, gone]) : controller.signal;
-  return { signal, clear: () => clearTimeout(timer) };
-}
-
-function timedOut(ms: number, cause?: unknown): AppError {
-  return new AppError("upstream_timeout", `The request took longer than ${ms / 1000} s and was stopped; try again later`, { cause });
-}
-
-async function withDeadline<T>(work: Promise<T>, signal: AbortSignal, ms: number): Promise<T> {
-  let onAbort = (): void => {};
-  const expired = new Promise<never>((_, reject) => {
-    onAbort = () => reject(timedOut(ms));
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([work, expired]);
-  } catch (error) {
-    if (isAppError(error)) throw error;
-    if (signal.aborted) throw timedOut(ms, error);
-    throw error;
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-  }
 }

@@ -4,11 +4,11 @@ import type { Cue, Transcript, TranscriptQuery } from "../../domain/transcript.t
 import { onOrigin } from "./origin.ts";
 import { requestPlayer, readPlayerBody, type InnertubeClient } from "./player-request.ts";
 import { playerVideoId, readPlayerResponse, type PlayerInfo } from "./player-response.ts";
-import { parseTimedText } from "./timedtext.ts";
+import { readCaptions } from "./timedtext.ts";
 import { createRecentSessions } from "./recent-sessions.ts";
 import { chooseTrack, spokenLanguage, type TrackChoice } from "./track-choice.ts";
 import { countingTransport, createYoutubeTransport, type YoutubeTransport } from "./transport.ts";
-import { isUnreadable, unreadable } from "./unreadable.ts";
+import { isUnreadable } from "./unreadable.ts";
 import { fetchWatchPage } from "./watch-page.ts";
 import { observeCall, type YoutubeObserver } from "./observed-call.ts";
 
@@ -167,15 +167,6 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
       } satisfies Transcript;
     },
   };
-}
-
-function readCaptions(body: string, videoId: string): Cue[] {
-  const cues = parseTimedText(body);
-  if (cues === undefined && body.trim() !== "") throw unreadable("a caption track", "not a whole timedtext document");
-  if (!cues || cues.length === 0) {
-    throw new AppError("upstream_error", `YouTube sent an empty caption track for video ${videoId}; try again later`);
-  }
-  return cues;
 }
 
 /** A caption URL that YouTube serves only with a proof-of-origin token (PoToken). */

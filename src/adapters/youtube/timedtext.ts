@@ -1,4 +1,6 @@
+import { AppError } from "../../domain/errors.ts";
 import type { Cue } from "../../domain/transcript.ts";
+import { unreadable } from "./unreadable.ts";
 
 const TEXT_ELEMENT = /<text\b([^>]*)>([\s\S]*?)<\/text>|<text\b([^>]*)\/>/g;
 const SRV3_PARAGRAPH = /<p\b([^>]*)>([\s\S]*?)<\/p>/g;
@@ -70,4 +72,18 @@ function decodeEntities(text: string): string {
     }
     return NAMED[name.toLowerCase()] ?? whole;
   });
+}
+
+/**
+ * @param body a caption track as YouTube sent it
+ * @returns its cues
+ * @throws {AppError} upstream_error when the track is not a whole timedtext document, or empty
+ */
+export function readCaptions(body: string, videoId: string): Cue[] {
+  const cues = parseTimedText(body);
+  if (cues === undefined && body.trim() !== "") throw unreadable("a caption track", "not a whole timedtext document");
+  if (!cues || cues.length === 0) {
+    throw new AppError("upstream_error", `YouTube sent an empty caption track for video ${videoId}; try again later`);
+  }
+  return cues;
 }
