@@ -1,4 +1,5 @@
 import type { ChatResponse } from "../domain/chat.ts";
+import { AppError } from "../domain/errors.ts";
 import type { AnswerListener } from "../domain/generation.ts";
 import type { LiveStreams } from "./live-streams.ts";
 
@@ -23,6 +24,8 @@ export interface ChatStreamOptions {
 const OPEN_AFTER_MS = 250;
 
 const encoder = new TextEncoder();
+
+const CHANGED = "The instance writing this answer stopped part-way and the answer was written again; send the request again";
 
 /**
  * `POST /chat` as Server-Sent Events (CONTRACT §7). The work is started
@@ -55,8 +58,10 @@ export async function streamChat(options: ChatStreamOptions): Promise<Response> 
   } finally {
     clearTimeout(timer);
   }
+  // Deltas that the answer does not continue (an owner on another instance died mid-answer, and
+  // the work was done again): the caller cannot be given that answer's text byte for byte.
   const ended = outcome.then(
-    (body) => sink.finish(body),
+    (body) => (body.output.startsWith(sink.sent) ? sink.finish(body) : sink.fail(options.errorBody(new AppError("upstream_error", CHANGED)))),
     (error) => sink.fail(options.errorBody(error)),
   );
   const headers = { ...options.headers, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" };
@@ -90,6 +95,11 @@ class EventSink {
       },
     });
     this.#arm();
+  }
+
+  /** The text of the deltas sent so far. */
+  get sent(): string {
+    return this.#sent;
   }
 
   send(event: string, data: unknown): void {

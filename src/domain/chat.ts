@@ -140,7 +140,9 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       const leave = generation.join(options.listener);
       try {
         const work = () => generateOnce(key, request, generation, timeoutMs, options.listener !== undefined);
-        const { value, role } = await flights.run(`answer:${key}`, work, { signal: caller.signal });
+        // Another instance's events are followed only for a streamed caller (the first one decides, as for the model's stream).
+        const events = { publish: generation.relay.publish, listen: options.listener ? generation.relay.listen : undefined };
+        const { value, role } = await flights.run(`answer:${key}`, work, { signal: caller.signal, events });
         deps.onLookup?.(role === "owner" ? "miss" : "shared");
         return { ...outcome(request, value, role === "owner" ? "miss" : "shared"), work: role };
       } catch (error) {

@@ -1,5 +1,5 @@
 import { AppError, isAppError } from "./errors.ts";
-import type { SharedFlight, SharedResult } from "./ports.ts";
+import type { FlightEvents, SharedFlight, SharedResult } from "./ports.ts";
 
 /** Result of a coalesced call: the value and whether it was shared with an earlier caller. */
 export interface Coalesced<T> {
@@ -43,7 +43,7 @@ export class Coalescer<T> {
  * elsewhere. `wanted` tells whether any local caller still waits, so a wait
  * for another instance can end when none does; the work itself never stops for it.
  */
-export type Participation = <T>(key: string, work: () => Promise<T>, wanted: () => boolean) => Promise<SharedResult<T>>;
+export type Participation = <T>(key: string, work: () => Promise<T>, wanted: () => boolean, events?: FlightEvents) => Promise<SharedResult<T>>;
 
 interface Entry {
   result: Promise<SharedResult<unknown>>;
@@ -59,18 +59,18 @@ interface Entry {
  */
 export function coalesceLocally(participate: Participation): SharedFlight {
   const inflight = new Map<string, Entry>();
-  const start = (key: string, work: () => Promise<unknown>): Entry => {
+  const start = (key: string, work: () => Promise<unknown>, events?: FlightEvents): Entry => {
     const callers = { waiting: 1 }; // the caller starting it, counted before the participation first asks
-    const result = participate(key, work, () => callers.waiting > 0).finally(() => inflight.delete(key));
+    const result = participate(key, work, () => callers.waiting > 0, events).finally(() => inflight.delete(key));
     result.catch(() => {}); // every caller may have stopped waiting: nobody else would handle it
     const entry: Entry = Object.assign(callers, { result });
     inflight.set(key, entry);
     return entry;
   };
   return {
-    async run<T>(key: string, work: () => Promise<T>, options: { signal?: AbortSignal } = {}): Promise<SharedResult<T>> {
+    async run<T>(key: string, work: () => Promise<T>, options: { signal?: AbortSignal; events?: FlightEvents } = {}): Promise<SharedResult<T>> {
       const running = inflight.get(key);
-      const entry = running ?? start(key, work);
+      const entry = running ?? start(key, work, options.events);
       if (running) entry.waiting++;
       try {
         const shared = (await untilAborted(entry.result, options.signal)) as SharedResult<T>;

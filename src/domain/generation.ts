@@ -1,4 +1,4 @@
-import type { AnswerEvent, AnswerEvents } from "./ports.ts";
+import type { AnswerEvent, AnswerEvents, FlightEvents } from "./ports.ts";
 
 /** Follows a generation's events: the ones so far at once, then each as it comes. */
 export type AnswerListener = (event: AnswerEvent) => void;
@@ -9,13 +9,25 @@ export type AnswerListener = (event: AnswerEvent) => void;
  * caller gets the same deltas), and a count of the callers still waiting.
  * When the last one leaves before the work is done, the work is cancelled:
  * nobody would read the answer.
+ *
+ * Work running on another instance feeds the log through `relay`. If that
+ * owner died after some of its deltas went out and the work then runs here,
+ * the new work's deltas are kept out of the log (a caller must never get
+ * two answers' text mixed): its callers get the rest at the end only if the
+ * new answer continues what they got (the stream checks), an error otherwise.
  */
 export class Generation {
   readonly #log: AnswerEvent[] = [];
   readonly #listeners = new Set<AnswerListener>();
+  /** Senders of this process's own work's events to other instances. */
+  readonly #publishers = new Set<AnswerListener>();
   readonly #cancel = new AbortController();
   #callers = 0;
   #settled = false;
+  /** Text of the deltas this process's own work wrote. */
+  #written = "";
+  /** The log holds deltas of another instance's work. */
+  #foreign = false;
 
   /** Aborted when every caller has left before the work ended. */
   get signal(): AbortSignal {
@@ -33,17 +45,28 @@ export class Generation {
 
   /** The sink the writer reports to. */
   readonly events: AnswerEvents = {
-    progress: (progress) => this.#emit({ type: "progress", progress }),
+    progress: (progress) => this.#own({ type: "progress", progress }),
     delta: (text) => {
-      if (text !== "") this.#emit({ type: "delta", text });
+      if (text !== "") this.#own({ type: "delta", text });
     },
   };
 
-  /** @returns the text of every delta so far */
+  /** How a shared flight relays this generation's events to and from other instances. */
+  readonly relay: FlightEvents = {
+    publish: (send) => {
+      this.#publishers.add(send);
+      return () => this.#publishers.delete(send);
+    },
+    listen: (event) => {
+      if (this.#settled || (event.type === "delta" && event.text === "")) return;
+      if (event.type === "delta") this.#foreign = true;
+      this.#emit(event);
+    },
+  };
+
+  /** @returns the text of every delta this process's own work wrote so far */
   streamed(): string {
-    let text = "";
-    for (const event of this.#log) if (event.type === "delta") text += event.text;
-    return text;
+    return this.#written;
   }
 
   /**
@@ -69,6 +92,13 @@ export class Generation {
   /** The work ended (answer or failure): no more events, and leaving cancels nothing. */
   settle(): void {
     this.#settled = true;
+  }
+
+  #own(event: AnswerEvent): void {
+    if (this.#settled) return;
+    if (event.type === "delta") this.#written += event.text;
+    for (const send of this.#publishers) send(event);
+    if (event.type !== "delta" || !this.#foreign) this.#emit(event);
   }
 
   #emit(event: AnswerEvent): void {

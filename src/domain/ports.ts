@@ -143,5 +143,22 @@ export interface SharedFlight {
    * @param options.signal this caller's own: it stops waiting, never the work others wait for
    * @throws {AppError} the work's failure, or `upstream_timeout` when `signal` aborts first
    */
-  run<T>(key: string, work: () => Promise<T>, options?: { signal?: AbortSignal }): Promise<SharedResult<T>>;
+  run<T>(key: string, work: () => Promise<T>, options?: { signal?: AbortSignal; events?: FlightEvents }): Promise<SharedResult<T>>;
+}
+
+/**
+ * A shared work's events, for a flight that relays them between instances
+ * (an in-process flight needs none: its callers share one log). The first
+ * caller's hooks serve every caller of the work here.
+ */
+export interface FlightEvents {
+  /**
+   * Called before the work starts when it runs here: each event it then
+   * reports goes to `send`, in order, until `stop` is called.
+   *
+   * @returns stop
+   */
+  publish(send: (event: AnswerEvent) => void): () => void;
+  /** Told each event of the work running on another instance, in order, from its first; absent, nothing is followed. */
+  listen?: (event: AnswerEvent) => void;
 }

@@ -74,6 +74,16 @@ describe("streamChat()", () => {
     expect(s.live.count).toBe(0);
   });
 
+  test("deltas the output does not continue (a dead owner's part, then another answer) end the stream with upstream_error, never a done that contradicts them", async () => {
+    const s = open();
+    await Bun.sleep(0);
+    s.emit({ type: "delta", text: "Goodbye" });
+    const response = await s.response;
+    s.settle().resolve(BODY);
+    const text = await response.text();
+    expect(text).toBe('event: delta\ndata: {"text":"Goodbye"}\n\n' + 'event: error\ndata: {"error":{"code":"upstream_error","message":"m","request_id":"r"}}\n\n');
+  });
+
   test("a reader that does not read gets no pile of keep-alives: one is queued at most behind unsent data", async () => {
     const s = open(5);
     await Bun.sleep(0);

@@ -1,7 +1,8 @@
 import { coalesceLocally } from "../../domain/coalesce.ts";
 import { AppError, isAppError, type ErrorCode } from "../../domain/errors.ts";
-import type { SharedFlight, SharedResult } from "../../domain/ports.ts";
+import type { FlightEvents, SharedFlight, SharedResult } from "../../domain/ports.ts";
 import type { RedisConnection } from "./redis-connection.ts";
+import { EventRelay, type Follower } from "./redis-event-relay.ts";
 
 export interface RedisFlightOptions {
   connection: RedisConnection;
@@ -9,6 +10,10 @@ export interface RedisFlightOptions {
   leaseMs: number;
   /** How long a finished work's outcome stays readable by the waiters that missed its message. */
   outcomeTtlMs?: number;
+  /** Pause between two reads of an owner's event stream by a waiter that follows it (default 50 ms). */
+  relayPollMs?: number;
+  /** Events relayed per work (default 10,000). */
+  relayMaxEvents?: number;
 }
 
 /** What the owner leaves for the waiters: the value, or the failure as the caller is told it. */
@@ -18,9 +23,9 @@ type Outcome = { ok: true; value: unknown } | { ok: false; code: ErrorCode; mess
 const CLAIM = "local held = redis.call('GET', KEYS[1]) if held then return held end redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return false";
 /** Extends the lease only while this owner still holds it. */
 const RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
-/** Stores the outcome under the owner's token, frees the lease if still held, and wakes the waiters. */
+/** Stores the outcome under the owner's token, frees the lease if still held, keeps the events as long as the outcome, and wakes the waiters. */
 const FINISH =
-  "redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end redis.call('PUBLISH', ARGV[4], ARGV[1]) return 1";
+  "redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end redis.call('PEXPIRE', KEYS[3], ARGV[5]) redis.call('PUBLISH', ARGV[4], ARGV[1]) return 1";
 
 const LOST = Symbol("lease lost without an outcome");
 const DOWN = Symbol("Redis unreachable");
@@ -36,11 +41,16 @@ const ABANDONED = Symbol("nobody waits any more");
  * outcome (the owner died) is claimed by a waiter. Redis unreachable: the work
  * runs here, shared within this process only (the connection logs the outage once).
  *
+ * With `events`, the owner appends its work's events to a stream of its
+ * token, and a waiter that listens replays and follows it until the outcome
+ * (see EventRelay). A waiter whose listener got deltas from an owner that
+ * died passes on no deltas of the next owner's work.
+ *
  * @param options the shared connection, the lease duration and the outcome's life
  */
 export function createRedisSharedFlight(options: RedisFlightOptions): SharedFlight {
   const flight = new RedisFlight(options);
-  return coalesceLocally((key, work, wanted) => flight.participate(key, work, wanted));
+  return coalesceLocally((key, work, wanted, events) => flight.participate(key, work, wanted, events));
 }
 
 class RedisFlight {
@@ -50,6 +60,8 @@ class RedisFlight {
   readonly #pollCapMs: number;
   readonly #instance = crypto.randomUUID().slice(0, 8);
   readonly #channel: string;
+  readonly #relay: EventRelay;
+  readonly #streamTtlMs: number;
   /** Wake-ups of the waits in this process, by the token of the owner they wait for. */
   readonly #listeners = new Map<string, Set<() => void>>();
 
@@ -59,18 +71,25 @@ class RedisFlight {
     this.#outcomeTtlMs = options.outcomeTtlMs ?? Math.max(60_000, 2 * options.leaseMs);
     this.#pollCapMs = Math.max(50, Math.min(1_000, options.leaseMs / 4));
     this.#channel = `${options.connection.prefix}flight:done`;
+    this.#streamTtlMs = this.#outcomeTtlMs + this.#leaseMs;
+    const relay = { pollMs: options.relayPollMs ?? 50, maxEvents: options.relayMaxEvents ?? 10_000, ttlMs: this.#streamTtlMs };
+    this.#relay = new EventRelay({ connection: options.connection, ...relay });
     this.#connection.subscribe(this.#channel, (token) => this.#listeners.get(token)?.forEach((wake) => wake()));
   }
 
   /** Claims the key's lease and works, or waits for its holder; takes over a lease that ends without an outcome. */
-  async participate<T>(key: string, work: () => Promise<T>, wanted: () => boolean): Promise<SharedResult<T>> {
+  async participate<T>(key: string, work: () => Promise<T>, wanted: () => boolean, events?: FlightEvents): Promise<SharedResult<T>> {
     const lease = `${this.#connection.prefix}flight:lease:${key}`;
+    let sentDelta = false;
     for (;;) {
       const token = `${this.#instance}:${crypto.randomUUID()}`;
       const holder = await this.#connection.run((c) => c.eval(CLAIM, 1, lease, token, this.#leaseMs) as Promise<string | null>).catch((): typeof DOWN => DOWN);
       if (holder === DOWN) return { value: await work(), role: "owner" };
-      if (holder === null) return { value: await this.#own(lease, token, work), role: "owner" };
+      if (holder === null) return { value: await this.#own(lease, token, work, events), role: "owner" };
+      const follower: Follower | undefined = events?.listen ? this.#relay.follow(holder, events.listen, !sentDelta) : undefined;
       const outcome = await this.#waitFor(lease, holder, wanted);
+      await follower?.end(typeof outcome === "object" && outcome.ok);
+      sentDelta ||= follower?.sentDelta ?? false;
       if (outcome === LOST) continue;
       if (outcome === DOWN) return { value: await work(), role: "owner" };
       if (outcome === ABANDONED) throw new AppError("upstream_timeout", "Every caller stopped waiting for this work");
@@ -79,9 +98,10 @@ class RedisFlight {
     }
   }
 
-  async #own<T>(lease: string, token: string, work: () => Promise<T>): Promise<T> {
+  async #own<T>(lease: string, token: string, work: () => Promise<T>, events?: FlightEvents): Promise<T> {
     const renew = () => void this.#connection.run((c) => c.eval(RENEW, 1, lease, token, this.#leaseMs)).catch(() => {});
     const renewing = setInterval(renew, Math.max(20, this.#leaseMs / 3));
+    const stopPublishing = events ? this.#relay.publish(token, events) : () => {};
     try {
       const value = await work();
       await this.#finish(lease, token, { ok: true, value });
@@ -91,13 +111,14 @@ class RedisFlight {
       throw error;
     } finally {
       clearInterval(renewing);
+      stopPublishing();
     }
   }
 
   async #finish(lease: string, token: string, outcome: Outcome): Promise<void> {
-    const args = [lease, this.#outcomeKey(token), token, JSON.stringify(outcome), this.#outcomeTtlMs, this.#channel];
+    const args = [lease, this.#outcomeKey(token), this.#relay.key(token), token, JSON.stringify(outcome), this.#outcomeTtlMs, this.#channel, this.#streamTtlMs];
     // Redis gone: the waiters see the lease expire and take over, or run the work themselves.
-    await this.#connection.run((c) => c.eval(FINISH, 2, ...args)).catch(() => {});
+    await this.#connection.run((c) => c.eval(FINISH, 3, ...args)).catch(() => {});
   }
 
   /** Waits for the holder's outcome: woken by its message, or polling with backoff. */

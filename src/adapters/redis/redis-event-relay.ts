@@ -1,0 +1,132 @@
+import type { AnswerEvent, FlightEvents } from "../../domain/ports.ts";
+import type { RedisConnection } from "./redis-connection.ts";
+
+/** Appends one event with its place `n`, keeps the stream bounded and renews its expiry. */
+const APPEND = "redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'n', ARGV[3], 'e', ARGV[4]) redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1";
+
+/** Entries read per XREAD: a stream is followed in bounded steps. */
+const BATCH = 500;
+
+export interface EventRelayOptions {
+  connection: RedisConnection;
+  /** Events kept per work (`MAXLEN ~`); the owner sends no more than this, the rest reaches waiters with the value. */
+  maxEvents: number;
+  /** How long a stream lives after its last write. */
+  ttlMs: number;
+  /** Pause between two reads of a stream that had nothing new. */
+  pollMs: number;
+}
+
+/**
+ * A shared work's events, relayed from its owner to the waiters on other
+ * instances through one Redis Stream per owner token. Every failure only
+ * stops the relay: a waiter then gets the text still missing with the value
+ * (the stream's last step), so a request never fails for it. Each event
+ * carries its place in the work (`n`): a waiter that finds a gap (trimmed,
+ * or an append lost to an outage) stops following rather than skip text.
+ */
+export class EventRelay {
+  readonly #options: EventRelayOptions;
+
+  constructor(options: EventRelayOptions) {
+    this.#options = options;
+  }
+
+  /** The stream of the work whose owner holds `token`. */
+  key(token: string): string {
+    return `${this.#options.connection.prefix}flight:events:${token}`;
+  }
+
+  /** Sends the events of the work run here under `token`, in order (one connection keeps them so); @returns stop */
+  publish(token: string, events: FlightEvents): () => void {
+    const { connection, maxEvents, ttlMs } = this.#options;
+    const stream = this.key(token);
+    let next = 0;
+    let broken = false;
+    return events.publish((event) => {
+      if (broken || next >= maxEvents) return;
+      const n = next++;
+      connection.run((c) => c.eval(APPEND, 1, stream, maxEvents, ttlMs, n, JSON.stringify(event))).catch(() => (broken = true));
+    });
+  }
+
+  /**
+   * Replays the stream of `token` from its first event, then follows it.
+   *
+   * @param deltas false to pass progress only (deltas of an earlier owner already went out)
+   */
+  follow(token: string, listen: (event: AnswerEvent) => void, deltas: boolean): Follower {
+    return new Follower(this.#options, this.key(token), listen, deltas);
+  }
+}
+
+/** One waiter's reading of one stream: a loop of short polls on the shared connection. */
+export class Follower {
+  /** Whether a delta was passed on. */
+  sentDelta = false;
+  readonly #options: EventRelayOptions;
+  readonly #stream: string;
+  readonly #listen: (event: AnswerEvent) => void;
+  readonly #deltas: boolean;
+  readonly #loop: Promise<void>;
+  #last = "0-0";
+  #next = 0;
+  #broken = false;
+  #stopped = false;
+  #wake = (): void => {};
+
+  constructor(options: EventRelayOptions, stream: string, listen: (event: AnswerEvent) => void, deltas: boolean) {
+    this.#options = options;
+    this.#stream = stream;
+    this.#listen = listen;
+    this.#deltas = deltas;
+    this.#loop = this.#run();
+  }
+
+  /**
+   * Stops following. With `drain` (the work succeeded: its owner appended
+   * every event before its outcome), first reads every event left.
+   */
+  async end(drain: boolean): Promise<void> {
+    this.#stopped = true;
+    this.#wake();
+    await this.#loop;
+    if (drain) while ((await this.#read()) >= BATCH);
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopped && !this.#broken) {
+      if ((await this.#read()) > 0 || this.#stopped) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.#options.pollMs);
+        this.#wake = () => (clearTimeout(timer), resolve());
+      });
+    }
+  }
+
+  /** @returns how many entries were read (0 once the stream broke) */
+  async #read(): Promise<number> {
+    if (this.#broken) return 0;
+    try {
+      const reply = await this.#options.connection.run((c) => c.xread("COUNT", BATCH, "STREAMS", this.#stream, this.#last));
+      const entries = reply?.[0]?.[1] ?? [];
+      for (const [id, fields] of entries) {
+        this.#last = id;
+        if (Number(fields[1]) !== this.#next++) throw new Error("A gap in the stream");
+        this.#pass(JSON.parse(fields[3]!) as AnswerEvent);
+      }
+      return entries.length;
+    } catch {
+      this.#broken = true; // the value, when it comes, carries what is missing
+      return 0;
+    }
+  }
+
+  #pass(event: AnswerEvent): void {
+    if (event.type === "delta") {
+      if (!this.#deltas) return;
+      this.sentDelta = true;
+    }
+    this.#listen(event);
+  }
+}

@@ -1,0 +1,169 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { Redis } from "ioredis";
+import type { AnswerEvent, FlightEvents, SharedFlight } from "../../../src/domain/ports.ts";
+import { createRedisConnection, type RedisConnection, type RedisLog } from "../../../src/adapters/redis/redis-connection.ts";
+import { createRedisSharedFlight, type RedisFlightOptions } from "../../../src/adapters/redis/redis-shared-flight.ts";
+import { testRedisUrl, uniquePrefix } from "./redis-server.ts";
+
+const url = testRedisUrl();
+const prefix = uniquePrefix("relay");
+const quiet: RedisLog = { warn() {}, info() {} };
+const opened: RedisConnection[] = [];
+const admin = new Redis(url);
+
+/** One "instance": its own connection (and subscriber) and its own flight. */
+async function instance(options: Partial<RedisFlightOptions> = {}, target = url): Promise<SharedFlight> {
+  const connection = createRedisConnection({ url: target, prefix, log: quiet, commandTimeoutMs: 500 });
+  opened.push(connection);
+  if (target === url) expect(await connection.ready(3_000)).toBe(true);
+  const flight = createRedisSharedFlight({ connection, leaseMs: 5_000, relayPollMs: 10, ...options });
+  await Bun.sleep(50); // lets the subscriber connect
+  return flight;
+}
+
+afterAll(async () => {
+  for (const connection of opened) await connection.close();
+  const keys = await admin.keys(`${prefix}*`);
+  if (keys.length > 0) await admin.del(...keys);
+  admin.disconnect();
+});
+
+/** A work's event hooks as the use case gives them: what the work emits goes to the publisher, if any. */
+function hooks(listening: boolean) {
+  let send: ((event: AnswerEvent) => void) | undefined;
+  const heard: AnswerEvent[] = [];
+  const events: FlightEvents = {
+    publish: (sink) => ((send = sink), () => (send = undefined)),
+    listen: listening ? (event) => heard.push(event) : undefined,
+  };
+  return { events, heard, emit: (event: AnswerEvent) => send?.(event), get publishing() {
+    return send !== undefined;
+  } };
+}
+
+const delta = (text: string): AnswerEvent => ({ type: "delta", text });
+const writing: AnswerEvent = { type: "progress", progress: { stage: "writing" } };
+const text = (events: AnswerEvent[]) => events.map((e) => (e.type === "delta" ? e.text : "")).join("");
+
+/** Puts a stream of `token` in Redis as an owner would have written it, from place `first`. */
+async function writeStream(token: string, events: AnswerEvent[], first = 0): Promise<void> {
+  for (const [i, event] of events.entries()) await admin.xadd(`${prefix}flight:events:${token}`, "*", "n", first + i, "e", JSON.stringify(event));
+}
+
+describe("createRedisSharedFlight() relaying a work's events", () => {
+  test("a waiter on another instance gets every event of the owner's work in order, once: those before it came, then the rest", async () => {
+    const [a, b] = [await instance(), await instance()];
+    const key = `relay-${crypto.randomUUID()}`;
+    const owner = hooks(true);
+    const pieces = Array.from({ length: 200 }, (_, i) => `piece ${i}; `);
+    const work = async () => {
+      owner.emit(writing);
+      for (const [i, piece] of pieces.entries()) {
+        owner.emit(delta(piece));
+        if (i % 20 === 0) await Bun.sleep(15);
+      }
+      return pieces.join("");
+    };
+    const running = a.run(key, work, { events: owner.events });
+    await Bun.sleep(60); // some events are in the stream before the waiter comes
+    const waiter = hooks(true);
+    const result = await b.run(key, async () => "not me", { events: waiter.events });
+    expect((await running).role).toBe("owner");
+    expect(result).toEqual({ value: pieces.join(""), role: "remote" });
+    expect(waiter.heard).toEqual([writing, ...pieces.map(delta)]);
+    expect(owner.heard).toEqual([]); // the owner's own callers read its events in process, not from Redis
+  });
+
+  test("the stream is bounded (the owner sends at most relayMaxEvents) and expires a little after the outcome", async () => {
+    const [a, b] = [await instance({ relayMaxEvents: 5, leaseMs: 1_000, outcomeTtlMs: 4_000 }), await instance()];
+    const key = `bound-${crypto.randomUUID()}`;
+    const owner = hooks(false);
+    const running = a.run(key, async () => {
+      for (let i = 0; i < 8; i++) owner.emit(delta(`${i}`)), await Bun.sleep(10);
+      return "01234567";
+    }, { events: owner.events });
+    await Bun.sleep(20);
+    const waiter = hooks(true);
+    expect((await b.run(key, async () => "not me", { events: waiter.events })).value).toBe("01234567");
+    await running;
+    expect(text(waiter.heard)).toBe("01234");
+    const streams = await admin.keys(`${prefix}flight:events:*`);
+    const ours = (await Promise.all(streams.map(async (k) => ((await admin.xrange(k, "-", "+")).some(([, f]) => f[3] === JSON.stringify(delta("4"))) ? k : "")))).filter(Boolean);
+    expect(ours).toHaveLength(1);
+    expect(await admin.xlen(ours[0]!)).toBe(5);
+    const ttl = await admin.pttl(ours[0]!);
+    expect(ttl).toBeGreaterThan(4_000);
+    expect(ttl).toBeLessThanOrEqual(5_000);
+  });
+
+  test("a waiter that does not listen reads no stream; the owner still publishes for those that do", async () => {
+    const [a, b] = [await instance(), await instance()];
+    const key = `deaf-${crypto.randomUUID()}`;
+    const owner = hooks(false);
+    const running = a.run(key, async () => (owner.emit(delta("x")), await Bun.sleep(100), "x"), { events: owner.events });
+    await Bun.sleep(20);
+    expect(owner.publishing).toBe(true);
+    const waiter = hooks(false);
+    expect((await b.run(key, async () => "not me", { events: waiter.events })).role).toBe("remote");
+    expect(waiter.heard).toEqual([]);
+    await running;
+    expect(owner.publishing).toBe(false);
+  });
+
+  test("a stream with a gap (trimmed, or an append lost) is not followed past it: the value carries the text", async () => {
+    const flight = await instance();
+    const key = `gap-${crypto.randomUUID()}`;
+    const holder = `gap:${crypto.randomUUID()}`;
+    await admin.set(`${prefix}flight:lease:${key}`, holder, "PX", 5_000);
+    await writeStream(holder, [delta("late "), delta("text")], 3);
+    const waiter = hooks(true);
+    const result = flight.run(key, async () => "not me", { events: waiter.events });
+    await Bun.sleep(100);
+    await admin.set(`${prefix}flight:outcome:${holder}`, JSON.stringify({ ok: true, value: "whole text" }));
+    await admin.publish(`${prefix}flight:done`, holder);
+    expect((await result).value).toBe("whole text");
+    expect(waiter.heard).toEqual([]);
+  });
+
+  test("after a dead owner's deltas went out, the next owner's work reaches the waiter as progress only", async () => {
+    const flight = await instance({ leaseMs: 300 });
+    const key = `heir-${crypto.randomUUID()}`;
+    const [dead, heir] = [`dead:${crypto.randomUUID()}`, `heir:${crypto.randomUUID()}`];
+    await admin.set(`${prefix}flight:lease:${key}`, dead, "PX", 5_000);
+    await writeStream(dead, [writing, delta("The dead owner's part")]);
+    const waiter = hooks(true);
+    const result = flight.run(key, async () => "not me", { events: waiter.events });
+    await Bun.sleep(100);
+    await writeStream(heir, [writing, delta("Another answer.")]);
+    await admin.set(`${prefix}flight:lease:${key}`, heir, "PX", 5_000); // another instance took the lease over
+    await Bun.sleep(200);
+    await admin.set(`${prefix}flight:outcome:${heir}`, JSON.stringify({ ok: true, value: "Another answer." }));
+    await admin.publish(`${prefix}flight:done`, heir);
+    expect(await result).toEqual({ value: "Another answer.", role: "remote" });
+    expect(waiter.heard).toEqual([writing, delta("The dead owner's part"), writing]);
+  });
+
+  test("a waiter that takes a dead owner's lease over publishes its own work under its own token, without the dead owner's events", async () => {
+    const flight = await instance({ leaseMs: 300 });
+    const key = `takeover-${crypto.randomUUID()}`;
+    const dead = `dead:${crypto.randomUUID()}`;
+    await admin.set(`${prefix}flight:lease:${key}`, dead, "PX", 300);
+    await writeStream(dead, [writing, delta("partial")]);
+    const me = hooks(true);
+    const result = await flight.run(key, async () => (me.emit(delta("fresh")), "fresh"), { events: me.events });
+    expect(result).toEqual({ value: "fresh", role: "owner" });
+    expect(me.heard).toEqual([writing, delta("partial")]);
+    const mine = (await admin.keys(`${prefix}flight:events:*`)).filter((k) => !k.includes(dead) && !k.includes("heir:") && !k.includes("gap:"));
+    const entries = (await Promise.all(mine.map((k) => admin.xrange(k, "-", "+")))).filter((e) => e.some(([, f]) => f[3] === JSON.stringify(delta("fresh"))));
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.map(([, f]) => JSON.parse(f[3]!))).toEqual([delta("fresh")]);
+  });
+
+  test("Redis unreachable: the work runs here with its events unrelayed, and the call does not fail", async () => {
+    const flight = await instance({}, "redis://127.0.0.1:1");
+    const me = hooks(true);
+    const result = await flight.run(`down-${crypto.randomUUID()}`, async () => (me.emit(delta("local")), "local"), { events: me.events });
+    expect(result).toEqual({ value: "local", role: "owner" });
+    expect(me.heard).toEqual([]);
+  });
+});
