@@ -30,6 +30,8 @@ const FINISH =
 const LOST = Symbol("lease lost without an outcome");
 const DOWN = Symbol("Redis unreachable");
 const ABANDONED = Symbol("nobody waits any more");
+/** How a wait for another owner ended. */
+type Waited = Outcome | typeof LOST | typeof DOWN | typeof ABANDONED;
 
 /**
  * Identical work shared by every instance on one Redis. The first to claim a
@@ -87,8 +89,13 @@ class RedisFlight {
       if (holder === DOWN) return { value: await work(), role: "owner" };
       if (holder === null) return { value: await this.#own(lease, token, work, events), role: "owner" };
       const follower: Follower | undefined = events?.listen ? this.#relay.follow(holder, events.listen, !sentDelta) : undefined;
-      const outcome = await this.#waitFor(lease, holder, wanted);
-      await follower?.end(typeof outcome === "object" && outcome.ok);
+      let outcome: Waited | undefined;
+      try {
+        outcome = await this.#waitFor(lease, holder, wanted);
+      } finally {
+        // A successful owner appended every event before its outcome: the follower reads them all first.
+        await follower?.end(typeof outcome === "object" && outcome.ok);
+      }
       sentDelta ||= follower?.sentDelta ?? false;
       if (outcome === LOST) continue;
       if (outcome === DOWN) return { value: await work(), role: "owner" };
@@ -122,7 +129,7 @@ class RedisFlight {
   }
 
   /** Waits for the holder's outcome: woken by its message, or polling with backoff. */
-  async #waitFor(lease: string, holder: string, wanted: () => boolean): Promise<Outcome | typeof LOST | typeof DOWN | typeof ABANDONED> {
+  async #waitFor(lease: string, holder: string, wanted: () => boolean): Promise<Waited> {
     const wake = new Wake();
     const woken = this.#listeners.get(holder) ?? new Set<() => void>();
     this.#listeners.set(holder, woken.add(wake.now));
