@@ -19,7 +19,7 @@ let c: RunningService;
 beforeAll(async () => {
   youtube = startFakeYoutube();
   llm = startFakeLlm();
-  const env = { API_KEYS: KEY, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: PREFIX, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl, LLM_TOKENS_PER_MINUTE: "100000000", LLM_REQUESTS_PER_MINUTE: "1000000" };
+  const env = { API_KEYS: KEY, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: PREFIX, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl, LLM_TOKENS_PER_MINUTE: "100000000", LLM_REQUESTS_PER_MINUTE: "1000000", SHARED_WORK_LEASE_MS: "1000" };
   [a, b, c] = await Promise.all([startService(env), startService(env), startService(env)]);
 });
 afterAll(async () => {
@@ -35,6 +35,12 @@ afterAll(async () => {
 const stream = (service: RunningService, prompt: string) =>
   fetch(`${service.url}/chat`, { method: "POST", headers: { "x-api-key": KEY, accept: "text/event-stream", "content-type": "application/json" }, body: JSON.stringify({ url: watchUrl("normal"), prompt }) });
 
+const DYING = [
+  "The reviewer likes the keyboard cover and the bright screen of this small and light tablet [0:01].",
+  "Battery life is modest: about nine hours of light use, enough for a working day [0:01].",
+  "The kickstand holds at many angles, which helps on a desk, a train table or the knees [0:01].",
+  "In short, a good small tablet for the price, provided you buy the keyboard cover too [0:01].",
+].join("\n\n");
 const deltas = (events: ReadEvent[]) => events.filter((e) => e.event === "delta").map((e) => e.data.text as string);
 
 describe(`streams across three instances on one Redis (${targetFromEnv()})`, () => {
@@ -82,5 +88,39 @@ describe(`streams across three instances on one Redis (${targetFromEnv()})`, () 
     expect(deltaText(waiter)).toBe(content);
     expect(waiter.at(-1)!.data).toEqual(body);
     expect(llm.calls).toHaveLength(1);
+  }, 30_000);
+
+  /** A streamed caller on `waiter` follows `owner`'s work, `owner` dies after a delta went out, and `waiter` takes the work over. */
+  async function ownerDies(owner: RunningService, waiter: RunningService, prompt: string, second: string): Promise<ReadEvent[]> {
+    llm.reset();
+    llm.respondWith(() => (llm.calls.length === 1 ? { content: DYING, chunkChars: 6, chunkDelayMs: 50 } : { content: second }));
+    readEvents(await stream(owner, prompt)).catch(() => []); // cut when its instance dies
+    while (llm.calls.length === 0) await Bun.sleep(10);
+    const seen: ReadEvent[] = [];
+    const reading = readEvents(await stream(waiter, prompt), { stopAfter: (events) => (seen.splice(0, seen.length, ...events), false) });
+    while (!seen.some((e) => e.event === "delta")) await Bun.sleep(10);
+    await owner.stop("SIGKILL");
+    const before = deltaText(seen);
+    const events = await reading;
+    expect(deltaText(events)).toStartWith(before);
+    expect(DYING).toStartWith(before);
+    expect(before.length).toBeLessThan(DYING.length);
+    expect(llm.calls).toHaveLength(2);
+    return events;
+  }
+
+  test("the owner dies mid-answer and the work is written again differently: the waiting stream ends with upstream_error, its deltas all of the first answer", async () => {
+    const events = await ownerDies(a, b, "owner dies?", "Quite another answer about the tablet [0:01].");
+    expect(events.at(-1)!.event).toBe("error");
+    expect(events.at(-1)!.data.error.code).toBe("upstream_error");
+    expect(eventNames(events)).not.toContain("done");
+    expect(DYING).toStartWith(deltaText(events));
+  }, 30_000);
+
+  test("the owner dies mid-answer and the work is written again the same: the waiting stream gets the rest, then done, byte for byte", async () => {
+    const events = await ownerDies(c, b, "owner dies again?", DYING);
+    expect(events.at(-1)!.event).toBe("done");
+    expect(deltaText(events)).toBe(DYING);
+    expect(events.at(-1)!.data.output).toBe(DYING);
   }, 30_000);
 });
