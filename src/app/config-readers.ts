@@ -34,6 +34,17 @@ export class EnvReader {
     return this.raw(name) === undefined ? undefined : this.int(name, min, min, max);
   }
 
+  /** A listening address: an IPv4 or IPv6 literal, or a host name. */
+  host(name: string, fallback: string): string {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!isHost(value)) {
+      this.problems.push(`${name} must be an IP address or a host name such as 0.0.0.0, ::1 or localhost: current value is ${JSON.stringify(value)}`);
+      return fallback;
+    }
+    return value;
+  }
+
   /** A comma-separated list, blanks dropped. */
   list(name: string): string[] {
     return (this.raw(name) ?? "").split(",").map((s) => s.trim()).filter(Boolean);
@@ -65,4 +76,11 @@ export class EnvReader {
   fail(message: string): void {
     this.problems.push(message);
   }
+}
+
+function isHost(value: string): boolean {
+  const ipv4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(value);
+  if (ipv4) return ipv4.slice(1).every((octet) => Number(octet) <= 255);
+  if (value.includes(":")) return /^[0-9a-f:.]+$/i.test(value) && URL.canParse(`http://[${value}]/`);
+  return value.length <= 253 && /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/i.test(value);
 }

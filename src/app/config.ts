@@ -67,7 +67,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const read = new EnvReader(env);
   const config: Config = {
     port: read.int("PORT", 3000, 0, 65535),
-    host: read.string("HOST", "0.0.0.0"),
+    host: read.host("HOST", "0.0.0.0"),
     apiKeys: read.list("API_KEYS"),
     keysFile: read.string("KEYS_FILE", "./data/api-keys.json"),
     groq: { apiKey: read.raw("GROQ_API_KEY"), baseUrl: read.url("GROQ_BASE_URL", undefined), model: read.string("GROQ_MODEL", DEFAULT_GROQ_MODEL) },
@@ -145,7 +145,7 @@ function readAdmin(read: EnvReader, port: number): Config["admin"] {
   if (read.raw("ADMIN_PORT") === undefined) return undefined;
   const adminPort = read.int("ADMIN_PORT", 0, 0, 65535);
   if (adminPort !== 0 && adminPort === port) read.fail(`ADMIN_PORT must differ from PORT: both are ${port}`);
-  return { port: adminPort, host: read.string("ADMIN_HOST", "127.0.0.1"), redisGraceMs };
+  return { port: adminPort, host: read.host("ADMIN_HOST", "127.0.0.1"), redisGraceMs };
 }
 
 function readRateLimit(read: EnvReader): RateLimitSpec | undefined {

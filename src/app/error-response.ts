@@ -3,6 +3,9 @@ import { ERROR_STATUS } from "./error-status.ts";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
+/** The longest `Retry-After` the service sends. */
+export const MAX_RETRY_AFTER_SECONDS = 86_400;
+
 /**
  * Builds the contract's error response. Unknown errors become a bare 500:
  * their message may hold internals, so it is never sent.
@@ -15,7 +18,8 @@ export function errorResponse(error: AppError, requestId: string, headers: Recor
   const status = ERROR_STATUS[error.code];
   const out = new Headers(headers);
   out.set("content-type", JSON_CONTENT_TYPE);
-  if (error.retryAfterSeconds !== undefined) out.set("retry-after", String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+  // An upstream's wait is passed on, but never beyond a day: past that it is garbage, not advice.
+  if (error.retryAfterSeconds !== undefined) out.set("retry-after", String(Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(error.retryAfterSeconds)))));
   if (error.code === "method_not_allowed" && !out.has("allow")) out.set("allow", "POST");
   // The rest of a late body may still come: the connection cannot be reused, so it is closed.
   if (error.code === "request_timeout") out.set("connection", "close");

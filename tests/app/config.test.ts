@@ -30,6 +30,20 @@ describe("loadConfig()", () => {
     expect(error?.problems.map((p) => p.split(" ")[0])).toEqual(["STREAM_TIMEOUT_MS", "STREAM_KEEPALIVE_MS"]);
   });
 
+  test("HOST and ADMIN_HOST take IP literals and host names; anything else stops start-up naming the variable", () => {
+    for (const host of ["0.0.0.0", "::", "::1", "localhost", "10.1.2.3", "api.internal"]) expect(loadConfig({ HOST: host, ADMIN_PORT: "9100", ADMIN_HOST: host }).host).toBe(host);
+    for (const host of ["not a host!", "256.1.1.1", "a/b", "-bad.example"]) {
+      const error = (() => {
+        try {
+          loadConfig({ HOST: host, ADMIN_PORT: "9100", ADMIN_HOST: host });
+        } catch (caught) {
+          return caught as ConfigError;
+        }
+      })();
+      expect(error?.problems.map((p) => p.split(" ")[0])).toEqual(["HOST", "ADMIN_HOST"]);
+    }
+  });
+
   test("reads lists, URLs and rate limits", () => {
     const config = loadConfig({ API_KEYS: " a, b ,,c ", YOUTUBE_BASE_URL: "http://127.0.0.1:9000/ignored/path", RATE_LIMIT: "60/min", CORS_ORIGINS: "https://app.example" });
     expect(config.apiKeys).toEqual(["a", "b", "c"]);

@@ -158,7 +158,8 @@ function classify(error: unknown, options: GroqCompleterOptions, signal: AbortSi
 function limitFailure(error: InstanceType<typeof Groq.APIError>, delayMs: number | undefined): Failure {
   const body = reportFromMessage(`${error.message} ${JSON.stringify(error.error ?? "")}`);
   const report: LimitReport = { ...reportFromHeaders(error.headers), ...definedOnly(body), retryAfterMs: delayMs ?? body.retryAfterMs };
-  const seconds = report.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(report.retryAfterMs / 1000));
+  // A day at most: a larger figure is garbage, and is not repeated to callers.
+  const seconds = report.retryAfterMs === undefined ? undefined : Math.min(86_400, Math.max(1, Math.ceil(report.retryAfterMs / 1000)));
   const when = seconds === undefined ? "later" : `in ${seconds} s`;
   const blocked = new AppError("upstream_blocked", `The language model is rate-limiting this server; try again ${when}`, { cause: error, retryAfterSeconds: seconds });
   if (error.status === 429) return { retryable: false, error: blocked, limit: new ProviderLimitError("rate", report, blocked) };

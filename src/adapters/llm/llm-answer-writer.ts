@@ -56,7 +56,7 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
         const language = spec.transcript.language;
         const run = createRun({
           ...{ completer: options.completer, concurrency: options.concurrency, retryBudgetMs: options.retryBudgetMs, signal: spec.signal, reservation },
-          ...{ maxRateRetries: options.maxRetries, deadline },
+          ...{ maxRateRetries: options.maxRetries, deadline, callAllowanceMs: () => Math.min(latency.lastCallAllowanceMs(), (deadline - now()) / 5) },
           count: calibration.counter(language),
           onCounted: (estimated, counted) => calibration.observe(language, estimated, counted),
           liveCount: () => calibration.counter(language),

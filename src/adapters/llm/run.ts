@@ -31,6 +31,8 @@ export interface RunOptions {
   maxRateRetries?: number;
   /** The request's deadline (clock ms): a 429's wait that does not fit it ends the request at once. */
   deadline?: number;
+  /** Time a call needs to run (ms): a call must start that long before the deadline. */
+  callAllowanceMs?: () => number;
   /** The calibrated token counter the request is planned with, and where each call's real count is reported. */
   count?: TokenCounter;
   onCounted?: (estimated: number, counted: number) => void;
@@ -55,8 +57,10 @@ export function createRun(options: RunOptions): Run {
    * others keep to the budget, whose level the refusal has just set); with
    * no wait named, the usual backoff within the retry budget.
    */
+  /** When the last call may start at the latest: time enough left to run it. */
+  const latestStart = () => (options.deadline ?? Number.POSITIVE_INFINITY) - (options.callAllowanceMs?.() ?? 0);
   const waitOut = async (retryAfterMs: number | undefined, attempt: number, error: ProviderLimitError) => {
-    const fits = retryAfterMs === undefined ? retryBudget.take(backoffMs(attempt)) : Date.now() + retryAfterMs < (options.deadline ?? Number.POSITIVE_INFINITY);
+    const fits = retryAfterMs === undefined ? retryBudget.take(backoffMs(attempt)) : Date.now() + retryAfterMs < latestStart();
     if (!fits) throw error.error;
     await sleep(retryAfterMs ?? backoffMs(attempt), signal);
   };
@@ -70,7 +74,7 @@ export function createRun(options: RunOptions): Run {
         let refused: ProviderLimitError | undefined;
         for (let refusals = 0; ; refusals++) {
           // After a 429, a turn that cannot come before the deadline is the provider's limit outlasting it.
-          await reservation?.admit(taken, signal).catch((error) => {
+          await reservation?.admit(taken, signal, latestStart()).catch((error) => {
             throw refused ? refused.error : error;
           });
           usage.calls++;
@@ -87,7 +91,9 @@ export function createRun(options: RunOptions): Run {
             if (!(error instanceof ProviderLimitError)) throw error;
             // A refused call was not charged: give its tokens back, then take the provider's word for the level.
             const { retryAfterMs, ...level } = error.report;
-            await reservation?.settle(taken, 0, level);
+            // Every request holds back for a while (no stampede); this one waits the whole retry-after, if it fits.
+            const block = retryAfterMs === undefined ? undefined : Math.min(retryAfterMs, SHARED_BLOCK_MS);
+            await reservation?.settle(taken, 0, { ...level, retryAfterMs: block });
             refused = error;
             if (error.kind === "size") throw error;
             if (!reservation || refusals >= (options.maxRateRetries ?? 2)) throw error.error;
@@ -106,6 +112,9 @@ export function createRun(options: RunOptions): Run {
     },
   };
 }
+
+/** Longest that a 429's retry-after holds back the other requests (the one refused waits it all, when it fits). */
+const SHARED_BLOCK_MS = 10_000;
 
 /** Limits of an endpoint that states none: a local or self-hosted server has no window to keep to. */
 const NO_STATED_LIMIT = 1e12;

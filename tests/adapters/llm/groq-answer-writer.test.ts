@@ -113,6 +113,26 @@ describe("createGroqAnswerWriter()", () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
+  test("a 429 whose retry-after leaves the call no time to run before the deadline ends the request at once", async () => {
+    llm.respondWith(() => ({ status: 429, headers: { "retry-after": "9" } }));
+    const started = performance.now();
+    const error = await createGroqAnswerWriter(options()).write(spec({ deadline: Date.now() + 10_000 })).catch((e) => e);
+    expect(isAppError(error, "upstream_blocked")).toBe(true);
+    expect(error.retryAfterSeconds).toBe(9);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  test("a 429's retry-after holds back the next request too, briefly, instead of letting it stampede", async () => {
+    const writer = createGroqAnswerWriter(options());
+    llm.respondWith((_, index) => (index === 0 ? { status: 429, headers: { "retry-after": "1" } } : { content: ANSWERS.en! }));
+    const first = writer.write(spec({ deadline: Date.now() + 1_100 })).catch((e) => e);
+    await Bun.sleep(50);
+    const started = performance.now();
+    await writer.write(spec({ prompt: "Another question?", isSummary: false, deadline: Date.now() + 30_000 }));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(800);
+    expect(isAppError(await first, "upstream_blocked")).toBe(true);
+  });
+
   test("stops retrying 5xx after maxRetries and says upstream_error without the upstream body", async () => {
     llm.respondWith(() => ({ status: 500, body: { error: { message: "secret internals" } }, headers: { "retry-after-ms": "10" } }));
     const error = await createGroqAnswerWriter(options({ maxRetries: 2 })).write(spec()).catch((e) => e);

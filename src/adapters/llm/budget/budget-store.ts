@@ -67,11 +67,14 @@ export function createMemoryBudgetStore(options: { limits: Limits; windowMs: num
   };
 }
 
-/** @returns the limits with whatever the report states in place of what was assumed */
+/** A stated token limit below this is taken for garbage, not a plan: no LLM plan is that small. */
+export const MIN_PLAUSIBLE_TOKEN_LIMIT = 1_000;
+
+/** @returns the limits with whatever the report plausibly states in place of what was assumed */
 export function learnLimits(limits: Limits, report: LimitReport): Limits {
   return {
-    tokensPerWindow: report.tokenLimit && report.tokenLimit > 0 ? report.tokenLimit : limits.tokensPerWindow,
-    requestsPerWindow: report.requestLimit && report.requestLimit > 0 ? report.requestLimit : limits.requestsPerWindow,
+    tokensPerWindow: report.tokenLimit && report.tokenLimit >= MIN_PLAUSIBLE_TOKEN_LIMIT ? report.tokenLimit : limits.tokensPerWindow,
+    requestsPerWindow: report.requestLimit && report.requestLimit >= 1 ? report.requestLimit : limits.requestsPerWindow,
   };
 }
 

@@ -130,8 +130,8 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
           planning = turn.catch(() => undefined);
           return turn;
         },
-        admit(tokens, signal) {
-          return new Promise<void>((resolve, reject) => enqueue({ seq, tokens, deadline, signal, since: now(), resolve, reject }));
+        admit(tokens, signal, latestStart = deadline) {
+          return new Promise<void>((resolve, reject) => enqueue({ seq, tokens, deadline: Math.min(deadline, latestStart), signal, since: now(), resolve, reject }));
         },
         async settle(taken, charged, report) {
           if (charged !== undefined && charged < taken) await store.give(taken - charged);

@@ -1,5 +1,5 @@
 import type { RedisConnection } from "../../redis/redis-connection.ts";
-import type { BudgetStore } from "./budget-store.ts";
+import { MIN_PLAUSIBLE_TOKEN_LIMIT, type BudgetStore } from "./budget-store.ts";
 import type { Limits } from "./token-bucket.ts";
 
 /**
@@ -41,7 +41,7 @@ elseif op == 'observe' then
     if theirs < 0 then v = ours + (new_cap - old_cap) elseif old_cap ~= new_cap then v = theirs else v = math.min(ours, theirs) end
     return math.min(new_cap, v)
   end
-  if new_tpm <= 0 then new_tpm = tpm end
+  if new_tpm < tonumber(ARGV[10]) then new_tpm = tpm end
   if new_rpm <= 0 then new_rpm = rpm end
   tokens = align(tokens, left_tokens, tpm, new_tpm)
   requests = align(requests, left_requests, rpm, new_rpm)
@@ -98,7 +98,8 @@ export function createRedisBudgetStore(options: { connection: RedisConnection; k
     async observe(report) {
       const stated = (value: number | undefined) => value ?? -1;
       await fallback.observe(report);
-      await run("observe", [stated(report.tokenLimit), stated(report.tokensRemaining), stated(report.requestLimit), stated(report.requestsRemaining), report.retryAfterMs ?? 0]).catch(() => undefined);
+      const figures = [stated(report.tokenLimit), stated(report.tokensRemaining), stated(report.requestLimit), stated(report.requestsRemaining), report.retryAfterMs ?? 0, MIN_PLAUSIBLE_TOKEN_LIMIT];
+      await run("observe", figures).catch(() => undefined);
     },
     async peek() {
       try {

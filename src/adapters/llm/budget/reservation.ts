@@ -24,9 +24,10 @@ export interface Reservation {
   /**
    * Waits for the call's turn and takes its tokens.
    *
+   * @param latestStart the call must start by then to end before the deadline (the deadline by default)
    * @throws {AppError} `overloaded` when they cannot be had before the deadline
    */
-  admit(tokens: number, signal?: AbortSignal): Promise<void>;
+  admit(tokens: number, signal?: AbortSignal, latestStart?: number): Promise<void>;
   /** Gives back what a call was charged less than it took, and learns from the provider's report. */
   settle(taken: number, charged: number | undefined, report: LimitReport): Promise<void>;
   /** Learns from a refusal (429 or 413). */

@@ -64,3 +64,13 @@ describe("createMemoryBudgetStore()", () => {
     expect(await budget.take(10)).toBe(0);
   });
 });
+
+describe("createMemoryBudgetStore() and implausible figures", () => {
+  test("a stated token limit no plan could have (under 1,000) is ignored, so one garbage figure cannot block the service", async () => {
+    const { budget } = store();
+    await budget.observe({ tokenLimit: 10 });
+    await budget.observe({ tokenLimit: 1, requestLimit: 0 });
+    const view = await budget.peek();
+    expect([view.limits.tokensPerWindow, view.limits.requestsPerWindow]).toEqual([6000, 30]);
+  });
+});
