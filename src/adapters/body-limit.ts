@@ -6,13 +6,16 @@
  * @param response the upstream's response, body unread
  * @param maxBytes the most bytes the body may have
  * @param tooLarge makes the error a read fails with once the body is over the cap
+ * @param signal the request's: when it aborts, the body is cancelled (and its connection closed)
  * @returns the same response whose body fails with `tooLarge()` past `maxBytes`
  */
-export function limitBody(response: Response, maxBytes: number, tooLarge: () => Error): Response {
+export function limitBody(response: Response, maxBytes: number, tooLarge: () => Error, signal?: AbortSignal | null): Response {
   const source = response.body;
   if (!source) return response;
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   const reader = source.getReader();
+  // Deno does not end a body being read when its request's signal aborts after the headers: cancel it here.
+  signal?.addEventListener("abort", () => void reader.cancel(signal.reason).catch(() => {}), { once: true });
   let read = 0;
   const limited = new ReadableStream<Uint8Array>({
     async pull(controller) {

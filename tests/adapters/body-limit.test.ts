@@ -26,3 +26,22 @@ describe("limitBody()", () => {
     await expect(limitBody(response, 1000, tooLarge).json()).rejects.toBeInstanceOf(TooLarge);
   });
 });
+
+describe("limitBody() and the request's signal", () => {
+  test("cancels the upstream body when the request's signal aborts mid-body (Deno does not, by itself)", async () => {
+    let cancelled: unknown;
+    const endless = new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        await Bun.sleep(5);
+        controller.enqueue(new TextEncoder().encode("data: more\n\n"));
+      },
+      cancel: (reason) => void (cancelled = reason ?? "cancelled"),
+    });
+    const abort = new AbortController();
+    const reader = limitBody(new Response(endless), 1_000_000, tooLarge, abort.signal).body!.getReader();
+    await reader.read();
+    abort.abort(new Error("caller left"));
+    await Bun.sleep(20);
+    expect(String(cancelled)).toContain("caller left");
+  });
+});

@@ -177,6 +177,26 @@ describe(`POST /chat with Accept: text/event-stream (${targetFromEnv()})`, () =>
     expect(h.llm.calls[0]!.closedAt! - left).toBeLessThan(1_000);
   });
 
+  test("a streamed caller that goes away after text has started closes the LLM call within a second", async () => {
+    h.llm.respondWith(() => ({ content: LONG_ANSWER, chunkChars: 3, chunkDelayMs: 30 }));
+    const stop = new AbortController();
+    const response = await stream({ url: watchUrl("normal"), prompt: "leaving mid-answer" }, { signal: stop.signal });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = "";
+    while (!seen.includes("event: delta")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += decoder.decode(value);
+    }
+    expect(seen).toContain("event: delta");
+    stop.abort();
+    await reader.cancel().catch(() => {});
+    const left = performance.now();
+    await waitFor(() => h.llm.calls[0]!.closedAt !== undefined, 2_000);
+    expect(h.llm.calls[0]!.closedAt! - left).toBeLessThan(1_000);
+  });
+
   test("a caller that goes away cancels nothing while another caller still shares the work", async () => {
     h.llm.respondWith(() => ({ content: LONG_ANSWER, chunkChars: 10, chunkDelayMs: 30 }));
     const body = { url: watchUrl("normal"), prompt: "shared, then one leaves" };

@@ -132,7 +132,7 @@ function cappedFetch(options: GroqCompleterOptions): typeof fetch {
   const fetcher = options.fetch ?? fetch;
   const maxBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const tooLarge = () => new AppError("upstream_error", `The language model sent a response larger than ${mebibytes(maxBytes)}; try again later`);
-  const capped = (input: string | URL | Request, init?: RequestInit) => fetcher(input, init).then((response) => limitBody(response, maxBytes, tooLarge));
+  const capped = (input: string | URL | Request, init?: RequestInit) => fetcher(input, init).then((response) => limitBody(response, maxBytes, tooLarge, init?.signal));
   return capped as typeof fetch;
 }
 

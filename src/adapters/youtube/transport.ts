@@ -45,8 +45,8 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
   const fetcher = options.fetch ?? fetch;
   const seconds = options.timeoutMs / 1000;
   const maxBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
-  const capped = (response: Response) =>
-    limitBody(response, maxBytes, () => new AppError("upstream_error", `YouTube sent a response larger than ${mebibytes(maxBytes)}; try again later`));
+  const capped = (response: Response, signal: AbortSignal) =>
+    limitBody(response, maxBytes, () => new AppError("upstream_error", `YouTube sent a response larger than ${mebibytes(maxBytes)}; try again later`), signal);
 
   async function text(url: string, init: YoutubeRequest = {}): Promise<string> {
     const timeout = AbortSignal.timeout(options.timeoutMs);
@@ -60,7 +60,7 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
         redirect: "manual",
       });
       assertOk(response);
-      return await capped(response).text();
+      return await capped(response, signal).text();
     } catch (error) {
       if (isAppError(error)) throw error;
       if (signal.aborted) throw new AppError("upstream_timeout", `YouTube did not answer within ${seconds} s; try again later`, { cause: error });
@@ -74,7 +74,8 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
       if (url.pathname === "/api/timedtext") url.searchParams.delete("fmt");
       const timeout = AbortSignal.timeout(options.timeoutMs);
       const signals = [timeout, signal, init.signal ?? undefined].filter((s): s is AbortSignal => s !== undefined);
-      return fetcher(url, { ...init, signal: AbortSignal.any(signals), redirect: "manual" }).then(capped);
+      const combined = AbortSignal.any(signals);
+      return fetcher(url, { ...init, signal: combined, redirect: "manual" }).then((response) => capped(response, combined));
     };
     return hooked as typeof fetch;
   }
