@@ -14,13 +14,16 @@ export function limitBody(response: Response, maxBytes: number, tooLarge: () => 
   if (!source) return response;
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   const reader = source.getReader();
-  // Deno does not end a body being read when its request's signal aborts after the headers: cancel it here.
-  signal?.addEventListener("abort", () => void reader.cancel(signal.reason).catch(() => {}), { once: true });
   let read = 0;
+  let wrapper: ReadableStreamDefaultController<Uint8Array> | undefined;
   const limited = new ReadableStream<Uint8Array>({
+    start(controller) {
+      wrapper = controller;
+    },
     async pull(controller) {
       if (declared > maxBytes) return fail(controller);
       const { done, value } = await reader.read();
+      if (signal?.aborted) return;
       if (done) return controller.close();
       read += value.byteLength;
       if (read > maxBytes) return fail(controller);
@@ -28,6 +31,20 @@ export function limitBody(response: Response, maxBytes: number, tooLarge: () => 
     },
     cancel: (reason) => reader.cancel(reason),
   });
+  // Deno does not end a body being read when its request's signal aborts after the headers:
+  // fail the read with the signal's reason (a timeout stays a timeout) and cancel the source.
+  signal?.addEventListener(
+    "abort",
+    () => {
+      try {
+        wrapper?.error(signal.reason);
+      } catch {
+        // Already closed or errored.
+      }
+      void reader.cancel(signal.reason).catch(() => {});
+    },
+    { once: true },
+  );
   async function fail(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
     controller.error(tooLarge());
     await reader.cancel().catch(() => {});
