@@ -29,7 +29,8 @@ export function composeWriter(config: Config, io: { logger: Logger; fetch?: type
     maxOutputTokens: config.llm.maxOutputTokens,
     contextTokens: config.llm.contextTokens,
     concurrency: config.llm.concurrency,
-    budget: composeLlmBudget(config, llmBudgetObserver(io.metrics), redis),
+    // Without metrics, no observer: telling it the level would cost a look at the budget per call.
+    budget: composeLlmBudget(config, io.metrics ? llmBudgetObserver(io.metrics) : undefined, redis),
     fetch: io.fetch,
     observe: io.metrics?.llm,
   });
@@ -40,7 +41,7 @@ export function composeWriter(config: Config, io: { logger: Logger; fetch?: type
  * shared (the provider counts the organisation, not the process), with this
  * process's own budget while Redis is unreachable.
  */
-function composeLlmBudget(config: Config, observer: BudgetObserver, redis?: RedisConnection): LlmBudget {
+function composeLlmBudget(config: Config, observer: BudgetObserver | undefined, redis?: RedisConnection): LlmBudget {
   const limits = { tokensPerWindow: config.llm.tokensPerMinute, requestsPerWindow: config.llm.requestsPerMinute };
   const memory = createMemoryBudgetStore({ limits, windowMs: config.llm.budgetWindowMs });
   const store = redis ? createRedisBudgetStore({ connection: redis, key: config.groq.model, limits, windowMs: config.llm.budgetWindowMs, fallback: memory }) : memory;
