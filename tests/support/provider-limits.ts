@@ -79,15 +79,6 @@ export function createProviderLimits(options: ProviderLimitsOptions, now: () => 
       charges.push({ at: now(), tokens: requested });
       return { ok: true, promptTokens, headers: headers() };
     },
-    /** The most tokens charged within any window-long stretch of time. */
-    peakWindowTokens(): number {
-      let peak = 0;
-      for (const start of charges) {
-        const sum = charges.filter((c) => c.at >= start.at && c.at < start.at + options.windowMs).reduce((n, c) => n + c.tokens, 0);
-        peak = Math.max(peak, sum);
-      }
-      return peak;
-    },
   };
 }
 
