@@ -6,7 +6,8 @@ import type { ApiKeys, KeyIdentity, RateLimiter } from "../domain/ports.ts";
 import { CHAT_RESPONSES, ChatBody } from "./chat-schema.ts";
 import { wantsStream } from "./accept.ts";
 import { apiDocs } from "./api-docs.ts";
-import { errorResponse, fromFrameworkCode, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_TYPE } from "./error-response.ts";
+import { errorResponse, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_TYPE } from "./error-response.ts";
+import { describeError, toAppError } from "./framework-errors.ts";
 import { readJsonBody } from "./json-body.ts";
 import { checkChatBody } from "./chat-body-check.ts";
 import { streamChat } from "./chat-stream.ts";
@@ -17,7 +18,6 @@ import type { RequestNotes } from "./request-log.ts";
 import { createCors } from "./cors.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import { serverTiming } from "./server-timing.ts";
-import { describeInvalidBody } from "./validation-message.ts";
 
 export interface HttpAppDeps {
   chat: ChatService;
@@ -177,26 +177,4 @@ export function createHttpApp(deps: HttpAppDeps) {
       preflight.headers.set("x-request-id", exchangeOf(request).requestId);
       return preflight;
     }, { detail: { hide: true } });
-}
-
-function toAppError(code: string | number, error: unknown, request: Request): AppError {
-  const inner = error instanceof Error && error.cause instanceof AppError ? error.cause : error;
-  if (inner instanceof AppError) return inner;
-  const mapped = fromFrameworkCode(code);
-  if (code === "VALIDATION") {
-    const failure = error as { value?: unknown; all?: { path: string; value?: unknown }[] };
-    return new AppError("invalid_request", describeInvalidBody(failure.value, failure.all ?? []));
-  }
-  if (mapped === "not_found") return new AppError("not_found", `No such path: ${pathOf(request.url).slice(0, 100)}; the API is POST /chat`);
-  if (mapped === "invalid_request") return new AppError("invalid_request", "The request body is not valid JSON");
-  return new AppError("internal_error", INTERNAL_ERROR_MESSAGE, { cause: error });
-}
-
-/** The path of a request URL; the raw target when it is not a URL (a CONNECT's `host:port`). */
-function pathOf(url: string): string {
-  return URL.canParse(url) ? new URL(url).pathname : url;
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ""}` : String(error);
 }
