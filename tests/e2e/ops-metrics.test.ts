@@ -1,34 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { ANSWERS, startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
+import { describe, expect, test } from "bun:test";
+import { ANSWERS } from "../support/fake-llm.ts";
 import { watchUrl } from "../support/fixtures.ts";
+import { servicePerTest } from "../support/service-per-test.ts";
 import { parseSamples, sampleKey } from "../support/prometheus-text.ts";
 import { promtoolProblems } from "../support/promtool.ts";
-import { adminUrlOf, postChat, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
+import { adminUrlOf, postChat, targetFromEnv, type RunningService } from "../support/service-process.ts";
 
 const KEY = "e2e-metrics-key-0123456789";
-let youtube: FakeYoutube;
-let llm: FakeLlm;
-let service: RunningService | undefined;
-
-beforeAll(() => {
-  youtube = startFakeYoutube();
-  llm = startFakeLlm();
-});
-afterEach(async () => {
-  await service?.stop("SIGKILL");
-  service = undefined;
-  youtube.reset();
-  llm.reset();
-});
-afterAll(async () => {
-  await youtube?.close();
-  await llm?.close();
-});
+const rig = servicePerTest(({ youtube, llm }) => ({ API_KEYS: KEY, ADMIN_PORT: "0", YOUTUBE_BASE_URL: youtube.origin, YOUTUBE_CLIENTS: "ANDROID:20.10.38", GROQ_API_KEY: "gsk_fake_metrics", GROQ_BASE_URL: llm.baseUrl }));
 
 /** The service with an admin port on any free port; one InnerTube client, so YouTube's call counts are few and fixed. */
 async function start(env: Record<string, string> = {}): Promise<{ service: RunningService; admin: string }> {
-  service = await startService({ API_KEYS: KEY, ADMIN_PORT: "0", YOUTUBE_BASE_URL: youtube.origin, YOUTUBE_CLIENTS: "ANDROID:20.10.38", GROQ_API_KEY: "gsk_fake_metrics", GROQ_BASE_URL: llm.baseUrl, ...env });
+  const service = await rig.start(env);
   const admin = await adminUrlOf(service);
   return { service, admin };
 }
@@ -71,8 +54,8 @@ describe(`metrics and health on the admin port (${targetFromEnv()})`, () => {
   test("a known mix of requests moves every counter by exactly the expected amount, and promtool accepts the exposition", async () => {
     // RATE_LIMIT 5/hour: the five requests that cost (hits and upstream failures count, a 400 does not) use it up.
     const { service, admin } = await start({ RATE_LIMIT: "5/hour" });
-    youtube.setWatch("recaptcha");
-    llm.respondWith(() => ({ content: ANSWERS.en!, promptTokens: 1234, completionTokens: 56 }));
+    rig.youtube.setWatch("recaptcha");
+    rig.llm.respondWith(() => ({ content: ANSWERS.en!, promptTokens: 1234, completionTokens: 56 }));
     const before = await scrape(admin);
     const statuses: number[] = [];
     for (const path of ["/metrics", "/healthz", "/readyz"]) statuses.push((await fetch(`${service.url}${path}`)).status);
@@ -81,11 +64,11 @@ describe(`metrics and health on the admin port (${targetFromEnv()})`, () => {
     statuses.push((await chat(service.url, question)).status); // miss: player, caption, one LLM call
     statuses.push((await chat(service.url, question)).status); // hit
     statuses.push((await chat(service.url, { url: watchUrl("unavailable") })).status); // 422 from the player answer
-    youtube.setPlayerGate({ blockKeyless: true });
+    rig.youtube.setPlayerGate({ blockKeyless: true });
     statuses.push((await chat(service.url, { url: watchUrl("twoTracks") })).status); // bot check, then reCAPTCHA: 503
-    youtube.setPlayerGate({});
+    rig.youtube.setPlayerGate({});
     // Longer than the request's deadline: refused at once rather than waited out.
-    llm.respondWith(() => ({ status: 429, headers: { "retry-after": "600" } }));
+    rig.llm.respondWith(() => ({ status: 429, headers: { "retry-after": "600" } }));
     statuses.push((await chat(service.url, { ...question, prompt: "And the battery?" })).status); // transcript hit, LLM 429: 503
     statuses.push((await chat(service.url, question)).status); // over the rate limit
     expect(statuses).toEqual([404, 404, 404, 400, 200, 200, 422, 503, 503, 429]);
@@ -111,11 +94,11 @@ describe(`metrics and health on the admin port (${targetFromEnv()})`, () => {
 
   test("after SIGTERM /readyz is 503 at once while the request in flight finishes with 200", async () => {
     const { service, admin } = await start({ SHUTDOWN_GRACE_MS: "20000" });
-    llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: 1_500 }));
+    rig.llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: 1_500 }));
     let finished = false;
     const inFlight = chat(service.url, { url: watchUrl("normal"), prompt: "A slow question?" }).finally(() => (finished = true));
     const deadline = Date.now() + 10_000;
-    while (llm.calls.length === 0 && Date.now() < deadline) await Bun.sleep(10);
+    while (rig.llm.calls.length === 0 && Date.now() < deadline) await Bun.sleep(10);
     expect((await scrape(admin)).get("vcs_http_requests_in_flight")).toBe(1);
     service.process.kill("SIGTERM");
     let readyz = await fetch(`${admin}/readyz`);

@@ -1,32 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { ANSWERS, startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
+import { ANSWERS } from "../support/fake-llm.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { postChat, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
+import { servicePerTest } from "../support/service-per-test.ts";
+import { postChat, targetFromEnv } from "../support/service-process.ts";
 
 const KEY = "e2e-shutdown-key-0123456789";
-let youtube: FakeYoutube;
-let llm: FakeLlm;
-let service: RunningService | undefined;
-
-beforeAll(() => {
-  youtube = startFakeYoutube();
-  llm = startFakeLlm();
-});
-afterEach(async () => {
-  await service?.stop("SIGKILL");
-  service = undefined;
-  llm.reset();
-});
-afterAll(async () => {
-  await youtube?.close();
-  await llm?.close();
-});
-
-function start(env: Record<string, string> = {}): Promise<RunningService> {
-  return startService({ API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl, ...env });
-}
+const rig = servicePerTest(({ youtube, llm }) => ({ API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl }));
 
 /** Resolves with the connection error's code, or "connected". */
 function tryConnect(url: string): Promise<string> {
@@ -56,10 +36,10 @@ function threeSlowRequests(url: string): Promise<Response>[] {
 
 describe(`graceful shutdown (${targetFromEnv()})`, () => {
   test("SIGTERM with three slow requests in flight: all three complete with 200, new connections are refused, exit code 0", async () => {
-    llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: 1_500 }));
-    service = await start({ SHUTDOWN_GRACE_MS: "20000" });
+    rig.llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: 1_500 }));
+    const service = await rig.start({ SHUTDOWN_GRACE_MS: "20000" });
     const inFlight = threeSlowRequests(service.url);
-    await waitFor(() => llm.calls.length >= 3, 10_000);
+    await waitFor(() => rig.llm.calls.length >= 3, 10_000);
     service.process.kill("SIGTERM");
     await waitFor(() => service!.output().includes("shutdown_started"), 5_000);
     expect(await tryConnect(service.url)).toBe("ECONNREFUSED");
@@ -71,7 +51,7 @@ describe(`graceful shutdown (${targetFromEnv()})`, () => {
   }, 30_000);
 
   test("SIGINT on an idle service exits 0 at once", async () => {
-    service = await start();
+    const service = await rig.start();
     const started = Date.now();
     service.process.kill("SIGINT");
     expect(await service.process.exited).toBe(0);
@@ -79,10 +59,10 @@ describe(`graceful shutdown (${targetFromEnv()})`, () => {
   }, 30_000);
 
   test("requests still running when SHUTDOWN_GRACE_MS ends are cut, and the process still exits 0", async () => {
-    llm.respondWith(() => ({ hang: true }));
-    service = await start({ SHUTDOWN_GRACE_MS: "300" });
+    rig.llm.respondWith(() => ({ hang: true }));
+    const service = await rig.start({ SHUTDOWN_GRACE_MS: "300" });
     const stuck = postChat(service.url, { url: watchUrl("normal"), prompt: "never answered" }, { "x-api-key": KEY }).then((r) => r.status, () => "cut");
-    await waitFor(() => llm.calls.length >= 1, 10_000);
+    await waitFor(() => rig.llm.calls.length >= 1, 10_000);
     const started = Date.now();
     service.process.kill("SIGTERM");
     expect(await service.process.exited).toBe(0);

@@ -1,32 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { ANSWERS, startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
+import { describe, expect, test } from "bun:test";
+import { ANSWERS } from "../support/fake-llm.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
+import { servicePerTest } from "../support/service-per-test.ts";
+import { targetFromEnv } from "../support/service-process.ts";
 import { deltaText, eventNames, readEvents } from "../support/sse.ts";
 
 const KEY = "e2e-stream-shutdown-key-0123";
-let youtube: FakeYoutube;
-let llm: FakeLlm;
-let service: RunningService | undefined;
-
-beforeAll(() => {
-  youtube = startFakeYoutube();
-  llm = startFakeLlm();
-});
-afterEach(async () => {
-  await service?.stop("SIGKILL");
-  service = undefined;
-  llm.reset();
-});
-afterAll(async () => {
-  await youtube?.close();
-  await llm?.close();
-});
-
-function start(env: Record<string, string>): Promise<RunningService> {
-  return startService({ API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl, STREAM_KEEPALIVE_MS: "200", ...env });
-}
+const rig = servicePerTest(({ youtube, llm }) => ({ API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl, STREAM_KEEPALIVE_MS: "200" }));
 
 function stream(url: string, prompt: string): Promise<Response> {
   return fetch(`${url}/chat`, { method: "POST", headers: { "x-api-key": KEY, accept: "text/event-stream", "content-type": "application/json" }, body: JSON.stringify({ url: watchUrl("normal"), prompt }) });
@@ -42,11 +22,11 @@ async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<vo
 
 describe(`streams at shutdown (${targetFromEnv()})`, () => {
   test("a stream in flight at SIGTERM finishes within the grace period with done, then the process exits 0", async () => {
-    llm.respondWith(() => ({ content: ANSWERS.en!, chunkChars: 6, chunkDelayMs: 60 }));
-    service = await start({ SHUTDOWN_GRACE_MS: "20000" });
+    rig.llm.respondWith(() => ({ content: ANSWERS.en!, chunkChars: 6, chunkDelayMs: 60 }));
+    const service = await rig.start({ SHUTDOWN_GRACE_MS: "20000" });
     const response = await stream(service.url, "finishing?");
     const reading = readEvents(response);
-    await waitFor(() => llm.calls.length >= 1);
+    await waitFor(() => rig.llm.calls.length >= 1);
     service.process.kill("SIGTERM");
     const events = await reading;
     expect(eventNames(events).at(-1)).toBe("done");
@@ -55,12 +35,12 @@ describe(`streams at shutdown (${targetFromEnv()})`, () => {
   }, 30_000);
 
   test("a stream still open when SHUTDOWN_GRACE_MS ends gets an error event (overloaded) before the connection closes; exit 0", async () => {
-    llm.respondWith(() => ({ hang: true }));
-    service = await start({ SHUTDOWN_GRACE_MS: "400" });
+    rig.llm.respondWith(() => ({ hang: true }));
+    const service = await rig.start({ SHUTDOWN_GRACE_MS: "400" });
     const response = await stream(service.url, "never answered");
     expect(response.status).toBe(200);
     const reading = readEvents(response);
-    await waitFor(() => llm.calls.length >= 1);
+    await waitFor(() => rig.llm.calls.length >= 1);
     service.process.kill("SIGTERM");
     const events = await reading;
     expect(eventNames(events)).toEqual(["progress", "progress", "error"]);
