@@ -3,7 +3,6 @@ import { isAppError } from "../../domain/errors.ts";
 import { AnswerShaper } from "./answer-shaper.ts";
 import type { Completer } from "./completer.ts";
 import type { LlmBudget, Reservation } from "./budget/llm-budget.ts";
-import type { CallBudget } from "./call-budget.ts";
 import { createTokenCalibration } from "./calibration.ts";
 import { draftAnswer, type Allowance } from "./draft.ts";
 import { isWrongLanguage } from "./language-check.ts";
@@ -43,7 +42,6 @@ export interface LlmWriterOptions {
  * @returns the writer
  */
 export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
-  const budget: CallBudget = { input: options.inputTokenBudget ?? options.contextTokens - options.maxOutputTokens, output: options.maxOutputTokens };
   const now = options.now ?? Date.now;
   const calibration = createTokenCalibration();
   const latency = createLatencyRecord();
@@ -54,19 +52,27 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
       const reservation = options.budget.open(deadline);
       try {
         const language = spec.transcript.language;
+        // Time a call needs to run: three times the slowest recent call (2 to 20 s), at most a fifth of the time left.
+        const callAllowanceMs = () => Math.min(latency.lastCallAllowanceMs(), (deadline - now()) / 5);
         const run = createRun({
-          ...{ completer: options.completer, concurrency: options.concurrency, retryBudgetMs: options.retryBudgetMs, signal: spec.signal, reservation },
-          ...{ maxRateRetries: options.maxRetries, deadline, callAllowanceMs: () => Math.min(latency.lastCallAllowanceMs(), (deadline - now()) / 5) },
+          completer: options.completer,
+          concurrency: options.concurrency,
+          retryBudgetMs: options.retryBudgetMs,
+          signal: spec.signal,
+          reservation,
+          maxRateRetries: options.maxRetries,
+          deadline,
+          callAllowanceMs,
           count: calibration.counter(language),
           onCounted: (estimated, counted) => calibration.observe(language, estimated, counted),
           liveCount: () => calibration.counter(language),
           onAnswered: latency.record,
         });
         const shaper = shaperFor(spec, true);
-        const draft = await draftAnswer(run, spec, allowance(options, reservation, now, latency), spec.events && ((piece) => shaper.push(piece)));
+        const draft = await draftAnswer(run, spec, allowance(options, reservation, callAllowanceMs), spec.events && ((piece) => shaper.push(piece)));
         if (!spec.events) await shaper.push(draft.text);
         await shaper.end();
-        const text = shaper.wrong ? await rewritten(run, spec, shaper, unwrap(draft.text), budget) : shaper.text;
+        const text = shaper.wrong ? await rewritten(run, spec, shaper, unwrap(draft.text), options.maxOutputTokens) : shaper.text;
         return { text, usage: { ...run.usage, plan: draft.plan, coverage: draft.coverage } };
       } finally {
         reservation.close();
@@ -83,9 +89,8 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
  * 20 s; 20 s until a call has been timed), and never more than a fifth of
  * the time left.
  */
-function allowance(options: LlmWriterOptions, reservation: Reservation, now: () => number, latency: LatencyRecord): Allowance {
+function allowance(options: LlmWriterOptions, reservation: Reservation, lastCallMs: () => number): Allowance {
   const cap = options.inputTokenBudget === undefined ? Number.POSITIVE_INFINITY : options.inputTokenBudget + options.maxOutputTokens;
-  const lastCallMs = () => Math.min(latency.lastCallAllowanceMs(), (reservation.deadline - now()) / 5);
   return {
     output: options.maxOutputTokens,
     plan(choose) {
@@ -116,11 +121,11 @@ function shaperFor(spec: AnswerSpec, judged: boolean): AnswerShaper {
  * only, not the transcript, so it is cheap; when it fails (or says nothing),
  * the first answer is sent rather than failing the request.
  */
-async function rewritten(run: Run, spec: AnswerSpec, first: AnswerShaper, text: string, budget: CallBudget): Promise<string> {
+async function rewritten(run: Run, spec: AnswerSpec, first: AnswerShaper, text: string, maxTokens: number): Promise<string> {
   const context = { language: spec.language, format: spec.outputFormat };
   const shaper = shaperFor(spec, false);
   try {
-    const rewrite = await run.call(messages(context, rewritePrompt(context, text)), budget.output, spec.events && ((piece) => shaper.push(piece)));
+    const rewrite = await run.call(messages(context, rewritePrompt(context, text)), maxTokens, spec.events && ((piece) => shaper.push(piece)));
     if (!spec.events) await shaper.push(rewrite);
     await shaper.end();
     if (shaper.text !== "") return shaper.text;

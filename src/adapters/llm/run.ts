@@ -42,7 +42,6 @@ export interface RunOptions {
   onAnswered?: (ms: number) => void;
 }
 
-
 /** @returns a fresh run for one answer */
 export function createRun(options: RunOptions): Run {
   const usage: AnswerUsage = { calls: 0, inputTokens: 0, outputTokens: 0 };
@@ -52,13 +51,13 @@ export function createRun(options: RunOptions): Run {
   const slots = createSlots(options.concurrency);
 
   const count = options.count ?? estimateTokens;
-  /**
-   * The wait a 429 names, when it fits the deadline (this request's own:
-   * others keep to the budget, whose level the refusal has just set); with
-   * no wait named, the usual backoff within the retry budget.
-   */
-  /** When the last call may start at the latest: time enough left to run it. */
+  /** When a call may start at the latest: time enough left to run it before the deadline. */
   const latestStart = () => (options.deadline ?? Number.POSITIVE_INFINITY) - (options.callAllowanceMs?.() ?? 0);
+  /**
+   * Waits what a 429 names when that and the call still fit the deadline
+   * (others hold back for at most SHARED_BLOCK_MS); with no wait named, the
+   * usual backoff within the retry budget.
+   */
   const waitOut = async (retryAfterMs: number | undefined, attempt: number, error: ProviderLimitError) => {
     const fits = retryAfterMs === undefined ? retryBudget.take(backoffMs(attempt)) : Date.now() + retryAfterMs < latestStart();
     if (!fits) throw error.error;

@@ -139,10 +139,6 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
           first.learn();
           if (observer) observer.remaining((await store.peek()).tokens);
         },
-        async observe(report) {
-          await store.observe(report);
-          first.learn();
-        },
         close() {
           open.delete(seq);
           first.end(seq);

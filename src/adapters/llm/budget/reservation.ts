@@ -30,8 +30,6 @@ export interface Reservation {
   admit(tokens: number, signal?: AbortSignal, latestStart?: number): Promise<void>;
   /** Gives back what a call was charged less than it took, and learns from the provider's report. */
   settle(taken: number, charged: number | undefined, report: LimitReport): Promise<void>;
-  /** Learns from a refusal (429 or 413). */
-  observe(report: LimitReport): Promise<void>;
   /** Ends the request's claim on the budget. */
   close(): void;
 }
@@ -39,7 +37,7 @@ export interface Reservation {
 export interface LlmBudget {
   /** @param deadline clock ms by which the request must be answered */
   open(deadline: number): Reservation;
-  /** Calls waiting for their turn, and the longest wait so far, for metrics. */
+  /** Calls waiting for their turn. */
   readonly queueLength: number;
 }
 
