@@ -61,7 +61,7 @@ async function connected(): Promise<Client> {
   return client;
 }
 
-const textOf = (result: { content?: unknown }): string => ((result.content as { type: string; text: string }[])[0]!).text;
+const textOf = (result: object): string => ((result as { content: { text: string }[] }).content[0]!).text;
 
 describe(`server mcp over stdio (${target})`, () => {
   test("initialize and tools/list show chat_about_video: url required, the five languages", async () => {

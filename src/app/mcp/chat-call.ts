@@ -47,7 +47,7 @@ export async function callChatTool(deps: ChatCallDeps, args: unknown, options: C
     const request = toChatRequest(args);
     fields.video_id = request.videoId;
     const decision = await deps.rateLimiter.take(MCP_IDENTITY);
-    if (!decision.allowed) throw new AppError("rate_limited", "This process is over its rate limit (RATE_LIMIT)", { retryAfterSeconds: decision.resetSeconds });
+    if (!decision.allowed) throw new AppError("rate_limited", "MCP calls are over their rate limit (RATE_LIMIT)", { retryAfterSeconds: decision.resetSeconds });
     const outcome = await answer(deps, request, options);
     fields.cache = outcome.cache;
     deps.logger.info("mcp_call", { ...fields, duration_ms: Math.round(now() - started) });

@@ -4,6 +4,7 @@ import { createChatRequest, LANGUAGES, type ChatInput, type ChatRequest } from "
 import { AppError } from "../../domain/errors.ts";
 import { checkChatBody } from "../chat-body-check.ts";
 import { ChatBody, ChatResponseBody } from "../chat-schema.ts";
+import { MAX_RETRY_AFTER_SECONDS } from "../error-response.ts";
 
 export const TOOL_NAME = "chat_about_video";
 
@@ -72,7 +73,11 @@ export function errorResult(error: unknown): ToolResult {
   const parts = [`${appError.code}: ${withStop(appError.message)}`];
   const advice = ADVICE[appError.code];
   if (advice) parts.push(advice);
-  if (appError.retryAfterSeconds !== undefined) parts.push(`Retry after ${appError.retryAfterSeconds} second${appError.retryAfterSeconds === 1 ? "" : "s"}.`);
+  if (appError.retryAfterSeconds !== undefined) {
+    // Whole seconds, rounded up and bounded as Retry-After is: a limiter's reset time may be fractional.
+    const seconds = Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(appError.retryAfterSeconds)));
+    parts.push(`Retry after ${seconds} second${seconds === 1 ? "" : "s"}.`);
+  }
   return { content: [{ type: "text", text: parts.join(" ") }], isError: true };
 }
 

@@ -25,7 +25,7 @@ function refusal(args: unknown): AppError {
 
 describe("the chat_about_video tool's definition", () => {
   test("its input schema is POST /chat's body schema as plain JSON: url required, five languages, two formats", () => {
-    const schema = CHAT_TOOL.inputSchema as { required: string[]; properties: Record<string, { enum?: string[]; default?: string }>; additionalProperties: boolean };
+    const schema = CHAT_TOOL.inputSchema as unknown as { required: string[]; properties: Record<string, { enum?: string[]; default?: string }>; additionalProperties: boolean };
     expect(schema).toEqual(JSON.parse(JSON.stringify(ChatBody)));
     expect(schema.required).toEqual(["url"]);
     expect(schema.additionalProperties).toBe(false);
@@ -37,7 +37,7 @@ describe("the chat_about_video tool's definition", () => {
   });
 
   test("its output schema requires the seven fields of the response", () => {
-    expect((CHAT_TOOL.outputSchema as { required: string[] }).required.sort()).toEqual(["language", "model", "output", "output_format", "prompt", "url", "video_duration"]);
+    expect((CHAT_TOOL.outputSchema as unknown as { required: string[] }).required.sort()).toEqual(["language", "model", "output", "output_format", "prompt", "url", "video_duration"]);
   });
 
   test("its description tells an agent when to use it", () => {
@@ -85,6 +85,11 @@ describe("results", () => {
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     expect(result.content[0]!.text).toBe("upstream_blocked: YouTube refused this server. Retry after 42 seconds.");
+  });
+
+  test("the retry time is whole seconds, rounded up as Retry-After is", () => {
+    expect(errorResult(new AppError("rate_limited", "Over the limit", { retryAfterSeconds: 29.2 })).content[0]!.text).toEndWith("Retry after 30 seconds.");
+    expect(errorResult(new AppError("overloaded", "Busy", { retryAfterSeconds: 0.4 })).content[0]!.text).toEndWith("Retry after 1 second.");
   });
 
   test("a video without captions names transcript_unavailable and tells the agent to ask for another video", () => {

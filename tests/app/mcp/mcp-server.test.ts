@@ -70,7 +70,7 @@ describe("the MCP server", () => {
     writer.write = async (spec) => {
       seen = spec.signal;
       await new Promise((resolve) => setTimeout(resolve, 3_000));
-      return { text: "late" };
+      return { text: "late", usage: { calls: 1, inputTokens: 1, outputTokens: 1 } };
     };
     const { client, close } = await connect(writer);
     const controller = new AbortController();
