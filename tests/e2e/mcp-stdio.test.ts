@@ -122,6 +122,20 @@ describe(`server mcp over stdio (${target})`, () => {
     expect(seen.at(-1)!.total).toBeGreaterThanOrEqual(seen.at(-1)!.progress);
     expect(stderr).toContain('"event":"mcp_call"');
   }, 120_000);
+
+  test("notifications/cancelled cancels the work: the model's call is closed", async () => {
+    llm.respondWith(() => ({ content: "Too late [0:00].", delayMs: 20_000 }));
+    const mcp = await connected();
+    const controller = new AbortController();
+    const call = mcp.callTool({ name: "chat_about_video", arguments: { url: watchUrl("normal"), prompt: "A question to cancel" } }, undefined, { signal: controller.signal });
+    const until = Date.now() + 20_000;
+    while (llm.calls.length === 0 && Date.now() < until) await Bun.sleep(20);
+    expect(llm.calls).toHaveLength(1);
+    controller.abort("the user changed their mind");
+    await expect(call).rejects.toThrow();
+    while (llm.calls[0]!.closedAt === undefined && Date.now() < until) await Bun.sleep(20);
+    expect(llm.calls[0]!.closedAt).toBeDefined();
+  }, 60_000);
 });
 
 describe(`server mcp's stdout and exit (${target})`, () => {
