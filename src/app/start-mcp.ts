@@ -36,6 +36,8 @@ export async function runMcp(runtime: McpRuntime): Promise<void> {
   const logger = createLogger({ write: lines.line, pretty: config.logFormat === "pretty" });
   const core = await composeMcp(config, { logger });
   const server = createMcpServer({ chat: core.chat, rateLimiter: core.rateLimiter, logger, requestTimeoutMs: config.requestTimeoutMs, progressTimeoutMs: config.stream.timeoutMs });
+  // A line that is not JSON-RPC gets no answer from the SDK; it is logged, so a client's bug can be found.
+  server.onerror = (error) => logger.warn("mcp_protocol_error", { error: error.message.slice(0, 300) });
   let stopping: Promise<never> | undefined;
   const stop = (reason: string): Promise<never> =>
     (stopping ??= (async () => {

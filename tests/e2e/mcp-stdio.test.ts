@@ -179,4 +179,23 @@ describe(`server mcp's stdout and exit (${target})`, () => {
     expect(logs).toContain('"event":"mcp_ready"');
     expect(logs).toContain('"event":"mcp_stopping"');
   }, 60_000);
+
+  test("a line that is not JSON-RPC is logged to stderr and the server goes on", async () => {
+    const child = spawn([command!, ...args], { cwd: defaultCwd(target), env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    child.stdin.write('not json at all\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n');
+    await child.stdin.end();
+    const [stdout, logs, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    expect(code).toBe(0);
+    expect(stdout.trim().split("\n").map((line) => JSON.parse(line))).toEqual([{ jsonrpc: "2.0", id: 7, result: {} }]);
+    expect(logs).toContain('"event":"mcp_protocol_error"');
+  }, 60_000);
+
+  test("wrong settings stop it with exit 2, the problems on stderr and nothing on stdout", async () => {
+    const child = spawn([command!, ...args], { cwd: defaultCwd(target), env: { ...env, REQUEST_TIMEOUT_MS: "soon", LLM_CONCURRENCY: "-1" }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const [stdout, logs, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(logs).toContain("REQUEST_TIMEOUT_MS");
+    expect(logs).toContain("LLM_CONCURRENCY");
+  }, 60_000);
 });
