@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   // MCP mode: JSON-RPC on stdio. console.log goes to stderr, so nothing (a library's print included) can break the protocol.
   if (process.argv[2] === "mcp") {
     console.log = console.error;
-    const { runMcp } = await import("./start-mcp.ts");
+    const { runMcp } = await import("./mcp/serve-stdio.ts");
     return await runMcp({
       name: `Bun ${Bun.version}`,
       env: process.env,

@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   // MCP mode, as on Bun: JSON-RPC on stdio (the SDK's transport reads Node streams), console.log to stderr.
   if (Deno.args[0] === "mcp") {
     console.log = console.error;
-    const { runMcp } = await import("./start-mcp.ts");
+    const { runMcp } = await import("./mcp/serve-stdio.ts");
     return await runMcp({
       name: `Deno ${Deno.version.deno}`,
       env: Deno.env.toObject(),

@@ -48,7 +48,10 @@ export function toChatRequest(args: unknown): ChatRequest {
   return createChatRequest(checkChatBody(args ?? {}) as ChatInput);
 }
 
-/** The answer as the tool's result: the output as text, the seven fields as structured content. */
+/**
+ * @param response the 7-field body `POST /chat` would answer
+ * @returns the tool's result: the output as text, the seven fields as structured content
+ */
 export function answerResult(response: ChatResponse): ToolResult {
   return { content: [{ type: "text", text: response.output }], structuredContent: { ...response } };
 }
@@ -67,6 +70,8 @@ const ADVICE: Partial<Record<AppError["code"], string>> = {
  * A failure as a tool result (`isError`): the contract code first, then the
  * message for people, what to do, and when to retry where that is known.
  * Nothing internal: an unexpected error is `internal_error`, its details in the log only.
+ *
+ * @param error what the call failed with
  */
 export function errorResult(error: unknown): ToolResult {
   const appError = error instanceof AppError ? error : new AppError("internal_error", INTERNAL_ERROR);

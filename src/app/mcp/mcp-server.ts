@@ -21,6 +21,9 @@ const INSTRUCTIONS = `Answers questions about YouTube videos from their transcri
  * `notifications/progress`; `notifications/cancelled` (and the client going
  * away) aborts the call's signal, which cancels the work as a stream's
  * caller leaving does.
+ *
+ * @param deps the use case, the rate limiter, the logger and the calls' time limits
+ * @returns the server, to connect to a transport (stdio, or in memory in tests)
  */
 export function createMcpServer(deps: ChatCallDeps): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });

@@ -3,12 +3,12 @@ import type { Readable, Writable } from "node:stream";
 // Deno is told where the types are: the SDK's `./*` export maps `server/stdio.js` to `server/stdio.js.d.ts`.
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createBufferedLines } from "./buffered-lines.ts";
-import { composeMcp } from "./compose.ts";
-import { ConfigError, loadConfig, type Config } from "./config.ts";
-import { createLogger } from "./logger.ts";
-import { createMcpServer } from "./mcp/mcp-server.ts";
-import { EXIT_BAD_CONFIG } from "./start.ts";
+import { createBufferedLines } from "../buffered-lines.ts";
+import { composeMcp } from "../compose.ts";
+import { ConfigError, loadConfig, type Config } from "../config.ts";
+import { createLogger } from "../logger.ts";
+import { createMcpServer } from "./mcp-server.ts";
+import { EXIT_BAD_CONFIG } from "../start.ts";
 
 /** What MCP mode needs from a runtime: stdio as Node streams (the SDK's transport reads and writes them). */
 export interface McpRuntime {
@@ -28,6 +28,9 @@ export interface McpRuntime {
  * HTTP service (Groq key, Redis, budget, caches); no listener, no API key.
  * Stops when stdin ends (the client closed it) or on a signal: calls in
  * flight are cancelled, logs flushed, Redis closed, exit 0.
+ * Exits with {@link EXIT_BAD_CONFIG} when the settings are wrong.
+ *
+ * @param runtime the runtime's stdio, environment, exit and signals
  */
 export async function runMcp(runtime: McpRuntime): Promise<void> {
   const config = loadConfigOrExit(runtime);
