@@ -26,7 +26,7 @@ export interface McpRuntime {
 /**
  * Serves MCP over stdio on the same composition root and settings as the
  * HTTP service (Groq key, Redis, budget, caches); no listener, no API key.
- * Stops when stdin ends (the client closed it) or on a signal: calls in
+ * Stops when stdin ends (the client closed it), stdout breaks, or on a signal: calls in
  * flight are cancelled, logs flushed, Redis closed, exit 0.
  * Exits with {@link EXIT_BAD_CONFIG} when the settings are wrong.
  *
@@ -52,6 +52,8 @@ export async function runMcp(runtime: McpRuntime): Promise<void> {
     })());
   runtime.stdin.on("end", () => void stop("stdin closed"));
   runtime.stdin.on("close", () => void stop("stdin closed"));
+  // A client that went away without closing stdin breaks the pipe: nobody can read the answers any more.
+  runtime.stdout.on("error", () => void stop("stdout closed"));
   runtime.onStopSignal((signal) => void stop(signal));
   await server.connect(new StdioServerTransport(runtime.stdin, runtime.stdout));
   logger.info("mcp_ready", { runtime: runtime.name, backend: core.backend, tool: "chat_about_video" });

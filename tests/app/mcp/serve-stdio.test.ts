@@ -30,7 +30,7 @@ function fakeRuntime(env: Record<string, string>) {
     },
     onStopSignal: () => {},
   };
-  return { runtime, stdin, errors, exited: exited.promise, stdout: () => out };
+  return { runtime, stdin, stdoutStream: stdout, errors, exited: exited.promise, stdout: () => out };
 }
 
 describe("runMcp", () => {
@@ -44,6 +44,14 @@ describe("runMcp", () => {
     expect(fake.stdout()).toBe('{"result":{},"jsonrpc":"2.0","id":1}\n');
     const events = fake.errors.join("\n").split("\n").map((line) => JSON.parse(line).event);
     expect(events).toEqual(["mcp_ready", "mcp_stopping"]);
+  });
+
+  test("a broken stdout (the client went away, stdin still open) stops it with exit 0", async () => {
+    const fake = fakeRuntime({ KEYS_FILE: "/nonexistent/keys.json" });
+    await runMcp(fake.runtime);
+    fake.stdoutStream.emit("error", Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
+    expect(await fake.exited).toBe(0);
+    expect(fake.errors.join("\n")).toContain('"reason":"stdout closed"');
   });
 
   test("wrong settings: every problem on stderr, exit 2, nothing on stdout", async () => {
