@@ -19,6 +19,8 @@ export interface ChatCallDeps {
   chat: ChatService;
   rateLimiter: RateLimiter;
   logger: Logger;
+  /** Largest arguments, as JSON bytes: the HTTP body limit (`MAX_BODY_BYTES`). */
+  maxArgumentBytes: number;
   /** Time limit of a call without a progress token (`REQUEST_TIMEOUT_MS`). */
   requestTimeoutMs: number;
   /** Time limit of a call followed with a progress token, as a stream's (`STREAM_TIMEOUT_MS`). */
@@ -44,6 +46,7 @@ export async function callChatTool(deps: ChatCallDeps, args: unknown, options: C
   const started = now();
   const fields: Record<string, unknown> = {};
   try {
+    checkSize(args, deps.maxArgumentBytes);
     const request = toChatRequest(args);
     fields.video_id = request.videoId;
     const decision = await deps.rateLimiter.take(MCP_IDENTITY);
@@ -80,5 +83,23 @@ async function giveBack(deps: ChatCallDeps): Promise<void> {
     await deps.rateLimiter.take(MCP_IDENTITY, -1);
   } catch (cause) {
     deps.logger.warn("rate_limit_settle_failed", { error: describeError(cause) });
+  }
+}
+
+const encoder = new TextEncoder();
+
+/** Arguments over the HTTP body limit are refused as such a body is (`payload_too_large`). */
+function checkSize(args: unknown, maxBytes: number): void {
+  let json: string;
+  try {
+    json = JSON.stringify(args ?? {});
+  } catch {
+    // Nesting too deep to serialise (it was parsed, so it fits in memory): the schema check names the field.
+    return;
+  }
+  // A UTF-8 byte is at least a UTF-16 unit and at most three: encode only when the length does not decide.
+  if (json.length <= maxBytes / 3) return;
+  if (json.length > maxBytes || encoder.encode(json).byteLength > maxBytes) {
+    throw new AppError("payload_too_large", `The tool's arguments are larger than ${maxBytes} bytes (MAX_BODY_BYTES); send a shorter prompt (it is cut at 500 characters anyway)`);
   }
 }

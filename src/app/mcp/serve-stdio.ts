@@ -38,7 +38,7 @@ export async function runMcp(runtime: McpRuntime): Promise<void> {
   const lines = createBufferedLines((text) => runtime.printError(text));
   const logger = createLogger({ write: lines.line, pretty: config.logFormat === "pretty" });
   const core = await composeMcp(config, { logger });
-  const server = createMcpServer({ chat: core.chat, rateLimiter: core.rateLimiter, logger, requestTimeoutMs: config.requestTimeoutMs, progressTimeoutMs: config.stream.timeoutMs });
+  const server = createMcpServer({ chat: core.chat, rateLimiter: core.rateLimiter, logger, maxArgumentBytes: config.maxBodyBytes, requestTimeoutMs: config.requestTimeoutMs, progressTimeoutMs: config.stream.timeoutMs });
   // A line that is not JSON-RPC gets no answer from the SDK; it is logged, so a client's bug can be found.
   server.onerror = (error) => logger.warn("mcp_protocol_error", { error: error.message.slice(0, 300) });
   let stopping: Promise<never> | undefined;

@@ -32,7 +32,7 @@ function setUp(options: { writer?: FakeWriter; transcripts?: FakeTranscripts; li
   const writer = options.writer ?? new FakeWriter();
   const transcripts = options.transcripts ?? new FakeTranscripts();
   const chat = createChatService({ transcripts, writer, answers: noCache, answerTtlMs: 0, gate: options.gate ?? openGate, requestTimeoutMs: 5_000 });
-  const deps: ChatCallDeps = { chat, rateLimiter: options.limiter ?? new CountingLimiter(100), logger, requestTimeoutMs: 5_000, progressTimeoutMs: 9_000 };
+  const deps: ChatCallDeps = { chat, rateLimiter: options.limiter ?? new CountingLimiter(100), logger, maxArgumentBytes: 16_384, requestTimeoutMs: 5_000, progressTimeoutMs: 9_000 };
   return { deps, logs, writer, transcripts };
 }
 
@@ -71,6 +71,23 @@ describe("callChatTool", () => {
     expect(result.content[0]!.text).toStartWith('invalid_request: Field "language" must be one of en, hi, es, pt, ru');
     expect(transcripts.calls).toHaveLength(0);
     expect(limiter.counts.size).toBe(0);
+  });
+
+  test("arguments over MAX_BODY_BYTES are payload_too_large, counted in UTF-8 bytes, before any work", async () => {
+    const limiter = new CountingLimiter(100);
+    const { deps, transcripts } = setUp({ limiter });
+    const result = await callChatTool(deps, { url: URL, prompt: "é".repeat(8_200) }); // 8,200 characters, 16,400 bytes
+    expect(result.content[0]!.text).toStartWith("payload_too_large: The tool's arguments are larger than 16384 bytes (MAX_BODY_BYTES)");
+    expect(transcripts.calls).toHaveLength(0);
+    expect(limiter.counts.size).toBe(0);
+    expect((await callChatTool(deps, { url: URL, prompt: "é".repeat(8_000) })).isError).toBeUndefined();
+  });
+
+  test("arguments nested too deep to serialise are invalid_request naming the field, not internal_error", async () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    const { deps } = setUp();
+    expect((await callChatTool(deps, { url: URL, prompt: deep })).content[0]!.text).toBe('invalid_request: Field "prompt" must be a string; got an array.');
   });
 
   test("RATE_LIMIT applies to the MCP identity: over it, rate_limited with the retry time", async () => {

@@ -13,7 +13,7 @@ const URL = "https://www.youtube.com/watch?v=GJLlxj_dtq8";
 /** The server on fakes, and a real SDK client talking to it in memory. */
 async function connect(writer: FakeWriter = new FakeWriter()) {
   const chat = createChatService({ transcripts: new FakeTranscripts(), writer, answers: noCache, answerTtlMs: 0, gate: openGate, requestTimeoutMs: 5_000 });
-  const server = createMcpServer({ chat, rateLimiter: new CountingLimiter(100), logger: silentLogger, requestTimeoutMs: 5_000, progressTimeoutMs: 5_000 });
+  const server = createMcpServer({ chat, rateLimiter: new CountingLimiter(100), logger: silentLogger, maxArgumentBytes: 16_384, requestTimeoutMs: 5_000, progressTimeoutMs: 5_000 });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: "test", version: "1.0.0" });
