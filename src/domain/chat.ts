@@ -88,6 +88,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       languages: [request.language],
       translate: true,
       signal,
+      deadline,
     });
     const fetched = now();
     const answer = await deps.writer.write({

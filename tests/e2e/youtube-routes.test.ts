@@ -1,0 +1,135 @@
+// Egress routes to YouTube on loopback: blocked addresses, fixed and rotating proxies, breakers (issue 21).
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { startFakeLlm } from "../support/fake-llm.ts";
+import { startFixedProxy, startRotatingProxy, type FakeProxy } from "../support/fake-proxy.ts";
+import { startFakeYoutube, type BlockKind } from "../support/fake-youtube.ts";
+import { VIDEOS } from "../support/fixtures.ts";
+import { startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
+import { ask, KEY } from "../support/youtube-e2e.ts";
+
+const SECRET = "s3cret-proxy-pass";
+const youtube = startFakeYoutube({ anyVideo: true });
+const llm = startFakeLlm();
+const started: { stop(): unknown }[] = [];
+
+/** A distinct well-formed video id the fake plays as the normal video. */
+const videoId = (n: number, prefix = "rt") => `${prefix}${String(n).padStart(11 - prefix.length, "0")}`;
+
+async function service(env: Record<string, string>): Promise<RunningService> {
+  const running = await startService({
+    API_KEYS: KEY,
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: "gsk_fake_for_route_tests",
+    GROQ_BASE_URL: llm.baseUrl,
+    GROQ_MODEL: "fake-model",
+    YOUTUBE_TIMEOUT_MS: "2000",
+    TRANSCRIPT_CACHE_TTL_MS: "0",
+    ANSWER_CACHE_TTL_MS: "0",
+    // Loopback is exactly what NO_PROXY would exempt: no YouTube request may bypass the listed routes.
+    NO_PROXY: "127.0.0.1,localhost",
+    no_proxy: "127.0.0.1,localhost",
+    ...env,
+  });
+  started.push(running);
+  return running;
+}
+
+async function proxies(...addresses: string[]): Promise<FakeProxy[]> {
+  const made = await Promise.all(addresses.map((a) => startFixedProxy(a, `user:${SECRET}`)));
+  started.push(...made.map((p) => ({ stop: p.close })));
+  return made;
+}
+
+const blocking = (kinds: Record<string, BlockKind>) => (address: string) => kinds[address];
+
+afterEach(async () => {
+  for (const s of started.splice(0)) await s.stop();
+  youtube.reset();
+});
+afterAll(async () => {
+  await youtube.close();
+  await llm.close();
+});
+
+describe(`YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
+  test("a blocked direct route beside two healthy proxies: 20 videos all 200, the blocked route asked at most failures + 1 times", async () => {
+    const [a, b] = await proxies("127.0.0.2", "127.0.0.3");
+    youtube.setBlocked(blocking({ "127.0.0.1": "bot-check" }));
+    youtube.bindCaptions(true);
+    const running = await service({ YOUTUBE_PROXIES: `direct,${a!.url},${b!.url}`, YOUTUBE_ROUTE_FAILURES: "3" });
+    const statuses: number[] = [];
+    for (let n = 0; n < 20; n++) statuses.push((await ask(running, videoId(n))).status);
+    expect(statuses).toEqual(Array(20).fill(200));
+    expect(youtube.seen.filter((s) => s.address === "127.0.0.1").length).toBeLessThanOrEqual(4);
+    const used = new Set(youtube.seen.map((s) => s.address));
+    expect(used.has("127.0.0.2") && used.has("127.0.0.3")).toBe(true);
+    expect(running.output()).not.toContain(SECRET);
+  });
+
+  test("one video's requests stay on one route: its caption comes from the address of its player call", async () => {
+    const [a, b] = await proxies("127.0.0.4", "127.0.0.5");
+    youtube.bindCaptions(true);
+    const running = await service({ YOUTUBE_PROXIES: `${a!.url},${b!.url}` });
+    for (let n = 0; n < 6; n++) expect((await ask(running, videoId(n, "one"))).status).toBe(200);
+    for (let n = 0; n < 6; n++) {
+      const id = videoId(n, "one");
+      const player = youtube.seen.filter((s) => s.endpoint === "player" && s.body?.includes(id)).map((s) => s.address);
+      const caption = youtube.seen.filter((s) => s.endpoint === "caption" && s.query.v === id).map((s) => s.address);
+      expect(new Set([...player, ...caption]).size).toBe(1);
+    }
+    expect(new Set(youtube.seen.map((s) => s.address))).toEqual(new Set(["127.0.0.4", "127.0.0.5"]));
+  });
+
+  test("a rotating gateway with 4 of 10 addresses blocked: at least 29 of 30 videos are 200", async () => {
+    const addresses = Array.from({ length: 10 }, (_, i) => `127.0.0.${20 + i}`);
+    const gateway = await startRotatingProxy(addresses, `user:${SECRET}`);
+    started.push({ stop: gateway.close });
+    youtube.setBlocked(blocking({ "127.0.0.20": "429", "127.0.0.23": "bot-check", "127.0.0.26": "recaptcha", "127.0.0.29": "sorry" }));
+    const running = await service({ YOUTUBE_PROXIES: gateway.url, YOUTUBE_BLOCK_RETRIES: "3" });
+    let ok = 0;
+    for (let n = 0; n < 30; n++) if ((await ask(running, videoId(n, "rot"))).status === 200) ok++;
+    expect(ok).toBeGreaterThanOrEqual(29);
+    expect(gateway.connections()).toBeGreaterThan(1);
+    expect(running.output()).not.toContain(SECRET);
+  });
+
+  test("every route blocked: 503 upstream_blocked with Retry-After at once, and 200 again after the cool-down once a route recovers", async () => {
+    const [a, b] = await proxies("127.0.0.6", "127.0.0.7");
+    youtube.setBlocked(blocking({ "127.0.0.6": "429", "127.0.0.7": "bot-check" }));
+    const running = await service({ YOUTUBE_PROXIES: `${a!.url},${b!.url}`, YOUTUBE_ROUTE_FAILURES: "1", YOUTUBE_ROUTE_COOLDOWN_MS: "1500" });
+    const first = await ask(running, videoId(1, "all"));
+    expect(first.status).toBe(503);
+    expect(first.code).toBe("upstream_blocked");
+    const asked = youtube.seen.length;
+    const fast = await ask(running, videoId(2, "all"));
+    expect(fast.status).toBe(503);
+    expect(fast.code).toBe("upstream_blocked");
+    expect(fast.ms).toBeLessThan(1_000);
+    expect(Number(fast.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(fast.retryAfter)).toBeLessThanOrEqual(2);
+    expect(youtube.seen.length).toBe(asked);
+    youtube.setBlocked(blocking({ "127.0.0.6": "429" }));
+    await Bun.sleep(1_700);
+    let status = 0;
+    for (let n = 0; n < 3 && status !== 200; n++) status = (await ask(running, videoId(3 + n, "all"))).status;
+    expect(status).toBe(200);
+    expect(JSON.stringify([first.body, fast.body])).not.toContain(SECRET);
+    expect(running.output()).not.toContain(SECRET);
+  });
+
+  test("an unavailable, age-restricted or caption-less video is one request, never retried elsewhere", async () => {
+    const [a, b] = await proxies("127.0.0.8", "127.0.0.9");
+    const running = await service({ YOUTUBE_PROXIES: `${a!.url},${b!.url}`, YOUTUBE_ROUTE_FAILURES: "1" });
+    for (const [video, code] of [
+      [VIDEOS.unavailable.id, "video_unavailable"],
+      [VIDEOS.ageRestricted.id, "video_age_restricted"],
+      [VIDEOS.captionsDisabled.id, "transcript_unavailable"],
+    ] as const) {
+      const before = youtube.seen.length;
+      const outcome = await ask(running, video);
+      expect(outcome.code).toBe(code);
+      expect(youtube.seen.length - before).toBe(1);
+    }
+    for (let n = 0; n < 4; n++) expect((await ask(running, videoId(n, "ok"))).status).toBe(200);
+  });
+});
