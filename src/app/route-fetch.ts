@@ -6,7 +6,7 @@ const PROXY_VARS = ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "htt
 const NO_PROXY_VARS = ["NO_PROXY", "no_proxy"];
 
 interface DenoHttp {
-  createHttpClient(options: { proxy?: { url: string }; poolMaxIdlePerHost?: number }): { close(): void };
+  createHttpClient(options: { proxy?: { url: string } }): { close(): void };
 }
 
 /**
@@ -18,16 +18,17 @@ interface DenoHttp {
  * synchronously, so they are hidden only for that one synchronous call.
  *
  * @param proxy the proxy URL, or undefined for `direct`
- * @param fresh whether every request must open a new connection (a rotating
- *   gateway then gives it a new address): `keepalive: false` on Bun, a client
- *   without an idle pool on Deno
+ * @param fresh whether to leave over new connections (a rotating gateway then
+ *   gives a new address): on Bun `keepalive: false` on every request, on Deno
+ *   an HTTP client of its own (its requests share its one pool); otherwise
+ *   Bun's shared pool, and on Deno one client to keep
  * @returns the fetch, and `close` to release a Deno client
  */
 export function routeFetch(proxy: string | undefined, fresh: boolean): { fetch: typeof fetch; close(): void } {
   const hidden = proxy ? NO_PROXY_VARS : PROXY_VARS;
   const deno = (globalThis as { Deno?: DenoHttp }).Deno;
   if (deno) {
-    const client = withHidden(hidden, () => deno.createHttpClient({ ...(proxy ? { proxy: { url: proxy } } : {}), ...(fresh ? { poolMaxIdlePerHost: 0 } : {}) }));
+    const client = withHidden(hidden, () => deno.createHttpClient(proxy ? { proxy: { url: proxy } } : {}));
     const bound = ((input: string | URL | Request, init?: RequestInit) => fetch(input, { ...init, client } as RequestInit)) as typeof fetch;
     return { fetch: bound, close: () => client.close() };
   }

@@ -12,10 +12,10 @@ export interface EgressRoute {
   /** Key of its breaker state (no credentials either). */
   key: string;
   /**
-   * @param fresh whether the fetch must leave over a new connection (a rotating gateway then picks a new address)
-   * @returns the transport one transcript fetch uses for all its requests, and `close` for when it is done
+   * @returns the transport one try uses for all its requests, over a new
+   *   connection for a proxy (a rotating gateway then picks a new address), and `close` for when it is done
    */
-  open(fresh: boolean): { transport: YoutubeTransport; close(): void };
+  open(): { transport: YoutubeTransport; close(): void };
 }
 
 /** Outcome of one try on a route, as counted in metrics. */
@@ -68,6 +68,8 @@ export function createRoutedTranscriptSource(options: RoutedOptions): Transcript
   return {
     async fetch(videoId, query) {
       const tried = new Set<EgressRoute>();
+      // A route counts one block per fetch: a rotating gateway blocked on one address and not the next is not a route in trouble.
+      const counted = new Set<EgressRoute>();
       let lastBlock: AppError | undefined;
       for (let attempt = 0; attempt <= options.blockRetries; attempt++) {
         if (attempt > 0 && !timeLeft(query, now())) break;
@@ -79,7 +81,7 @@ export function createRoutedTranscriptSource(options: RoutedOptions): Transcript
         }
         const { route } = chosen;
         query.onRoute?.(route.label, attempt);
-        const connection = route.open(attempt > 0);
+        const connection = route.open();
         tried.add(route);
         try {
           const transcript = await options.read(connection.transport, videoId, query);
@@ -92,7 +94,8 @@ export function createRoutedTranscriptSource(options: RoutedOptions): Transcript
             throw error;
           }
           options.observe?.(route.label, "blocked");
-          await options.breaker.blocked(route.key).catch(() => {});
+          if (!counted.has(route) || chosen.trial) await options.breaker.blocked(route.key).catch(() => {});
+          counted.add(route);
           lastBlock = error;
         } finally {
           connection.close();
