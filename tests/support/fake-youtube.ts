@@ -25,6 +25,8 @@ export interface PlayerGate {
   blockClients?: string[];
   /** Whether key-less calls (no `key=` from the watch page) are refused, whatever the client. */
   blockKeyless?: boolean;
+  /** Whether key-less calls get a player answer the reader cannot read (`{}`), which sends the reader to the watch page. */
+  garbleKeyless?: boolean;
   /** Rewrites the caption tracks a client's player answer lists (to gate them with `exp=xpe`, or drop some). */
   tracks?: (client: string, tracks: { baseUrl: string; languageCode: string; kind?: string }[]) => { baseUrl: string; languageCode: string; kind?: string }[];
 }
@@ -119,6 +121,7 @@ export function startFakeYoutube(options: { latencyMs?: number; anyVideo?: boole
     if (endpoint === "player") {
       const blocked = !url.searchParams.has("key") && (gate.blockKeyless || gate.blockClients?.includes(client ?? ""));
       if (blocked) return json(fixture(VIDEOS.botCheck.player));
+      if (gate.garbleKeyless && !url.searchParams.has("key")) return json("{}");
       if (options.anyVideo) return anyVideoPlayer(body);
       return gate.tracks ? withTracks(playerResponse(body), (tracks) => gate.tracks!(client ?? "", tracks)) : playerResponse(body);
     }
