@@ -3,7 +3,9 @@ import type { AnswerWriter, TranscriptSource } from "../domain/ports.ts";
 import type { Config } from "./config.ts";
 import { composeWriter } from "./compose-llm.ts";
 import { composeState, type ServiceState } from "./compose-state.ts";
-import { composeTranscriptSource } from "./compose-youtube.ts";
+import { createRedisRouteStates } from "../adapters/redis/redis-route-states.ts";
+import { createMemoryRouteStates } from "../adapters/youtube/route-breaker.ts";
+import { composeTranscriptSource, composeYoutubeEgress } from "./compose-youtube.ts";
 import { createHttpApp } from "./http-app.ts";
 import type { Logger } from "./logger.ts";
 import type { ServiceMetrics } from "./metrics/service-metrics.ts";
@@ -34,7 +36,8 @@ export interface ServiceIo {
  */
 export async function composeService(config: Config, io: ServiceIo & { notes?: RequestNotes; onRedisAvailability?: (available: boolean) => void; streams?: LiveStreams }): Promise<Service> {
   const state = await composeState(config, io);
-  const transcripts = composeTranscriptSource(config, io, state.transcriptCache, state.flights);
+  const egress = composeYoutubeEgress(config, state.redis ? createRedisRouteStates({ connection: state.redis, fallback: createMemoryRouteStates() }) : undefined, io.fetch);
+  const transcripts = composeTranscriptSource(config, { ...io, egress }, state.transcriptCache, state.flights);
   const writer = composeWriter(config, io, transcripts, state.redis);
   const chat = composeChat(config, io, state, writer, transcripts);
   const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, bodyTimeoutMs: config.connection.bodyTimeoutMs, logger: io.logger, corsOrigins: config.corsOrigins, notes: io.notes, streams: io.streams && { live: io.streams, ...config.stream } });

@@ -133,3 +133,19 @@ describe(`YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
     for (let n = 0; n < 4; n++) expect((await ask(running, videoId(n, "ok"))).status).toBe(200);
   });
 });
+
+describe(`YOUTUBE_PROXIES with Redis (${targetFromEnv()})`, () => {
+  test("once instance A has opened a route's breaker, instance B sends it nothing until the cool-down", async () => {
+    const redisUrl = process.env.TEST_REDIS_URL;
+    if (!redisUrl) throw new Error("TEST_REDIS_URL is not set: start a Redis and export it");
+    const [a, b] = await proxies("127.0.0.10", "127.0.0.11");
+    youtube.setBlocked(blocking({ "127.0.0.10": "bot-check" }));
+    const shared = { YOUTUBE_PROXIES: `${a!.url},${b!.url}`, YOUTUBE_ROUTE_FAILURES: "1", YOUTUBE_ROUTE_COOLDOWN_MS: "60000", REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `test:routes:${crypto.randomUUID().slice(0, 8)}:` };
+    const [first, second] = await Promise.all([service(shared), service(shared)]);
+    for (let n = 0; n < 2; n++) expect((await ask(first, videoId(n, "ra"))).status).toBe(200);
+    const fromBlocked = () => youtube.seen.filter((s) => s.address === "127.0.0.10").length;
+    expect(fromBlocked()).toBe(1);
+    for (let n = 0; n < 8; n++) expect((await ask(second, videoId(n, "rb"))).status).toBe(200);
+    expect(fromBlocked()).toBe(1);
+  });
+});
