@@ -64,11 +64,13 @@ export function composeYoutubeEgress(config: Config, store?: RouteStateStore, fe
  */
 export function composeTranscriptSource(config: Config, io: { logger: Logger; fetch?: typeof fetch; metrics?: ServiceMetrics; egress?: YoutubeEgress }, cache: Cache<Transcript>, flights?: SharedFlight): TranscriptSource {
   const egress = io.egress ?? composeYoutubeEgress(config, undefined, io.fetch);
+  io.metrics?.watchRoutes(() => egress.routes.map((r) => ({ route: r.label, up: egress.breaker.up(r.key) })));
   const innertube = createInnertubeReader({ baseUrl: config.youtube.baseUrl, clients: config.youtube.clients, observe: io.metrics?.youtube });
   const source = createRoutedTranscriptSource({
     routes: egress.routes,
     breaker: egress.breaker,
     blockRetries: config.youtube.blockRetries,
+    observe: io.metrics?.youtubeRoute,
     read: (transport, videoId, query) =>
       withSecondStrategy({ fetch: (id, q) => innertube(transport, id, q) }, { fetch: (id, q) => readWithPackage(transport, id, q) }).fetch(videoId, query),
   });

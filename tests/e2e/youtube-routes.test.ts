@@ -4,13 +4,22 @@ import { startFakeLlm } from "../support/fake-llm.ts";
 import { startFixedProxy, startRotatingProxy, type FakeProxy } from "../support/fake-proxy.ts";
 import { startFakeYoutube, type BlockKind } from "../support/fake-youtube.ts";
 import { VIDEOS } from "../support/fixtures.ts";
-import { startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
+import { adminUrlOf, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
 import { ask, KEY } from "../support/youtube-e2e.ts";
 
 const SECRET = "s3cret-proxy-pass";
 const youtube = startFakeYoutube({ anyVideo: true });
 const llm = startFakeLlm();
 const started: { stop(): unknown }[] = [];
+
+/** The request lines the service has logged so far. */
+const requestLines = (running: RunningService) =>
+  running
+    .output()
+    .split("\n")
+    .filter((text) => text.startsWith("{"))
+    .map((text) => JSON.parse(text) as Record<string, unknown>)
+    .filter((line) => line.event === "request");
 
 /** A distinct well-formed video id the fake plays as the normal video. */
 const videoId = (n: number, prefix = "rt") => `${prefix}${String(n).padStart(11 - prefix.length, "0")}`;
@@ -27,6 +36,7 @@ async function service(env: Record<string, string>): Promise<RunningService> {
     ANSWER_CACHE_TTL_MS: "0",
     // Loopback is exactly what NO_PROXY would exempt: no YouTube request may bypass the listed routes.
     NO_PROXY: "127.0.0.1,localhost",
+    LOG_FORMAT: "json",
     no_proxy: "127.0.0.1,localhost",
     ...env,
   });
@@ -56,14 +66,26 @@ describe(`YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
     const [a, b] = await proxies("127.0.0.2", "127.0.0.3");
     youtube.setBlocked(blocking({ "127.0.0.1": "bot-check" }));
     youtube.bindCaptions(true);
-    const running = await service({ YOUTUBE_PROXIES: `direct,${a!.url},${b!.url}`, YOUTUBE_ROUTE_FAILURES: "3" });
+    const running = await service({ YOUTUBE_PROXIES: `direct,${a!.url},${b!.url}`, YOUTUBE_ROUTE_FAILURES: "3", ADMIN_PORT: "0" });
     const statuses: number[] = [];
     for (let n = 0; n < 20; n++) statuses.push((await ask(running, videoId(n))).status);
     expect(statuses).toEqual(Array(20).fill(200));
     expect(youtube.seen.filter((s) => s.address === "127.0.0.1").length).toBeLessThanOrEqual(4);
     const used = new Set(youtube.seen.map((s) => s.address));
     expect(used.has("127.0.0.2") && used.has("127.0.0.3")).toBe(true);
-    expect(running.output()).not.toContain(SECRET);
+    // Visible: the log names each request's route and retries; the metrics each route's state and tries.
+    await Bun.sleep(100);
+    const lines = requestLines(running).filter((line) => line.path === "/chat");
+    expect(lines).toHaveLength(20);
+    expect(new Set(lines.map((line) => line.youtube_route))).toEqual(new Set([`127.0.0.1:${a!.port}`, `127.0.0.1:${b!.port}`]));
+    expect(lines.filter((line) => line.youtube_retries === 1).length).toBeGreaterThanOrEqual(1);
+    const admin = await adminUrlOf(running);
+    const metrics = await (await fetch(`${admin}/metrics`)).text();
+    expect(metrics).toContain('vcs_youtube_route_up{route="direct"} 0');
+    expect(metrics).toContain(`vcs_youtube_route_up{route="127.0.0.1:${a!.port}"} 1`);
+    expect(metrics).toMatch(/vcs_youtube_route_requests_total\{route="direct",outcome="blocked"\} 3/);
+    expect((await fetch(`${admin}/readyz`)).status).toBe(200);
+    expect(running.output() + metrics).not.toContain(SECRET);
   });
 
   test("one video's requests stay on one route: its caption comes from the address of its player call", async () => {
