@@ -35,6 +35,7 @@ export function composeYoutubeEgress(config: Config, store?: RouteStateStore, fe
       label: routeLabel(entry),
       // A digest of the whole URL: two entries may share host:port with other credentials, which never reach Redis.
       key: proxy ? `${routeLabel(entry)}#${sha256Hex(proxy).slice(0, 16)}` : "direct",
+      renews: proxy !== undefined,
       open() {
         // Every try on a proxy opens a new connection, so that a rotating gateway gives it a new address (docs/decisions.md).
         const connection = proxy && !fetchOverride ? routeFetch(proxy, true) : { fetch: shared.fetch, close() {} };

@@ -11,6 +11,8 @@ export interface EgressRoute {
   label: string;
   /** Key of its breaker state (no credentials either). */
   key: string;
+  /** Whether a new connection may leave from a new address (a proxy, perhaps a rotating gateway); false for `direct`. */
+  renews: boolean;
   /**
    * @returns the transport one try uses for all its requests, over a new
    *   connection for a proxy (a rotating gateway then picks a new address), and `close` for when it is done
@@ -37,8 +39,8 @@ export interface RoutedOptions {
  * Every request of one try goes by one route (YouTube binds some URLs to the
  * address that asked). Tries start on the routes in turn, so load spreads over
  * the healthy ones. A block (`upstream_blocked`) moves the fetch to the next
- * route not yet tried, or once every route was tried to the same ones over a
- * new connection, at most `blockRetries` more times and only before the
+ * route not yet tried, or once every route was tried to the same proxies over
+ * a new connection (never `direct` again: it leaves from the same address), at most `blockRetries` more times and only before the
  * query's deadline. Any other outcome ends the fetch where it is, and only a
  * transcript closes a route's breaker. When every breaker is open the fetch
  * fails at once with `upstream_blocked` and the earliest trial's Retry-After.
@@ -55,7 +57,8 @@ export function createRoutedTranscriptSource(options: RoutedOptions): Transcript
   async function choose(tried: Set<EgressRoute>): Promise<{ route: EgressRoute; trial: boolean } | { retryAt: number }> {
     const start = turn++ % options.routes.length;
     const ordered = options.routes.map((_, i) => options.routes[(start + i) % options.routes.length]!);
-    const candidates = [...ordered.filter((r) => !tried.has(r)), ...ordered.filter((r) => tried.has(r))];
+    // A route already tried is worth another try only if a new connection may leave from a new address.
+    const candidates = [...ordered.filter((r) => !tried.has(r)), ...ordered.filter((r) => tried.has(r) && r.renews)];
     let retryAt = Number.POSITIVE_INFINITY;
     for (const route of candidates) {
       const admission = await options.breaker.admit(route.key);

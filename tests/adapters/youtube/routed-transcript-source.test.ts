@@ -10,8 +10,9 @@ const blocked = () => new AppError("upstream_blocked", "blocked", { retryAfterSe
 
 /** Routes whose transports say which route they are; `outcome` decides each try by route label. */
 function rig(labels: string[], outcome: (label: string) => "ok" | "blocked" | "gone", options: { retries?: number; failures?: number } = {}) {
+  // "direct" is the one route a new connection cannot move to a new address.
   const tries: string[] = [];
-  const routes: EgressRoute[] = labels.map((label) => ({ label, key: label, open: () => ({ transport: { label } as unknown as YoutubeTransport, close() {} }) }));
+  const routes: EgressRoute[] = labels.map((label) => ({ label, key: label, renews: label !== "direct", open: () => ({ transport: { label } as unknown as YoutubeTransport, close() {} }) }));
   const breaker = createRouteBreaker({ store: createMemoryRouteStates(), failures: options.failures ?? 3, cooldownMs: 60_000, trialLeaseMs: 1_000 });
   const source = createRoutedTranscriptSource({
     routes,
@@ -50,6 +51,12 @@ describe("createRoutedTranscriptSource()", () => {
     const { source, tries } = rig(["a"], () => "blocked", { retries: 2, failures: 10 });
     await expect(source.fetch("v", query)).rejects.toMatchObject({ code: "upstream_blocked" });
     expect(tries).toEqual(["a", "a", "a"]);
+  });
+
+  test("direct is never tried twice for one fetch: it would leave from the same address", async () => {
+    const { source, tries } = rig(["direct", "a"], () => "blocked", { retries: 3, failures: 10 });
+    await expect(source.fetch("v", query)).rejects.toMatchObject({ code: "upstream_blocked" });
+    expect(tries).toEqual(["direct", "a", "a", "a"]);
   });
 
   test("no retry after the deadline", async () => {
