@@ -102,6 +102,23 @@ describe(`YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
     expect(new Set(youtube.seen.map((s) => s.address))).toEqual(new Set(["127.0.0.4", "127.0.0.5"]));
   });
 
+  test("the youtube-transcript fallback and the watch page leave by the route too, whatever NO_PROXY says", async () => {
+    const [a] = await proxies("127.0.0.12");
+    youtube.setPlayerGate({ garbleKeyless: true });
+    youtube.setWatch("recaptcha");
+    const running = await service({ YOUTUBE_PROXIES: a!.url });
+    await ask(running, videoId(1, "fb"));
+    expect(youtube.count("watch")).toBeGreaterThanOrEqual(1);
+    expect(new Set(youtube.seen.map((s) => s.address))).toEqual(new Set(["127.0.0.12"]));
+    youtube.setWatch("page");
+    const before = youtube.seen.length;
+    youtube.setFault("caption", { kind: "body", body: "<transcript><text" });
+    await ask(running, videoId(2, "fb"));
+    // An unreadable caption sends the fetch to the youtube-transcript package, which asks for the caption again.
+    expect(youtube.seen.slice(before).filter((s) => s.endpoint === "caption").length).toBeGreaterThanOrEqual(2);
+    expect(new Set(youtube.seen.map((s) => s.address))).toEqual(new Set(["127.0.0.12"]));
+  });
+
   test("a rotating gateway with 4 of 10 addresses blocked: at least 29 of 30 videos are 200", async () => {
     const addresses = Array.from({ length: 10 }, (_, i) => `127.0.0.${20 + i}`);
     const gateway = await startRotatingProxy(addresses, `user:${SECRET}`);
