@@ -51,10 +51,11 @@ const DEFAULT_CLIENTS: InnertubeClient[] = [{ name: "ANDROID", version: "20.10.3
  * The flow, when YouTube refuses:
  * 1. `POST /youtubei/v1/player` without a key, with each configured client in
  *    turn, moving on only when the answer is one a different client may change
- *    (unparsable, bot check, other playability refusal); never for an
- *    unavailable or age-restricted video, nor for HTTP errors or timeouts.
- * 2. When every client met a bot check or an unparsable answer (not a plain
- *    refusal, which the watch page would repeat), `GET /watch?v=ID`: reCAPTCHA
+ *    (unparsable, other playability refusal); never for an unavailable or
+ *    age-restricted video, nor for HTTP errors or timeouts, nor for a bot
+ *    check: that is about the address, and the caller moves to another route.
+ * 2. When every client sent an unparsable answer (not a plain refusal, which
+ *    the watch page would repeat), `GET /watch?v=ID`: reCAPTCHA
  *    → 503; EU consent wall → once more with `CONSENT=YES+<v>`; the page's own
  *    player response settles unavailable and age-restricted videos; its
  *    `INNERTUBE_API_KEY` makes one keyed player call with the first client.
