@@ -66,7 +66,7 @@ const HOUR_MS = 3_600_000;
  */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const read = new EnvReader(env);
-  const proxy = read.url("HTTPS_PROXY", undefined) ?? read.url("https_proxy", undefined);
+  const proxy = read.url("HTTPS_PROXY", undefined, false, true) ?? read.url("https_proxy", undefined, false, true);
   const config: Config = {
     port: read.int("PORT", 3000, 0, 65535),
     host: read.host("HOST", "0.0.0.0"),

@@ -29,6 +29,11 @@ describe("YOUTUBE_PROXIES", () => {
     expect(found.join("\n")).not.toContain("hunter2");
   });
 
+  test("a bad HTTPS_PROXY is named without its value, which may hold credentials", () => {
+    const found = problems({ HTTPS_PROXY: "nonsense://user:hunter2@x" });
+    expect(found).toEqual(["HTTPS_PROXY must be an http or https URL: its value is not shown, as it may hold credentials"]);
+  });
+
   test("an empty list is refused", () => {
     expect(problems({ YOUTUBE_PROXIES: " , " })[0]).toContain("at least one route");
   });

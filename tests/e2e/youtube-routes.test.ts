@@ -156,6 +156,18 @@ describe(`YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
     expect(running.output()).not.toContain(SECRET);
   });
 
+  test("credentials stay out of logs, bodies and start-up errors, even when a proxy is unreachable or refuses", async () => {
+    const dead = `http://user:${SECRET}@127.0.0.1:1`;
+    const running = await service({ YOUTUBE_PROXIES: dead });
+    const outcome = await ask(running, videoId(1, "cred"));
+    expect(outcome.status).toBe(502);
+    await Bun.sleep(100);
+    expect(JSON.stringify(outcome.body) + running.output()).not.toContain(SECRET);
+    const refused = await startService({ YOUTUBE_PROXIES: `direct,socks5://user:${SECRET}@127.0.0.1:1080`, HTTPS_PROXY: `nonsense://user:${SECRET}@x` }).catch((error: Error) => error.message);
+    expect(String(refused)).toContain("YOUTUBE_PROXIES entry 2 is a SOCKS proxy");
+    expect(String(refused)).not.toContain(SECRET);
+  });
+
   test("an unavailable, age-restricted or caption-less video is one request, never retried elsewhere", async () => {
     const [a, b] = await proxies("127.0.0.8", "127.0.0.9");
     const running = await service({ YOUTUBE_PROXIES: `${a!.url},${b!.url}`, YOUTUBE_ROUTE_FAILURES: "1" });
