@@ -78,9 +78,10 @@ export function createRoutedTranscriptSource(options: RoutedOptions): Transcript
         if (attempt > 0 && !timeLeft(query, now())) break;
         const chosen = await choose(tried);
         if (!("route" in chosen)) {
-          if (lastBlock) break;
-          const seconds = Math.max(1, Math.ceil((chosen.retryAt - now()) / 1000));
-          throw new AppError("upstream_blocked", "YouTube is blocking every route this server has to it; try again later", { retryAfterSeconds: seconds });
+          // No route left to try: every breaker is open (Retry-After: the earliest trial), or the ones tried cannot renew.
+          if (!Number.isFinite(chosen.retryAt)) break;
+          const retryAfterSeconds = Math.max(1, Math.ceil((chosen.retryAt - now()) / 1000));
+          throw new AppError("upstream_blocked", lastBlock?.message ?? "YouTube is blocking every route this server has to it; try again later", { retryAfterSeconds });
         }
         const { route } = chosen;
         query.onRoute?.(route.label, attempt);

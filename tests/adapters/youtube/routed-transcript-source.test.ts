@@ -13,7 +13,7 @@ function rig(labels: string[], outcome: (label: string) => "ok" | "blocked" | "g
   // "direct" is the one route a new connection cannot move to a new address.
   const tries: string[] = [];
   const routes: EgressRoute[] = labels.map((label) => ({ label, key: label, renews: label !== "direct", open: () => ({ transport: { label } as unknown as YoutubeTransport, close() {} }) }));
-  const breaker = createRouteBreaker({ store: createMemoryRouteStates(), failures: options.failures ?? 3, cooldownMs: 60_000, trialLeaseMs: 1_000 });
+  const breaker = createRouteBreaker({ store: createMemoryRouteStates(), failures: options.failures ?? 3, cooldownMs: 90_000, trialLeaseMs: 1_000 });
   const source = createRoutedTranscriptSource({
     routes,
     breaker,
@@ -75,11 +75,14 @@ describe("createRoutedTranscriptSource()", () => {
 
   test("every breaker open: upstream_blocked at once with a Retry-After, no try", async () => {
     const { source, tries } = rig(["a", "b"], () => "blocked", { failures: 1 });
-    await expect(source.fetch("v", query)).rejects.toMatchObject({ code: "upstream_blocked" });
+    // The fetch that opened the last breaker also tells the earliest trial (the 90 s cool-down), not the block's own 60 s.
+    const opening = await source.fetch("v", query).catch((e) => e);
+    expect(opening).toMatchObject({ code: "upstream_blocked", message: "blocked" });
+    expect(opening.retryAfterSeconds).toBe(90);
     const before = tries.length;
     const error = await source.fetch("v", query).catch((e) => e);
     expect(error).toMatchObject({ code: "upstream_blocked" });
-    expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(59);
+    expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(89);
     expect(tries.length).toBe(before);
   });
 });
