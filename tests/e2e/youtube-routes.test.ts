@@ -147,6 +147,11 @@ describe(`YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
     expect(Number(fast.retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number(fast.retryAfter)).toBeLessThanOrEqual(2);
     expect(youtube.seen.length).toBe(asked);
+    // The first request's line names the route of its last try; the refused one tried none.
+    await Bun.sleep(100);
+    const [opened, skipped] = requestLines(running).filter((line) => line.path === "/chat");
+    expect([opened?.youtube_retries, typeof opened?.youtube_route]).toEqual([1, "string"]);
+    expect(skipped?.youtube_route).toBeUndefined();
     youtube.setBlocked(blocking({ "127.0.0.6": "429" }));
     await Bun.sleep(1_700);
     let status = 0;
