@@ -62,9 +62,9 @@ afterAll(async () => {
 });
 
 describe(`YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
-  test("a blocked direct route beside two healthy proxies: 20 videos all 200, the blocked route asked at most failures + 1 times", async () => {
+  test.each(["bot-check", "429", "recaptcha", "sorry"] as const)("a direct route blocked (%s) beside two healthy proxies: 20 videos all 200, the blocked route asked at most failures + 1 times", async (kind) => {
     const [a, b] = await proxies("127.0.0.2", "127.0.0.3");
-    youtube.setBlocked(blocking({ "127.0.0.1": "bot-check" }));
+    youtube.setBlocked(blocking({ "127.0.0.1": kind }));
     youtube.bindCaptions(true);
     const running = await service({ YOUTUBE_PROXIES: `direct,${a!.url},${b!.url}`, YOUTUBE_ROUTE_FAILURES: "3", ADMIN_PORT: "0" });
     const statuses: number[] = [];

@@ -3,7 +3,7 @@ import { createInnertubeTranscriptSource } from "../../../src/adapters/youtube/i
 import { AppError } from "../../../src/domain/errors.ts";
 import { SRV3 } from "../../support/caption-bodies.ts";
 import { CONSENT_COOKIE, startFakeYoutube } from "../../support/fake-youtube.ts";
-import { VIDEOS } from "../../support/fixtures.ts";
+import { fixture, VIDEOS } from "../../support/fixtures.ts";
 
 const youtube = startFakeYoutube();
 const clients = [{ name: "ANDROID", version: "20.10.38" }, { name: "IOS", version: "20.10.4" }];
@@ -49,6 +49,12 @@ describe("createInnertubeTranscriptSource()", () => {
   // Issue 21: a bot check is about the address, not the client; the caller switches routes.
   test("a bot check ends the try at once: no other client, no watch page", async () => {
     youtube.setPlayerGate({ blockClients: ["ANDROID"] });
+    expect((await failure(source.fetch(VIDEOS.normal.id, en))).code).toBe("upstream_blocked");
+    expect(trail()).toEqual(["player:ANDROID"]);
+  });
+
+  test("a reCAPTCHA page in place of a player answer is a block at once: no other client, no watch page", async () => {
+    youtube.setFault("player", { kind: "body", body: fixture("youtube_too_many_requests.html"), contentType: "text/html" });
     expect((await failure(source.fetch(VIDEOS.normal.id, en))).code).toBe("upstream_blocked");
     expect(trail()).toEqual(["player:ANDROID"]);
   });
