@@ -4,7 +4,8 @@
  * seeded, so both runs meet the same sequence of addresses), 100 distinct
  * videos asked one after another. Baseline: the same gateway with
  * YOUTUBE_BLOCK_RETRIES=0 (today's one try), measured in the same run.
- * Prints the share of 200s, YouTube requests per video and the median and
+ * A third run gives the gateway sticky sessions (`{session}` in the user
+ * name: one address per try, whatever the connection). Prints the share of 200s, YouTube requests per video and the median and
  * p90 latency of each.
  *
  *   bun bench/youtube-routes.ts [--videos 100]
@@ -12,7 +13,7 @@
  * Loopback only: the fake YouTube, the fake LLM and the fake gateway; bounded by the video count.
  */
 import { startFakeLlm } from "../tests/support/fake-llm.ts";
-import { startFakeProxy } from "../tests/support/fake-proxy.ts";
+import { startFakeProxy, startStickyProxy } from "../tests/support/fake-proxy.ts";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { startService } from "../tests/support/service-process.ts";
 import { ask, KEY } from "../tests/support/youtube-e2e.ts";
@@ -31,12 +32,13 @@ function seeded(seed: number): () => number {
   };
 }
 
-async function run(label: string, retries: number) {
+async function run(label: string, retries: number, sticky = false) {
   const youtube = startFakeYoutube({ anyVideo: true });
   youtube.setBlocked((address) => (blocked.has(address) ? "bot-check" : undefined));
   const llm = startFakeLlm();
   const random = seeded(21);
-  const gateway = await startFakeProxy(() => addresses[Math.floor(random() * addresses.length)]!);
+  const pick = () => addresses[Math.floor(random() * addresses.length)]!;
+  const gateway = sticky ? await startStickyProxy(pick) : await startFakeProxy(pick);
   const service = await startService({
     API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_bench", GROQ_BASE_URL: llm.baseUrl, GROQ_MODEL: "fake-model",
     TRANSCRIPT_CACHE_TTL_MS: "0", ANSWER_CACHE_TTL_MS: "0", YOUTUBE_PROXIES: gateway.url, YOUTUBE_BLOCK_RETRIES: String(retries),
@@ -61,7 +63,10 @@ async function run(label: string, retries: number) {
 
 const baseline = await run("one try (YOUTUBE_BLOCK_RETRIES=0)", 0);
 const rotated = await run("rotation on block (YOUTUBE_BLOCK_RETRIES=3)", 3);
-for (const r of [baseline, rotated]) {
+const sticky = await run("rotation on block, sticky sessions ({session} in the user name)", 3, true);
+for (const r of [baseline, rotated, sticky]) {
   console.log(`${r.label}: ${(r.ok * 100).toFixed(1)} % 200, ${r.requests.toFixed(2)} YouTube requests per video, median ${r.median.toFixed(1)} ms, p90 ${r.p90.toFixed(1)} ms`);
 }
-console.log(`ratio (rotation / one try): 200s ${(rotated.ok / baseline.ok).toFixed(2)}, requests ${(rotated.requests / baseline.requests).toFixed(2)}, median latency ${(rotated.median / baseline.median).toFixed(2)}`);
+for (const r of [rotated, sticky]) {
+  console.log(`ratio (${r.label} / one try): 200s ${(r.ok / baseline.ok).toFixed(2)}, requests ${(r.requests / baseline.requests).toFixed(2)}, median latency ${(r.median / baseline.median).toFixed(2)}`);
+}

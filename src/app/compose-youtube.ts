@@ -12,7 +12,7 @@ import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import type { ServiceMetrics } from "./metrics/service-metrics.ts";
 import { routeFetch } from "./route-fetch.ts";
-import { routeLabel } from "./youtube-routes-config.ts";
+import { routeLabel, withSession } from "./youtube-routes-config.ts";
 
 /** The routes to YouTube with their breakers, shared by the transcript source, metrics and readiness. */
 export interface YoutubeEgress {
@@ -24,13 +24,14 @@ export interface YoutubeEgress {
  * @param config the validated settings
  * @param store where breaker states live (Redis when configured, else memory)
  * @param fetchOverride replaces every route's fetch (tests of the composition)
+ * @param newSession a fresh id for a proxy URL's `{session}` placeholder, one per try
  * @returns the configured routes and their breakers
  */
-export function composeYoutubeEgress(config: Config, store?: RouteStateStore, fetchOverride?: typeof fetch): YoutubeEgress {
+export function composeYoutubeEgress(config: Config, store?: RouteStateStore, fetchOverride?: typeof fetch, newSession: () => string = () => crypto.randomUUID().replaceAll("-", "")): YoutubeEgress {
   const { baseUrl, timeoutMs } = config.youtube;
   const routes = config.youtube.routes.map((entry): EgressRoute => {
     const proxy = entry === "direct" ? undefined : entry;
-    const shared = fetchOverride ? { fetch: fetchOverride, close() {} } : routeFetch(proxy, false);
+    const shared = fetchOverride ? { fetch: fetchOverride, close() {} } : routeFetch(proxy && withSession(proxy, newSession()), false);
     return {
       label: routeLabel(entry),
       // A digest of the whole URL: two entries may share host:port with other credentials, which never reach Redis.
@@ -38,7 +39,8 @@ export function composeYoutubeEgress(config: Config, store?: RouteStateStore, fe
       renews: proxy !== undefined,
       open() {
         // Every try on a proxy opens a new connection, so that a rotating gateway gives it a new address (docs/decisions.md).
-        const connection = proxy && !fetchOverride ? routeFetch(proxy, true) : { fetch: shared.fetch, close() {} };
+        // A `{session}` in the URL gets a new id per try: a gateway with sticky sessions then keeps the try's requests on one address.
+        const connection = proxy && !fetchOverride ? routeFetch(withSession(proxy, newSession()), true) : { fetch: shared.fetch, close() {} };
         return { transport: createYoutubeTransport({ baseUrl, timeoutMs, fetch: connection.fetch }), close: connection.close };
       },
     };

@@ -37,8 +37,9 @@ export function readYoutubeRoutes(read: EnvReader, proxy: string | undefined): Y
 /** @returns why an entry cannot be a route, or undefined when it can */
 function routeProblem(entry: string): string | undefined {
   if (entry.toLowerCase() === "direct") return undefined;
-  if (!URL.canParse(entry)) return "must be direct or a proxy URL such as http://user:pass@host:port";
-  const url = new URL(entry);
+  const example = withSession(entry, "0");
+  if (!URL.canParse(example)) return "must be direct or a proxy URL such as http://user:pass@host:port";
+  const url = new URL(example);
   if (url.protocol === "socks5:" || url.protocol === "socks5h:" || url.protocol === "socks4:") {
     return "is a SOCKS proxy, which Bun's fetch does not support: use an http:// or https:// proxy URL";
   }
@@ -50,6 +51,14 @@ function routeProblem(entry: string): string | undefined {
 /** @returns the public name of a route: `direct` or `host:port`, never credentials */
 export function routeLabel(route: string): string {
   if (route === "direct") return "direct";
-  const url = new URL(route);
+  const url = new URL(withSession(route, "0"));
   return `${url.hostname}:${url.port || (url.protocol === "https:" ? "443" : "80")}`;
+}
+
+/** Where a proxy URL asks for a session id of its own per try (sticky sessions of rotating gateways). */
+export const SESSION_PLACEHOLDER = "{session}";
+
+/** @returns the proxy URL with its `{session}` placeholders, if any, replaced by `id` */
+export function withSession(route: string, id: string): string {
+  return route.replaceAll(SESSION_PLACEHOLDER, id);
 }

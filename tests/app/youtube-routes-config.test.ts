@@ -34,6 +34,10 @@ describe("YOUTUBE_PROXIES", () => {
     expect(found).toEqual(["HTTPS_PROXY must be an http or https URL: its value is not shown, as it may hold credentials"]);
   });
 
+  test("a {session} placeholder in the user name is accepted", () => {
+    expect(loadConfig({ YOUTUBE_PROXIES: "http://user-session-{session}:pass@gate:7000" }).youtube.routes).toEqual(["http://user-session-{session}:pass@gate:7000"]);
+  });
+
   test("an empty list is refused", () => {
     expect(problems({ YOUTUBE_PROXIES: " , " })[0]).toContain("at least one route");
   });
@@ -43,5 +47,6 @@ describe("YOUTUBE_PROXIES", () => {
     expect(routeLabel("http://user:pass@proxy.example:8080")).toBe("proxy.example:8080");
     expect(routeLabel("https://user:pass@proxy.example")).toBe("proxy.example:443");
     expect(routeLabel("http://proxy.example")).toBe("proxy.example:80");
+    expect(routeLabel("http://user-session-{session}:pass@gate.example:7000")).toBe("gate.example:7000");
   });
 });

@@ -1,7 +1,7 @@
 // Egress routes to YouTube on loopback: blocked addresses, fixed and rotating proxies, breakers (issue 21).
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { startFakeLlm } from "../support/fake-llm.ts";
-import { startFixedProxy, startRotatingProxy, type FakeProxy } from "../support/fake-proxy.ts";
+import { startFixedProxy, startRotatingProxy, startStickyProxy, type FakeProxy } from "../support/fake-proxy.ts";
 import { startFakeYoutube, type BlockKind } from "../support/fake-youtube.ts";
 import { VIDEOS } from "../support/fixtures.ts";
 import { adminUrlOf, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
@@ -130,6 +130,21 @@ describe(`YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
     expect(ok).toBeGreaterThanOrEqual(29);
     expect(gateway.connections()).toBeGreaterThan(1);
     expect(running.output()).not.toContain(SECRET);
+  });
+
+  test("a gateway with sticky sessions ({session} in the URL), 4 of 10 addresses blocked, captions bound to the player's address: at least 29 of 30 videos are 200", async () => {
+    const addresses = Array.from({ length: 10 }, (_, i) => `127.0.0.${30 + i}`);
+    // Each new session lands on the next address; every connection of a session leaves from its address.
+    const gateway = await startStickyProxy((n) => addresses[n % addresses.length]!);
+    started.push({ stop: gateway.close });
+    youtube.setBlocked(blocking({ "127.0.0.30": "429", "127.0.0.33": "bot-check", "127.0.0.36": "recaptcha", "127.0.0.39": "sorry" }));
+    youtube.bindCaptions(true);
+    const running = await service({ YOUTUBE_PROXIES: gateway.url, YOUTUBE_BLOCK_RETRIES: "3" });
+    let ok = 0;
+    for (let n = 0; n < 30; n++) if ((await ask(running, videoId(n, "sti"))).status === 200) ok++;
+    expect(ok).toBeGreaterThanOrEqual(29);
+    // A new session per try: the tries spread over the whole pool.
+    expect(new Set(gateway.sources).size).toBe(10);
   });
 
   test("every route blocked: 503 upstream_blocked with Retry-After at once, and 200 again after the cool-down once a route recovers", async () => {

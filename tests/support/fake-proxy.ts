@@ -21,16 +21,18 @@ export interface FakeProxy {
  * @param pick the loopback address the n-th client connection leaves from
  * @param auth credentials put in the returned URL (`user:pass`)
  */
-export async function startFakeProxy(pick: (n: number) => string, auth?: string): Promise<FakeProxy> {
+export async function startFakeProxy(pick: (n: number, user: string | undefined) => string, auth?: string): Promise<FakeProxy> {
   const sources: string[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
-    const source = pick(sources.length);
-    sources.push(source);
     sockets.add(client);
     client.on("close", () => sockets.delete(client));
     client.on("error", () => client.destroy());
-    client.once("data", (first: Buffer) => relay(client, first, source, sockets));
+    client.once("data", (first: Buffer) => {
+      const source = pick(sources.length, proxyUser(first.toString("latin1")));
+      sources.push(source);
+      relay(client, first, source, sockets);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;
@@ -54,6 +56,27 @@ export function startFixedProxy(address: string, auth?: string): Promise<FakePro
 /** A gateway that leaves from the next of `addresses` for each new client connection. */
 export function startRotatingProxy(addresses: readonly string[], auth?: string): Promise<FakeProxy> {
   return startFakeProxy((n) => addresses[n % addresses.length]!, auth);
+}
+
+/**
+ * A gateway with sticky sessions, as residential providers offer them: the
+ * user name's `session-<id>` keeps one address per id, whatever the
+ * connection; a new id gets the next address (`pickNew(n)` for the n-th id).
+ */
+export function startStickyProxy(pickNew: (n: number) => string): Promise<FakeProxy> {
+  const sessions = new Map<string, string>();
+  return startFakeProxy((n, user) => {
+    const id = /session-([^:]+)/.exec(user ?? "")?.[1];
+    if (!id) return pickNew(n);
+    if (!sessions.has(id)) sessions.set(id, pickNew(sessions.size));
+    return sessions.get(id)!;
+  }, "user-session-{session}:pass");
+}
+
+/** @returns the user name of the request head's `Proxy-Authorization: Basic`, if any */
+function proxyUser(head: string): string | undefined {
+  const basic = /\r\nproxy-authorization:\s*basic\s+([A-Za-z0-9+/=]+)/i.exec(head)?.[1];
+  return basic ? decodeURIComponent(Buffer.from(basic, "base64").toString("utf8").split(":")[0] ?? "") : undefined;
 }
 
 /** Connects the client to its target from `source`: a tunnel for CONNECT, the request rewritten to origin-form otherwise. */
