@@ -40,10 +40,12 @@ export interface RoutedOptions {
  * address that asked). Tries start on the routes in turn, so load spreads over
  * the healthy ones. A block (`upstream_blocked`) moves the fetch to the next
  * route not yet tried, or once every route was tried to the same proxies over
- * a new connection (never `direct` again: it leaves from the same address), at most `blockRetries` more times and only before the
- * query's deadline. Any other outcome ends the fetch where it is, and only a
- * transcript closes a route's breaker. When every breaker is open the fetch
- * fails at once with `upstream_blocked` and the earliest trial's Retry-After.
+ * a new connection (never `direct` again: it leaves from the same address),
+ * at most `blockRetries` more times and only before the query's deadline. Any
+ * other outcome ends the fetch where it is, and only a transcript closes a
+ * route's breaker; a route counts one block per fetch (a failed half-open
+ * trial always counts). When every breaker is open the fetch fails at once
+ * with `upstream_blocked` and the earliest trial's Retry-After.
  *
  * The query's `onRoute` is told the route and retry count of each try.
  *
