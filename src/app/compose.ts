@@ -3,7 +3,9 @@ import type { AnswerWriter, RateLimiter, TranscriptSource } from "../domain/port
 import type { Config } from "./config.ts";
 import { composeWriter } from "./compose-llm.ts";
 import { composeState, type ServiceState } from "./compose-state.ts";
-import { composeTranscriptSource } from "./compose-youtube.ts";
+import { createRedisRouteStates } from "../adapters/redis/redis-route-states.ts";
+import { createMemoryRouteStates } from "../adapters/youtube/route-breaker.ts";
+import { composeTranscriptSource, composeYoutubeEgress } from "./compose-youtube.ts";
 import { createHttpApp } from "./http-app.ts";
 import type { Logger } from "./logger.ts";
 import type { ServiceMetrics } from "./metrics/service-metrics.ts";
@@ -58,7 +60,8 @@ export async function composeMcp(config: Config, io: ServiceIo & { onRedisAvaila
 
 async function composeCore(config: Config, io: ServiceIo & { onRedisAvailability?: (available: boolean) => void }) {
   const state = await composeState(config, io);
-  const transcripts = composeTranscriptSource(config, io, state.transcriptCache, state.flights);
+  const egress = composeYoutubeEgress(config, state.redis ? createRedisRouteStates({ connection: state.redis, fallback: createMemoryRouteStates() }) : undefined, io.fetch);
+  const transcripts = composeTranscriptSource(config, { ...io, egress }, state.transcriptCache, state.flights);
   const writer = composeWriter(config, io, transcripts, state.redis);
   return { state, writer, chat: composeChat(config, io, state, writer, transcripts) };
 }

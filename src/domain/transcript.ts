@@ -37,12 +37,16 @@ export interface TranscriptQuery {
   /** Whether a YouTube translation into `languages[0]` is wanted when no track matches. */
   translate: boolean;
   signal?: AbortSignal;
+  /** When the caller stops waiting (ms since the epoch): a blocked fetch is not tried again after it. */
+  deadline?: number;
   /**
    * Another reading of a video whose transcript was just fetched: the source
    * may reuse what it read about the video moments ago (its track list), so
    * that only the caption track itself is requested.
    */
   reusePlayer?: boolean;
+  /** Told the egress route (`direct` or `host:port`) of each try and how many tries came before it (request log). */
+  onRoute?: (route: string, retries: number) => void;
   /** Called for each request sent to YouTube for this fetch (none when it is served from the cache or shared). */
   countRequest?: () => void;
 }

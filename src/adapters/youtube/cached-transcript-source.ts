@@ -35,7 +35,7 @@ export function createCachedTranscriptSource(options: CachedTranscriptOptions): 
     const finished = await options.cache.get(key).catch(() => undefined);
     if (finished) return finished;
     // The owner's counter sees the requests; callers sharing the fetch or served from the cache made none.
-    const fresh = await options.source.fetch(videoId, { languages: query.languages, translate: query.translate, reusePlayer: query.reusePlayer, countRequest: query.countRequest });
+    const fresh = await options.source.fetch(videoId, { languages: query.languages, translate: query.translate, reusePlayer: query.reusePlayer, countRequest: query.countRequest, deadline: query.deadline, onRoute: query.onRoute });
     await options.cache.set(key, fresh, options.ttlMs).catch(() => {});
     return fresh;
   };

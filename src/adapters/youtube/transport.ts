@@ -25,7 +25,7 @@ export interface YoutubeRequest {
 export interface YoutubeTransport {
   /**
    * @returns the body of a 2xx response
-   * @throws {AppError} upstream_blocked (HTTP 429, Google's "sorry" redirect),
+   * @throws {AppError} upstream_blocked (HTTP 429, Google's "sorry" redirect, a reCAPTCHA page),
    *   upstream_timeout, or upstream_error (other statuses, network failures,
    *   a body over the size cap)
    */
@@ -39,6 +39,8 @@ export interface YoutubeTransport {
 
 const HEADERS = { "accept-language": "en-US,en;q=0.9" };
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** What marks Google's reCAPTCHA page (the "unusual traffic" wall). */
+const RECAPTCHA = 'class="g-recaptcha"';
 
 /** @returns the transport every YouTube adapter sends through */
 export function createYoutubeTransport(options: TransportOptions): YoutubeTransport {
@@ -60,7 +62,12 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
         redirect: "manual",
       });
       assertOk(response);
-      return await capped(response, signal).text();
+      const body = await capped(response, signal).text();
+      // The reCAPTCHA wall may answer any URL, with a 200: it is a block wherever it comes.
+      if (body.includes(RECAPTCHA)) {
+        throw new AppError("upstream_blocked", "YouTube asked this server to solve a reCAPTCHA (unusual traffic); try again later", { retryAfterSeconds: 60 });
+      }
+      return body;
     } catch (error) {
       if (isAppError(error)) throw error;
       if (signal.aborted) throw new AppError("upstream_timeout", `YouTube did not answer within ${seconds} s; try again later`, { cause: error });
