@@ -1,7 +1,6 @@
 import type { TokenCounter } from "../../domain/chunking.ts";
 import type { AnswerUsage } from "../../domain/ports.ts";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../domain/tokens.ts";
-import type { LimitReport } from "./budget/limits-report.ts";
 import type { Reservation } from "./budget/llm-budget.ts";
 import { ProviderLimitError, type Completer } from "./completer.ts";
 import type { ChatMessage } from "./prompts.ts";
@@ -81,7 +80,7 @@ export function createRun(options: RunOptions): Run {
             const sent = performance.now();
             const completion = await options.completer.complete({ messages, maxTokens, signal, retryBudget, onText });
             options.onAnswered?.(performance.now() - sent);
-            await reservation?.settle(taken, completion.inputTokens ? completion.inputTokens + maxTokens : undefined, statedOrNone(completion.limits));
+            await reservation?.settle(taken, completion.inputTokens ? completion.inputTokens + maxTokens : undefined, completion.limits);
             if (completion.inputTokens) options.onCounted?.(promptTokens(messages), completion.inputTokens);
             usage.inputTokens += completion.inputTokens || promptTokens(messages);
             usage.outputTokens += completion.outputTokens || estimateTokens(completion.text);
@@ -92,7 +91,7 @@ export function createRun(options: RunOptions): Run {
             const { retryAfterMs, ...level } = error.report;
             // Every request holds back for a while (no stampede); this one waits the whole retry-after, if it fits.
             const block = retryAfterMs === undefined ? undefined : Math.min(retryAfterMs, SHARED_BLOCK_MS);
-            await reservation?.settle(taken, 0, { ...level, retryAfterMs: block });
+            await reservation?.settle(taken, 0, { ...level, retryAfterMs: block }, true);
             refused = error;
             if (error.kind === "size") throw error;
             if (!reservation || refusals >= (options.maxRateRetries ?? 2)) throw error.error;
@@ -114,15 +113,6 @@ export function createRun(options: RunOptions): Run {
 
 /** Longest that a 429's retry-after holds back the other requests (the one refused waits it all, when it fits). */
 const SHARED_BLOCK_MS = 10_000;
-
-/** Limits of an endpoint that states none: a local or self-hosted server has no window to keep to. */
-const NO_STATED_LIMIT = 1e12;
-
-/** @returns the report, or, when an answer carries no `x-ratelimit-*` figure at all, limits too large to matter */
-function statedOrNone(report: LimitReport): LimitReport {
-  const stated = Object.values(report).some((value) => value !== undefined);
-  return stated ? report : { tokenLimit: NO_STATED_LIMIT, requestLimit: NO_STATED_LIMIT };
-}
 
 /** @returns the estimated input tokens of a call's messages */
 export function promptTokens(messages: readonly ChatMessage[], count: TokenCounter = estimateTokens): number {

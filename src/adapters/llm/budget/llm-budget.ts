@@ -1,6 +1,7 @@
 import { AppError } from "../../../domain/errors.ts";
 import type { BudgetStore } from "./budget-store.ts";
 import { createFirstAnswer } from "./first-answer.ts";
+import { createHeaderlessRule, type HeaderlessRule } from "./headerless.ts";
 import type { BudgetObserver, LlmBudget } from "./reservation.ts";
 
 export type { BudgetObserver, LlmBudget, Reservation } from "./reservation.ts";
@@ -26,8 +27,9 @@ interface Waiter {
  *
  * @param options.store where the budget is kept (memory, or Redis for all instances)
  * @param options.now clock in ms; `options.sleep` waits (both swappable in tests)
+ * @param options.headerless what answers stating no limits teach (by default: several in a row unpace)
  */
-export function createLlmBudget(options: { store: BudgetStore; now?: () => number; sleep?: (ms: number) => Promise<void>; observer?: BudgetObserver }): LlmBudget {
+export function createLlmBudget(options: { store: BudgetStore; now?: () => number; sleep?: (ms: number) => Promise<void>; observer?: BudgetObserver; headerless?: HeaderlessRule }): LlmBudget {
   const { store, observer } = options;
   const now = options.now ?? Date.now;
   const open = new Map<number, { held: number }>();
@@ -37,6 +39,7 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
   let wake: (() => void) | undefined;
   let planning: Promise<unknown> = Promise.resolve();
   const first = createFirstAnswer();
+  const headerless = options.headerless ?? createHeaderlessRule({ assumed: { tokensPerWindow: 6_000, requestsPerWindow: 30 } });
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
   const heldAhead = (seq: number) => {
@@ -133,10 +136,11 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
         admit(tokens, signal, latestStart = deadline) {
           return new Promise<void>((resolve, reject) => enqueue({ seq, tokens, deadline: Math.min(deadline, latestStart), signal, since: now(), resolve, reject }));
         },
-        async settle(taken, charged, report) {
+        async settle(taken, charged, report, refused = false) {
           if (charged !== undefined && charged < taken) await store.give(taken - charged);
-          await store.observe(report);
-          first.learn();
+          const { learn, known } = headerless.judge(report, refused);
+          if (learn) await store.observe(learn);
+          if (known) first.learn();
           if (observer) observer.remaining((await store.peek()).tokens);
         },
         close() {

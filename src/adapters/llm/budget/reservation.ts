@@ -28,8 +28,13 @@ export interface Reservation {
    * @throws {AppError} `overloaded` when they cannot be had before the deadline
    */
   admit(tokens: number, signal?: AbortSignal, latestStart?: number): Promise<void>;
-  /** Gives back what a call was charged less than it took, and learns from the provider's report. */
-  settle(taken: number, charged: number | undefined, report: LimitReport): Promise<void>;
+  /**
+   * Gives back what a call was charged less than it took, and learns from
+   * the provider's report (see `createHeaderlessRule` for answers stating none).
+   *
+   * @param refused the provider refused the call (429 or 413)
+   */
+  settle(taken: number, charged: number | undefined, report: LimitReport, refused?: boolean): Promise<void>;
   /** Ends the request's claim on the budget. */
   close(): void;
 }

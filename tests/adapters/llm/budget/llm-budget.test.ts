@@ -107,3 +107,16 @@ describe("createLlmBudget() before the provider has answered", () => {
     expect(await budget.open(120_000).plan(60_000, () => ({ hold: 1000, value: 2 }))).toBe(2);
   });
 });
+
+describe("createLlmBudget() on answers stating no limits", () => {
+  test("one headerless answer leaves the limits as they were; several in a row unpace", async () => {
+    const store = createMemoryBudgetStore({ limits: { tokensPerWindow: 6000, requestsPerWindow: 30 }, windowMs: 60_000, now: () => 0 });
+    const budget = createLlmBudget({ store, now: () => 0 });
+    const request = budget.open(120_000);
+    await request.settle(1000, 1000, {});
+    expect((await store.peek()).limits.tokensPerWindow).toBe(6000);
+    await request.settle(1000, 1000, {});
+    await request.settle(1000, 1000, {});
+    expect((await store.peek()).limits.tokensPerWindow).toBeGreaterThan(1e9);
+  });
+});
