@@ -1,5 +1,6 @@
 import { AppError } from "../../../domain/errors.ts";
 import type { BudgetStore } from "./budget-store.ts";
+import { createFairClock, maxMinShare, waitOn } from "./fair-share.ts";
 import { createFirstAnswer } from "./first-answer.ts";
 import { createHeaderlessRule, type HeaderlessRule } from "./headerless.ts";
 import type { BudgetObserver, LlmBudget } from "./reservation.ts";
@@ -11,6 +12,8 @@ interface Waiter {
   seq: number;
   tokens: number;
   deadline: number;
+  /** Finish tag in the fair line (see `FairClock`): lowest goes first. */
+  tag: number;
   signal?: AbortSignal;
   /** Clock reading when the call joined the line. */
   since: number;
@@ -18,12 +21,28 @@ interface Waiter {
   reject(error: unknown): void;
 }
 
+/** One open request's claim on the budget. */
+interface Claim {
+  /** Tokens its plan still holds. */
+  held: number;
+  /** Finish tag of its last call. */
+  last: number;
+  /** Time its calls have waited for their turn, summed (ms). */
+  waitedMs: number;
+}
+
 /**
- * The LLM budget every call passes through. Requests line up in arrival
- * order (first come, first served): each holds the tokens its plan needs,
- * and a call is admitted only when the tokens it takes leave what earlier
- * requests still hold. A call whose turn cannot come before its request's
- * deadline is refused at once instead of waiting in vain.
+ * The LLM budget every call passes through, shared fairly between requests.
+ * Planning: a request may plan on its max-min fair share of what the window
+ * gives before its deadline: what others hold counts only up to that share.
+ * Admission: self-clocked fair queuing by request (see `FairClock`), and
+ * a call goes first only when every other call in line can still be served
+ * before its own deadline after it (earliest deadline first when none can);
+ * a call further back in line that fits now goes ahead of one waiting for
+ * the refill on the same terms. A call whose turn
+ * cannot come before its deadline, even alone, is refused within a second
+ * of that becoming known (the line is looked at again every second, and
+ * whenever the limits change), and its tokens are no longer held.
  *
  * @param options.store where the budget is kept (memory, or Redis for all instances)
  * @param options.now clock in ms; `options.sleep` waits (both swappable in tests)
@@ -32,8 +51,9 @@ interface Waiter {
 export function createLlmBudget(options: { store: BudgetStore; now?: () => number; sleep?: (ms: number) => Promise<void>; observer?: BudgetObserver; headerless?: HeaderlessRule }): LlmBudget {
   const { store, observer } = options;
   const now = options.now ?? Date.now;
-  const open = new Map<number, { held: number }>();
+  const open = new Map<number, Claim>();
   const queue: Waiter[] = [];
+  const clock = createFairClock();
   let nextSeq = 0;
   let pumping = false;
   let wake: (() => void) | undefined;
@@ -42,40 +62,69 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
   const headerless = options.headerless ?? createHeaderlessRule({ assumed: { tokensPerWindow: 6_000, requestsPerWindow: 30 } });
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
-  const heldAhead = (seq: number) => {
-    let sum = 0;
-    for (const [other, claim] of open) if (other < seq) sum += claim.held;
-    return sum;
+  const othersHeld = (seq: number) => [...open].filter(([other, claim]) => other !== seq && claim.held > 0).map(([, claim]) => claim.held);
+  const leave = (waiter: Waiter) => {
+    queue.splice(queue.indexOf(waiter), 1);
+    observer?.queued(queue.length);
   };
+  const refuse = (waiter: Waiter, error: unknown) => {
+    leave(waiter);
+    const claim = open.get(waiter.seq);
+    if (claim) claim.held = Math.max(0, claim.held - waiter.tokens);
+    waiter.reject(error);
+  };
+  const admitted = (waiter: Waiter) => {
+    leave(waiter);
+    clock.served(waiter.tag, waiter.tokens);
+    const waited = now() - waiter.since;
+    observer?.waited(waited / 1000);
+    const claim = open.get(waiter.seq);
+    if (claim) {
+      claim.held = Math.max(0, claim.held - waiter.tokens);
+      claim.waitedMs += waited;
+    }
+    waiter.resolve();
+  };
+
+  /** One look at the line: refuses the hopeless, admits at most one call; @returns ms to sleep, 0 to look again at once */
+  async function round(): Promise<number> {
+    for (const waiter of [...queue]) if (waiter.signal?.aborted) refuse(waiter, waiter.signal.reason);
+    const view = await store.peek().catch(() => undefined);
+    const at = now();
+    if (view) {
+      for (const waiter of [...queue]) {
+        const alone = waitOn(view, waiter.tokens);
+        if (waiter.tokens > view.limits.tokensPerWindow || at + alone > waiter.deadline) refuse(waiter, shortOfBudget(waiter.tokens > view.limits.tokensPerWindow ? view.windowMs : alone));
+      }
+    }
+    // In fair order, but going first must cost every other call only time it can afford; when every call would cost another too much, earliest deadline first.
+    const harmless = (waiter: Waiter) => !view || queue.every((other) => other === waiter || at + waitOn(view, other.tokens, waiter.tokens) <= other.deadline);
+    const fair = [...queue].sort((a, b) => a.tag - b.tag || a.seq - b.seq);
+    const line = fair.filter(harmless);
+    if (line.length === 0 && fair.length > 0) line.push([...fair].sort((a, b) => a.deadline - b.deadline)[0]!);
+    let sleepMs = 1_000;
+    for (const waiter of line) {
+      const wait = await store.take(waiter.tokens).catch(() => 0);
+      if (!queue.includes(waiter)) {
+        if (wait === 0) await store.give(waiter.tokens).catch(() => undefined);
+        return 0;
+      }
+      if (wait === 0) {
+        admitted(waiter);
+        return 0;
+      }
+      sleepMs = Math.min(sleepMs, wait);
+    }
+    return line.length === 0 ? 0 : sleepMs;
+  }
 
   async function pump(): Promise<void> {
     if (pumping) return;
     pumping = true;
     try {
       while (queue.length > 0) {
-        const head = queue[0]!;
-        if (head.signal?.aborted) {
-          queue.shift();
-          observer?.queued(queue.length);
-          head.reject(head.signal.reason);
-          continue;
-        }
-        const wait = await store.take(head.tokens, heldAhead(head.seq)).catch(() => 0);
-        if (queue[0] !== head) continue;
-        if (wait === 0) {
-          queue.shift();
-          observer?.queued(queue.length);
-          observer?.waited((now() - head.since) / 1000);
-          const claim = open.get(head.seq);
-          if (claim) claim.held = Math.max(0, claim.held - head.tokens);
-          head.resolve();
-        } else if (now() + wait > head.deadline) {
-          queue.shift();
-          observer?.queued(queue.length);
-          head.reject(shortOfBudget(wait));
-        } else {
-          await Promise.race([sleep(Math.min(wait, 1_000)), new Promise<void>((resolve) => (wake = resolve))]);
-        }
+        const sleepMs = await round();
+        if (sleepMs > 0) await Promise.race([sleep(sleepMs), new Promise<void>((resolve) => (wake = resolve))]);
       }
     } finally {
       pumping = false;
@@ -83,8 +132,7 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
   }
 
   function enqueue(waiter: Waiter): void {
-    const at = queue.findIndex((other) => other.seq > waiter.seq);
-    queue.splice(at < 0 ? queue.length : at, 0, waiter);
+    queue.push(waiter);
     observer?.queued(queue.length);
     waiter.signal?.addEventListener("abort", () => wake?.(), { once: true });
     wake?.();
@@ -97,15 +145,18 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
     },
     open(deadline) {
       const seq = nextSeq++;
-      const claim = { held: 0 };
+      const claim: Claim = { held: 0, last: 0, waitedMs: 0 };
       open.set(seq, claim);
       return {
         deadline,
+        get waitedMs() {
+          return claim.waitedMs;
+        },
         async available(by) {
           const view = await store.peek();
           const seconds = Math.max(0, by - now() - view.blockedMs);
           const refill = (seconds * view.limits.tokensPerWindow) / view.windowMs;
-          return { tokens: Math.floor(view.tokens + refill - heldAhead(seq)), view };
+          return { tokens: maxMinShare(view.tokens + refill, othersHeld(seq)), view };
         },
         hold(tokens) {
           claim.held = tokens;
@@ -134,13 +185,17 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
           return turn;
         },
         admit(tokens, signal, latestStart = deadline) {
-          return new Promise<void>((resolve, reject) => enqueue({ seq, tokens, deadline: Math.min(deadline, latestStart), signal, since: now(), resolve, reject }));
+          const tag = clock.tag(tokens, claim.last);
+          claim.last = tag;
+          return new Promise<void>((resolve, reject) => enqueue({ seq, tokens, deadline: Math.min(deadline, latestStart), tag, signal, since: now(), resolve, reject }));
         },
         async settle(taken, charged, report, refused = false) {
           if (charged !== undefined && charged < taken) await store.give(taken - charged);
           const { learn, known } = headerless.judge(report, refused);
           if (learn) await store.observe(learn);
           if (known) first.learn();
+          // The limits may have changed: the line is looked at again now, not after the wait it was told.
+          wake?.();
           if (observer) observer.remaining((await store.peek()).tokens);
         },
         close() {

@@ -1,16 +1,19 @@
 import type { BudgetView } from "./budget-store.ts";
 import type { LimitReport } from "./limits-report.ts";
 
-/** One request's place in the provider's budget: its calls are admitted in its turn, before those of later requests. */
+/** One request's place in the provider's budget: its calls are admitted in its turn in the fair line. */
 export interface Reservation {
   /** The request's deadline (clock ms). */
   readonly deadline: number;
+  /** Time this request's calls have waited for their turn so far (ms). */
+  readonly waitedMs: number;
   /**
-   * Tokens free for this request before `by`: what the bucket holds and
-   * will refill, less what earlier requests have reserved.
+   * Tokens free for this request before `by`: its max-min fair share of
+   * what the bucket holds and will refill, next to what the other open
+   * requests hold.
    */
   available(by: number): Promise<{ tokens: number; view: BudgetView }>;
-  /** Sets aside the plan's tokens, so later requests plan around them. */
+  /** Sets aside the plan's tokens, so other requests plan around them (up to its fair share). */
   hold(tokens: number): void;
   /**
    * Plans alone: no other request of this process plans between the look at
