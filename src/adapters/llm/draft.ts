@@ -4,7 +4,8 @@ import type { AnswerSpec } from "../../domain/ports.ts";
 import { selectExcerpts } from "../../domain/relevance.ts";
 import { ProviderLimitError } from "./completer.ts";
 import { mapReduce, NOTES_MAX_TOKENS } from "./map-reduce.ts";
-import { excerptRoom, linesTokens, planSummary, type CallCosts, type Plan, type PlanLimits } from "./plan.ts";
+import type { PlanChoice } from "./budget/reservation.ts";
+import { excerptRoom, firmCost, linesTokens, planSummary, type CallCosts, type Plan, type PlanLimits } from "./plan.ts";
 import { answerPrompt, combinePrompt, messages, partNotesPrompt, type PromptContext } from "./prompts.ts";
 import { promptTokens, type Run } from "./run.ts";
 
@@ -23,7 +24,7 @@ export interface Allowance {
   /** `max_tokens` of the answer's call. */
   output: number;
   /** Plans alone (see `Reservation.plan`): `choose` sees the room and says what to hold. */
-  plan<T>(choose: (room: Room) => { hold: number; value: T; reduced?: boolean }): Promise<T>;
+  plan<T>(choose: (room: Room) => PlanChoice<T>): Promise<T>;
 }
 
 /** The model's first answer and how it was read. */
@@ -66,7 +67,7 @@ async function draftOnce(run: Run, spec: AnswerSpec, allowance: Allowance, onTex
 }
 
 /** Picks the plan for the room there is: the tokens to hold, and the work that follows. */
-function choose(run: Run, spec: AnswerSpec, output: number, room: Room, onText?: OnText): { hold: number; value: () => Promise<Draft>; reduced?: boolean } {
+function choose(run: Run, spec: AnswerSpec, output: number, room: Room, onText?: OnText): PlanChoice<() => Promise<Draft>> {
   const context: PromptContext = { language: spec.language, format: spec.outputFormat, title: spec.transcript.title };
   const ask = (transcript: string, excerpted?: "matches" | "sampled") => messages(context, answerPrompt(context, { transcript, prompt: spec.prompt, isSummary: spec.isSummary, excerpted }));
   // Every call is charged its max_tokens: on a small plan, an eighth of the window is room enough for an answer.
@@ -99,16 +100,20 @@ function choose(run: Run, spec: AnswerSpec, output: number, room: Room, onText?:
   const plan = planSummary(transcriptLines(spec.transcript.cues, "coarse"), costs, fair, run.count);
   if (plan.shape === "refused") throw shortOfBudget(plan.retryAfterTokens, room);
   const budget = { input: room.maxCallTokens - costs.output, output: costs.output };
-  const value = async () => ({ text: await runPlan(run, spec, context, plan, budget, onText), plan: describe(plan), coverage: plan.coverage });
-  return { hold: plan.cost, value, reduced: plan.shape === "condensed" };
+  const value = async () => {
+    const { text, read } = await runPlan(run, spec, context, plan, budget, onText);
+    return { text, plan: describe(plan), coverage: plan.coverage * read };
+  };
+  return { hold: plan.cost, value, reduced: plan.shape === "condensed", firm: firmCost(plan, costs, limits, run.count) };
 }
 
-async function runPlan(run: Run, spec: AnswerSpec, context: PromptContext, plan: Exclude<Plan, { shape: "refused" }>, budget: { input: number; output: number }, onText?: OnText): Promise<string> {
+/** @returns the answer, and the share of the plan's lines read (parts may be left out, see `mapReduce`) */
+async function runPlan(run: Run, spec: AnswerSpec, context: PromptContext, plan: Exclude<Plan, { shape: "refused" }>, budget: { input: number; output: number }, onText?: OnText): Promise<{ text: string; read: number }> {
   const oneCall = plan.shape === "one-call" || (plan.shape === "condensed" && plan.then === "one-call");
   const sampled = plan.shape === "condensed" ? "sampled" : undefined;
   if (!oneCall) return await mapReduce(run, spec, context, budget, plan.lines, onText);
   spec.events?.progress({ stage: "writing" });
-  return await run.call(messages(context, answerPrompt(context, { transcript: renderCues(plan.lines), prompt: spec.prompt, isSummary: spec.isSummary, excerpted: sampled })), budget.output, onText);
+  return { text: await run.call(messages(context, answerPrompt(context, { transcript: renderCues(plan.lines), prompt: spec.prompt, isSummary: spec.isSummary, excerpted: sampled })), budget.output, onText), read: 1 };
 }
 
 function callCosts(run: Run, spec: AnswerSpec, context: PromptContext, output: number): CallCosts {

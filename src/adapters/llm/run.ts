@@ -8,8 +8,12 @@ import { backoffMs, createRetryBudget, sleep, type RetryBudget } from "./retry.t
 
 /** The state of one answer's calls: bound on concurrency, shared retry budget, summed usage, cancellation. */
 export interface Run {
-  /** Makes one call, waiting for a free slot first; with `onText`, the answer is streamed to it. */
-  call(messages: ChatMessage[], maxTokens: number, onText?: (piece: string) => void | Promise<void>): Promise<string>;
+  /**
+   * Makes one call, waiting for a free slot first; with `onText`, the answer is streamed to it.
+   *
+   * @param then.leave tokens that calls after this one still need: it must be admitted early enough for them
+   */
+  call(messages: ChatMessage[], maxTokens: number, onText?: (piece: string) => void | Promise<void>, then?: { leave: number }): Promise<string>;
   /** Runs `work` on every item; the first failure cancels the calls still running. */
   all<T, R>(items: readonly T[], work: (item: T, index: number) => Promise<R>): Promise<R[]>;
   /** Token counts over every call so far. */
@@ -65,14 +69,14 @@ export function createRun(options: RunOptions): Run {
   return {
     usage,
     count,
-    async call(messages, maxTokens, onText) {
+    async call(messages, maxTokens, onText, then) {
       return await slots.use(async () => {
         const taken = promptTokens(messages, options.liveCount?.() ?? count) + maxTokens;
         const { reservation } = options;
         let refused: ProviderLimitError | undefined;
         for (let refusals = 0; ; refusals++) {
           // After a 429, a turn that cannot come before the deadline is the provider's limit outlasting it.
-          await reservation?.admit(taken, signal, latestStart()).catch((error) => {
+          await reservation?.admit(taken, signal, latestStart(), then?.leave).catch((error) => {
             throw refused ? refused.error : error;
           });
           usage.calls++;

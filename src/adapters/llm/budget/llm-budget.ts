@@ -12,6 +12,8 @@ interface Waiter {
   seq: number;
   tokens: number;
   deadline: number;
+  /** Tokens that calls after this one need by `deadline`. */
+  leave: number;
   /** Finish tag in the fair line (see `FairClock`): lowest goes first. */
   tag: number;
   signal?: AbortSignal;
@@ -25,6 +27,8 @@ interface Waiter {
 interface Claim {
   /** Tokens its plan still holds. */
   held: number;
+  /** The part of `held` the plan cannot do without. */
+  firm: number;
   /** Finish tag of its last call. */
   last: number;
   /** Time its calls have waited for their turn, summed (ms). */
@@ -34,7 +38,9 @@ interface Claim {
 /**
  * The LLM budget every call passes through, shared fairly between requests.
  * Planning: a request may plan on its max-min fair share of what the window
- * gives before its deadline: what others hold counts only up to that share.
+ * gives before its deadline: what others hold counts only up to that share,
+ * except the part of their plans they cannot do without (a map-reduce can
+ * leave parts out; a one-call answer cannot).
  * Admission: self-clocked fair queuing by request (see `FairClock`), and
  * a call goes first only when every other call in line can still be served
  * before its own deadline after it (earliest deadline first when none can);
@@ -62,7 +68,12 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
   const headerless = options.headerless ?? createHeaderlessRule({ assumed: { tokensPerWindow: 6_000, requestsPerWindow: 30 } });
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
-  const othersHeld = (seq: number) => [...open].filter(([other, claim]) => other !== seq && claim.held > 0).map(([, claim]) => claim.held);
+  /** A newcomer's max-min fair share of `total`: what the others cannot do without comes off the top, the rest of their holds is shared. */
+  const shareOf = (seq: number, total: number) => {
+    const others = [...open].filter(([other, claim]) => other !== seq && claim.held > 0).map(([, claim]) => claim);
+    const firm = others.reduce((sum, claim) => sum + Math.min(claim.firm, claim.held), 0);
+    return maxMinShare(total - firm, others.map((claim) => claim.held - Math.min(claim.firm, claim.held)));
+  };
   const leave = (waiter: Waiter) => {
     queue.splice(queue.indexOf(waiter), 1);
     observer?.queued(queue.length);
@@ -91,17 +102,18 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
     for (const waiter of [...queue]) if (waiter.signal?.aborted) refuse(waiter, waiter.signal.reason);
     const view = await store.peek().catch(() => undefined);
     const at = now();
+    const latest = (waiter: Waiter) => waiter.deadline - (view ? (waiter.leave * view.windowMs) / view.limits.tokensPerWindow : 0);
     if (view) {
       for (const waiter of [...queue]) {
         const alone = waitOn(view, waiter.tokens);
-        if (waiter.tokens > view.limits.tokensPerWindow || at + alone > waiter.deadline) refuse(waiter, shortOfBudget(waiter.tokens > view.limits.tokensPerWindow ? view.windowMs : alone));
+        if (waiter.tokens > view.limits.tokensPerWindow || at + alone > latest(waiter)) refuse(waiter, shortOfBudget(waiter.tokens > view.limits.tokensPerWindow ? view.windowMs : alone));
       }
     }
     // In fair order, but going first must cost every other call only time it can afford; when every call would cost another too much, earliest deadline first.
-    const harmless = (waiter: Waiter) => !view || queue.every((other) => other === waiter || at + waitOn(view, other.tokens, waiter.tokens) <= other.deadline);
+    const harmless = (waiter: Waiter) => !view || queue.every((other) => other === waiter || at + waitOn(view, other.tokens, waiter.tokens) <= latest(other));
     const fair = [...queue].sort((a, b) => a.tag - b.tag || a.seq - b.seq);
     const line = fair.filter(harmless);
-    if (line.length === 0 && fair.length > 0) line.push([...fair].sort((a, b) => a.deadline - b.deadline)[0]!);
+    if (line.length === 0 && fair.length > 0) line.push([...fair].sort((a, b) => latest(a) - latest(b))[0]!);
     let sleepMs = 1_000;
     for (const waiter of line) {
       const wait = await store.take(waiter.tokens).catch(() => 0);
@@ -145,7 +157,7 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
     },
     open(deadline) {
       const seq = nextSeq++;
-      const claim: Claim = { held: 0, last: 0, waitedMs: 0 };
+      const claim: Claim = { held: 0, firm: 0, last: 0, waitedMs: 0 };
       open.set(seq, claim);
       return {
         deadline,
@@ -156,10 +168,11 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
           const view = await store.peek();
           const seconds = Math.max(0, by - now() - view.blockedMs);
           const refill = (seconds * view.limits.tokensPerWindow) / view.windowMs;
-          return { tokens: maxMinShare(view.tokens + refill, othersHeld(seq)), view };
+          return { tokens: shareOf(seq, view.tokens + refill), view };
         },
         hold(tokens) {
           claim.held = tokens;
+          claim.firm = tokens;
         },
         plan(by, choose) {
           const attempt = async () => {
@@ -178,16 +191,17 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
             }
             if (!planned.choice) throw planned.error;
             claim.held = planned.choice.hold;
+            claim.firm = planned.choice.firm ?? planned.choice.hold;
             first.ask(seq);
             return planned.choice.value;
           });
           planning = turn.catch(() => undefined);
           return turn;
         },
-        admit(tokens, signal, latestStart = deadline) {
+        admit(tokens, signal, latestStart = deadline, leave = 0) {
           const tag = clock.tag(tokens, claim.last);
           claim.last = tag;
-          return new Promise<void>((resolve, reject) => enqueue({ seq, tokens, deadline: Math.min(deadline, latestStart), tag, signal, since: now(), resolve, reject }));
+          return new Promise<void>((resolve, reject) => enqueue({ seq, tokens, deadline: Math.min(deadline, latestStart), leave, tag, signal, since: now(), resolve, reject }));
         },
         async settle(taken, charged, report, refused = false) {
           if (charged !== undefined && charged < taken) await store.give(taken - charged);

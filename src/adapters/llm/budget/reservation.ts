@@ -21,16 +21,19 @@ export interface Reservation {
    * same tokens.
    *
    * @param choose gets what is available before `by`; returns the tokens to hold, its
-   *   result, and whether the plan is cut down for want of tokens (it may throw for that too)
+   *   result, whether the plan is cut down for want of tokens (it may throw for that too),
+   *   and `firm`: the part of the hold it cannot do without (all of it by default;
+   *   a map-reduce can leave parts out), which others' fair shares never cut into
    */
-  plan<T>(by: number, choose: (free: { tokens: number; view: BudgetView }) => { hold: number; value: T; reduced?: boolean }): Promise<T>;
+  plan<T>(by: number, choose: (free: { tokens: number; view: BudgetView }) => PlanChoice<T>): Promise<T>;
   /**
    * Waits for the call's turn and takes its tokens.
    *
    * @param latestStart the call must start by then to end before the deadline (the deadline by default)
+   * @param leave tokens that must still be had after this call by `latestStart` (calls that follow it)
    * @throws {AppError} `overloaded` when they cannot be had before the deadline
    */
-  admit(tokens: number, signal?: AbortSignal, latestStart?: number): Promise<void>;
+  admit(tokens: number, signal?: AbortSignal, latestStart?: number, leave?: number): Promise<void>;
   /**
    * Gives back what a call was charged less than it took, and learns from
    * the provider's report (see `createHeaderlessRule` for answers stating none).
@@ -40,6 +43,14 @@ export interface Reservation {
   settle(taken: number, charged: number | undefined, report: LimitReport, refused?: boolean): Promise<void>;
   /** Ends the request's claim on the budget. */
   close(): void;
+}
+
+/** What a planner chose (see `Reservation.plan`). */
+export interface PlanChoice<T> {
+  hold: number;
+  value: T;
+  reduced?: boolean;
+  firm?: number;
 }
 
 export interface LlmBudget {

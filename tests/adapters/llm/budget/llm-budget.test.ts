@@ -95,15 +95,18 @@ describe("createLlmBudget()", () => {
     expect((await other.available(60_000)).tokens).toBe(6000);
   });
 
-  test("a long plan's hold counts against a newcomer only up to the fair share (max-min)", async () => {
+  test("a long plan's hold counts against a newcomer only up to the fair share (max-min), but what it cannot do without counts in full", async () => {
     const { budget } = budgetOn(6000);
     const long = budget.open(120_000);
     const short = budget.open(120_000);
-    long.hold(20_000);
+    await long.plan(60_000, () => ({ hold: 20_000, firm: 0, value: 1 }));
     // 6,000 now and 6,000 refilled within the minute: half each.
     expect((await short.available(60_000)).tokens).toBe(6000);
     short.hold(1000);
     expect((await budget.open(120_000).available(60_000)).tokens).toBe(5500);
+    const firm = budget.open(120_000);
+    await firm.plan(60_000, () => ({ hold: 4000, value: 1 }));
+    expect((await budget.open(120_000).available(60_000)).tokens).toBe(3500);
   });
 
   test("refuses at once with overloaded and a Retry-After when the turn comes after the deadline", async () => {
