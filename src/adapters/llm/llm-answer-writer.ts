@@ -73,7 +73,7 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
         if (!spec.events) await shaper.push(draft.text);
         await shaper.end();
         const text = shaper.wrong ? await rewritten(run, spec, shaper, unwrap(draft.text), options.maxOutputTokens) : shaper.text;
-        return { text, usage: { ...run.usage, plan: draft.plan, coverage: draft.coverage } };
+        return { text, usage: { ...run.usage, plan: draft.plan, coverage: draft.coverage, budgetWaitMs: reservation.waitedMs } };
       } finally {
         reservation.close();
       }

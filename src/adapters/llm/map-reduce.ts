@@ -17,7 +17,7 @@ export const NOTES_MAX_TOKENS = 320;
  * in groups first, level by level.
  *
  * A part whose notes the budget can no longer give in time (other
- * requests took their fair share) is left out, never the first or the last: the plan
+ * requests took their fair share) is left out, never the first: the plan
  * is condensed further rather than failing; each notes call must leave
  * time and tokens for the combining call.
  *
@@ -35,8 +35,8 @@ export async function mapReduce(run: Run, spec: AnswerSpec, context: PromptConte
   // What the combining call will take: its prompt, every part's notes, the answer.
   const leave = promptTokens(combineAsk(context, spec, [], false), run.count) + chunks.length * notesTokens + budget.output;
   const notes = await run.all(chunks, async (chunk, index) => {
-    const note = await run.call(partAsk(renderCues(chunk.cues), index, chunks.length), notesTokens, undefined, { leave }).catch((error) => {
-      if (index === 0 || index === chunks.length - 1 || !isAppError(error, "overloaded") || spec.signal?.aborted) throw error;
+    const note = await run.call(partAsk(renderCues(chunk.cues), index, chunks.length), notesTokens, undefined, { leave, optional: index > 0 }).catch((error) => {
+      if (index === 0 || !isAppError(error, "overloaded") || spec.signal?.aborted) throw error;
       return undefined;
     });
     spec.events?.progress({ stage: "reading", done: ++read, total: chunks.length });

@@ -74,15 +74,15 @@ export function excerptRoom(costs: CallCosts, limits: PlanLimits, tokensPerWindo
 
 /**
  * The part of a plan's cost it cannot do without: all of a one-call plan;
- * of a map-reduce, the first and last parts and the combining call (the
- * parts between may be left out when the budget runs short).
+ * of a map-reduce, the first part and the combining call (the parts after
+ * it may be left out when the budget runs short).
  */
 export function firmCost(plan: Exclude<Plan, { shape: "refused" }>, costs: CallCosts, limits: PlanLimits, count: TokenCounter = estimateTokens): number {
   const tokens = linesTokens(plan.lines, count);
   if (oneCallFits(tokens, costs, limits)) return plan.cost;
   const parts = Math.ceil(tokens / Math.max(1, limits.maxCallTokens - costs.notesPrompt - costs.output));
   const part = Math.ceil(tokens / parts) + costs.notesPrompt + costs.notes;
-  return Math.min(plan.cost, 2 * part + costs.combinePrompt + parts * costs.notes + costs.output);
+  return Math.min(plan.cost, part + costs.combinePrompt + parts * costs.notes + costs.output);
 }
 
 /** @returns tokens of the lines as sent (each line and its newline) */

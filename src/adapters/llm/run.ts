@@ -2,6 +2,7 @@ import type { TokenCounter } from "../../domain/chunking.ts";
 import type { AnswerUsage } from "../../domain/ports.ts";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../domain/tokens.ts";
 import type { Reservation } from "./budget/llm-budget.ts";
+import type { CallPart } from "./budget/reservation.ts";
 import { ProviderLimitError, type Completer } from "./completer.ts";
 import type { ChatMessage } from "./prompts.ts";
 import { backoffMs, createRetryBudget, sleep, type RetryBudget } from "./retry.ts";
@@ -11,9 +12,9 @@ export interface Run {
   /**
    * Makes one call, waiting for a free slot first; with `onText`, the answer is streamed to it.
    *
-   * @param then.leave tokens that calls after this one still need: it must be admitted early enough for them
+   * @param part where the call stands in its plan (see `Reservation.admit`)
    */
-  call(messages: ChatMessage[], maxTokens: number, onText?: (piece: string) => void | Promise<void>, then?: { leave: number }): Promise<string>;
+  call(messages: ChatMessage[], maxTokens: number, onText?: (piece: string) => void | Promise<void>, part?: CallPart): Promise<string>;
   /** Runs `work` on every item; the first failure cancels the calls still running. */
   all<T, R>(items: readonly T[], work: (item: T, index: number) => Promise<R>): Promise<R[]>;
   /** Token counts over every call so far. */
@@ -69,14 +70,15 @@ export function createRun(options: RunOptions): Run {
   return {
     usage,
     count,
-    async call(messages, maxTokens, onText, then) {
+    async call(messages, maxTokens, onText, part) {
       return await slots.use(async () => {
-        const taken = promptTokens(messages, options.liveCount?.() ?? count) + maxTokens;
+        // The calibration is learnt on transcript-heavy prompts; other shapes may count a little more: what is not charged comes back.
+        const taken = Math.ceil(promptTokens(messages, options.liveCount?.() ?? count) * CHARGE_MARGIN) + maxTokens;
         const { reservation } = options;
         let refused: ProviderLimitError | undefined;
         for (let refusals = 0; ; refusals++) {
           // After a 429, a turn that cannot come before the deadline is the provider's limit outlasting it.
-          await reservation?.admit(taken, signal, latestStart(), then?.leave).catch((error) => {
+          await reservation?.admit(taken, signal, latestStart(), part).catch((error) => {
             throw refused ? refused.error : error;
           });
           usage.calls++;
@@ -114,6 +116,9 @@ export function createRun(options: RunOptions): Run {
     },
   };
 }
+
+/** Margin on a call's calibrated prompt count when it is taken from the budget (the rest is given back on the answer). */
+const CHARGE_MARGIN = 1.05;
 
 /** Longest that a 429's retry-after holds back the other requests (the one refused waits it all, when it fits). */
 const SHARED_BLOCK_MS = 10_000;

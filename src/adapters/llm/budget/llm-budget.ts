@@ -14,6 +14,8 @@ interface Waiter {
   deadline: number;
   /** Tokens that calls after this one need by `deadline`. */
   leave: number;
+  /** The plan can do without it: it is not protected from others going ahead. */
+  optional: boolean;
   /** Finish tag in the fair line (see `FairClock`): lowest goes first. */
   tag: number;
   signal?: AbortSignal;
@@ -29,6 +31,8 @@ interface Claim {
   held: number;
   /** The part of `held` the plan cannot do without. */
   firm: number;
+  /** Tokens its calls took so far. */
+  served: number;
   /** Finish tag of its last call. */
   last: number;
   /** Time its calls have waited for their turn, summed (ms). */
@@ -38,7 +42,8 @@ interface Claim {
 /**
  * The LLM budget every call passes through, shared fairly between requests.
  * Planning: a request may plan on its max-min fair share of what the window
- * gives before its deadline: what others hold counts only up to that share,
+ * gives before its deadline (what each request was served already counts
+ * in its share): what others hold counts only up to that share,
  * except the part of their plans they cannot do without (a map-reduce can
  * leave parts out; a one-call answer cannot).
  * Admission: self-clocked fair queuing by request (see `FairClock`), and
@@ -68,11 +73,17 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
   const headerless = options.headerless ?? createHeaderlessRule({ assumed: { tokensPerWindow: 6_000, requestsPerWindow: 30 } });
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
-  /** A newcomer's max-min fair share of `total`: what the others cannot do without comes off the top, the rest of their holds is shared. */
+  /**
+   * A request's max-min fair share of `total`, counting what each has been
+   * served already: what the others cannot do without comes off the top,
+   * the rest of their claims is shared.
+   */
   const shareOf = (seq: number, total: number) => {
+    const own = open.get(seq)?.served ?? 0;
     const others = [...open].filter(([other, claim]) => other !== seq && claim.held > 0).map(([, claim]) => claim);
     const firm = others.reduce((sum, claim) => sum + Math.min(claim.firm, claim.held), 0);
-    return maxMinShare(total - firm, others.map((claim) => claim.held - Math.min(claim.firm, claim.held)));
+    const served = others.reduce((sum, claim) => sum + claim.served, own);
+    return maxMinShare(total - firm + served, others.map((claim) => claim.served + claim.held - Math.min(claim.firm, claim.held))) - own;
   };
   const leave = (waiter: Waiter) => {
     queue.splice(queue.indexOf(waiter), 1);
@@ -82,6 +93,7 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
     leave(waiter);
     const claim = open.get(waiter.seq);
     if (claim) claim.held = Math.max(0, claim.held - waiter.tokens);
+    if (claim && !waiter.optional) claim.firm = Math.max(0, claim.firm - waiter.tokens);
     waiter.reject(error);
   };
   const admitted = (waiter: Waiter) => {
@@ -92,6 +104,8 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
     const claim = open.get(waiter.seq);
     if (claim) {
       claim.held = Math.max(0, claim.held - waiter.tokens);
+      if (!waiter.optional) claim.firm = Math.max(0, claim.firm - waiter.tokens);
+      claim.served += waiter.tokens;
       claim.waitedMs += waited;
     }
     waiter.resolve();
@@ -109,8 +123,8 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
         if (waiter.tokens > view.limits.tokensPerWindow || at + alone > latest(waiter)) refuse(waiter, shortOfBudget(waiter.tokens > view.limits.tokensPerWindow ? view.windowMs : alone));
       }
     }
-    // In fair order, but going first must cost every other call only time it can afford; when every call would cost another too much, earliest deadline first.
-    const harmless = (waiter: Waiter) => !view || queue.every((other) => other === waiter || at + waitOn(view, other.tokens, waiter.tokens) <= latest(other));
+    // In fair order, but going first must cost every other call the plan cannot do without only time it can afford; when every call would cost another too much, earliest deadline first.
+    const harmless = (waiter: Waiter) => !view || queue.every((other) => other === waiter || other.optional || at + waitOn(view, other.tokens, waiter.tokens) <= latest(other));
     const fair = [...queue].sort((a, b) => a.tag - b.tag || a.seq - b.seq);
     const line = fair.filter(harmless);
     if (line.length === 0 && fair.length > 0) line.push([...fair].sort((a, b) => latest(a) - latest(b))[0]!);
@@ -157,7 +171,7 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
     },
     open(deadline) {
       const seq = nextSeq++;
-      const claim: Claim = { held: 0, firm: 0, last: 0, waitedMs: 0 };
+      const claim: Claim = { held: 0, firm: 0, served: 0, last: 0, waitedMs: 0 };
       open.set(seq, claim);
       return {
         deadline,
@@ -198,10 +212,10 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
           planning = turn.catch(() => undefined);
           return turn;
         },
-        admit(tokens, signal, latestStart = deadline, leave = 0) {
+        admit(tokens, signal, latestStart = deadline, part = {}) {
           const tag = clock.tag(tokens, claim.last);
           claim.last = tag;
-          return new Promise<void>((resolve, reject) => enqueue({ seq, tokens, deadline: Math.min(deadline, latestStart), leave, tag, signal, since: now(), resolve, reject }));
+          return new Promise<void>((resolve, reject) => enqueue({ seq, tokens, deadline: Math.min(deadline, latestStart), leave: part.leave ?? 0, optional: part.optional ?? false, tag, signal, since: now(), resolve, reject }));
         },
         async settle(taken, charged, report, refused = false) {
           if (charged !== undefined && charged < taken) await store.give(taken - charged);

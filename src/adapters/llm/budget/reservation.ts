@@ -30,10 +30,11 @@ export interface Reservation {
    * Waits for the call's turn and takes its tokens.
    *
    * @param latestStart the call must start by then to end before the deadline (the deadline by default)
-   * @param leave tokens that must still be had after this call by `latestStart` (calls that follow it)
+   * @param part.leave tokens that must still be had after this call by `latestStart` (calls that follow it)
+   * @param part.optional the plan can do without this call: others may go ahead of it even when it then misses its time
    * @throws {AppError} `overloaded` when they cannot be had before the deadline
    */
-  admit(tokens: number, signal?: AbortSignal, latestStart?: number, leave?: number): Promise<void>;
+  admit(tokens: number, signal?: AbortSignal, latestStart?: number, part?: CallPart): Promise<void>;
   /**
    * Gives back what a call was charged less than it took, and learns from
    * the provider's report (see `createHeaderlessRule` for answers stating none).
@@ -43,6 +44,12 @@ export interface Reservation {
   settle(taken: number, charged: number | undefined, report: LimitReport, refused?: boolean): Promise<void>;
   /** Ends the request's claim on the budget. */
   close(): void;
+}
+
+/** Where a call stands in its plan (see `Reservation.admit`). */
+export interface CallPart {
+  leave?: number;
+  optional?: boolean;
 }
 
 /** What a planner chose (see `Reservation.plan`). */
