@@ -4,7 +4,7 @@ import type { AnswerSpec } from "../../domain/ports.ts";
 import { selectExcerpts } from "../../domain/relevance.ts";
 import { ProviderLimitError } from "./completer.ts";
 import { mapReduce, NOTES_MAX_TOKENS } from "./map-reduce.ts";
-import type { PlanChoice } from "./budget/reservation.ts";
+import { StalePlanError, type PlanChoice } from "./budget/reservation.ts";
 import { excerptRoom, firmCost, linesTokens, planSummary, type CallCosts, type Plan, type PlanLimits } from "./plan.ts";
 import { answerPrompt, combinePrompt, messages, partNotesPrompt, type PromptContext } from "./prompts.ts";
 import { promptTokens, type Run } from "./run.ts";
@@ -44,7 +44,9 @@ const MAX_REPLANS = 2;
  * passages that match it; otherwise map-reduce, or a condensed transcript
  * when the whole cannot be read before the deadline. A 413 (a call larger
  * than the provider allows) teaches the budget the real limit and the
- * request is planned again, smaller; the same call is never sent twice.
+ * request is planned again, smaller; the same call is never sent twice. A
+ * plan made on limits or token counts that its first answers contradicted
+ * is made again, once, before it spends more (see `StalePlanError`).
  *
  * @throws {AppError} `overloaded` when not even a small plan fits before the deadline
  */
@@ -53,6 +55,11 @@ export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowan
     try {
       return await draftOnce(run, spec, allowance, onText);
     } catch (error) {
+      // Planned on limits or counts the first answers contradicted: planned again (this happens once per request).
+      if (error instanceof StalePlanError && !spec.signal?.aborted) {
+        run.replan();
+        continue;
+      }
       if (!(error instanceof ProviderLimitError) || error.kind !== "size" || replans >= MAX_REPLANS) throw error instanceof ProviderLimitError ? error.error : error;
     }
   }

@@ -2,7 +2,7 @@ import type { TokenCounter } from "../../domain/chunking.ts";
 import type { AnswerUsage } from "../../domain/ports.ts";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../domain/tokens.ts";
 import type { Reservation } from "./budget/llm-budget.ts";
-import type { CallPart } from "./budget/reservation.ts";
+import { StalePlanError, type CallPart } from "./budget/reservation.ts";
 import { ProviderLimitError, type Completer } from "./completer.ts";
 import type { ChatMessage } from "./prompts.ts";
 import { backoffMs, createRetryBudget, sleep, type RetryBudget } from "./retry.ts";
@@ -17,6 +17,8 @@ export interface Run {
   call(messages: ChatMessage[], maxTokens: number, onText?: (piece: string) => void | Promise<void>, part?: CallPart): Promise<string>;
   /** Runs `work` on every item; the first failure cancels the calls still running. */
   all<T, R>(items: readonly T[], work: (item: T, index: number) => Promise<R>): Promise<R[]>;
+  /** Takes the counter as calibrated now for the plan made again after a `StalePlanError`. */
+  replan(): void;
   /** Token counts over every call so far. */
   readonly usage: AnswerUsage;
   /** Counts tokens as the provider does, as far as it has been learnt (see `TokenCalibration`). */
@@ -50,13 +52,25 @@ export interface RunOptions {
 export function createRun(options: RunOptions): Run {
   const usage: AnswerUsage = { calls: 0, inputTokens: 0, outputTokens: 0 };
   const retryBudget: RetryBudget = createRetryBudget(options.retryBudgetMs);
-  const cancel = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
+  // A failed batch (see `all`) cancels its own calls only: a plan made again runs under a fresh signal.
+  let cancel = new AbortController();
+  let signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
   const slots = createSlots(options.concurrency);
 
-  const count = options.count ?? estimateTokens;
+  let count = options.count ?? estimateTokens;
+  const planned = count;
   /** When a call may start at the latest: time enough left to run it before the deadline. */
   const latestStart = () => (options.deadline ?? Number.POSITIVE_INFINITY) - (options.callAllowanceMs?.() ?? 0);
+  let recounted = false;
+  /** The plan was counted before the first answers calibrated the count, and it has moved by more than RECOUNT_RATIO since (once). */
+  const stalePlan = () => {
+    if (recounted || !options.liveCount || count !== planned) return false;
+    const sample = "the quick brown fox jumps over the lazy dog ".repeat(40);
+    const ratio = planned(sample) / options.liveCount()(sample);
+    if (ratio < RECOUNT_RATIO && ratio > 1 / RECOUNT_RATIO) return false;
+    recounted = true;
+    return true;
+  };
   /**
    * Waits what a 429 names when that and the call still fit the deadline
    * (others hold back for at most SHARED_BLOCK_MS); with no wait named, the
@@ -69,22 +83,27 @@ export function createRun(options: RunOptions): Run {
   };
   return {
     usage,
-    count,
+    get count() {
+      return count;
+    },
     async call(messages, maxTokens, onText, part) {
+      const callSignal = signal;
       return await slots.use(async () => {
+        // Only the parts of a plan (map calls) find it stale: a plan's single or last call, or a rewrite, go as planned.
+        if (part && stalePlan()) throw new StalePlanError();
         // The calibration is learnt on transcript-heavy prompts; other shapes may count a little more: what is not charged comes back.
         const taken = Math.ceil(promptTokens(messages, options.liveCount?.() ?? count) * CHARGE_MARGIN) + maxTokens;
         const { reservation } = options;
         let refused: ProviderLimitError | undefined;
         for (let refusals = 0; ; refusals++) {
           // After a 429, a turn that cannot come before the deadline is the provider's limit outlasting it.
-          await reservation?.admit(taken, signal, latestStart(), part).catch((error) => {
+          await reservation?.admit(taken, callSignal, latestStart(), part).catch((error) => {
             throw refused ? refused.error : error;
           });
           usage.calls++;
           try {
             const sent = performance.now();
-            const completion = await options.completer.complete({ messages, maxTokens, signal, retryBudget, onText });
+            const completion = await options.completer.complete({ messages, maxTokens, signal: callSignal, retryBudget, onText });
             options.onAnswered?.(performance.now() - sent);
             await reservation?.settle(taken, completion.inputTokens ? completion.inputTokens + maxTokens : undefined, completion.limits);
             if (completion.inputTokens) options.onCounted?.(promptTokens(messages), completion.inputTokens);
@@ -101,6 +120,8 @@ export function createRun(options: RunOptions): Run {
             refused = error;
             if (error.kind === "size") throw error;
             if (!reservation || refusals >= (options.maxRateRetries ?? 2)) throw error.error;
+            // The refusal stated other limits than the plan's: planned again at once, not after waiting.
+            if (part && reservation.stale) throw new StalePlanError();
             await waitOut(retryAfterMs, refusals, error);
           }
         }
@@ -111,11 +132,19 @@ export function createRun(options: RunOptions): Run {
         return await Promise.all(items.map(work));
       } catch (error) {
         cancel.abort(error);
+        cancel = new AbortController();
+        signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
         throw error;
       }
     },
+    replan() {
+      count = options.liveCount?.() ?? count;
+    },
   };
 }
+
+/** How far the calibrated count may move from the plan's before the plan is made again (once). */
+const RECOUNT_RATIO = 1.1;
 
 /** Margin on a call's calibrated prompt count when it is taken from the budget (the rest is given back on the answer). */
 const CHARGE_MARGIN = 1.05;

@@ -56,7 +56,7 @@ describe("createGroqAnswerWriter()", () => {
     const long = { ...short, cues: generateCues(3600) };
     const answer = await createGroqAnswerWriter(options()).write(spec({ transcript: long }));
     expect(llm.calls.length).toBeGreaterThan(2);
-    expect(answer.usage).toEqual({ calls: llm.calls.length, inputTokens: llm.calls.reduce((n, c) => n + 100 + (c.text.length % 7), 0), outputTokens: 10 * llm.calls.length, plan: "map-reduce", coverage: 1 });
+    expect(answer.usage).toEqual({ calls: llm.calls.length, inputTokens: llm.calls.reduce((n, c) => n + 100 + (c.text.length % 7), 0), outputTokens: 10 * llm.calls.length, plan: "map-reduce", coverage: 1, budgetWaitMs: expect.any(Number) });
     for (const call of llm.calls) expect(promptTokens(call.messages as never)).toBeLessThanOrEqual(4000);
   });
 

@@ -3,7 +3,7 @@ import type { BudgetStore } from "./budget-store.ts";
 import { createFairClock, maxMinShare, waitOn } from "./fair-share.ts";
 import { createFirstAnswer } from "./first-answer.ts";
 import { createHeaderlessRule, type HeaderlessRule } from "./headerless.ts";
-import type { BudgetObserver, LlmBudget } from "./reservation.ts";
+import { StalePlanError, type BudgetObserver, type LlmBudget } from "./reservation.ts";
 
 export type { BudgetObserver, LlmBudget, Reservation } from "./reservation.ts";
 
@@ -16,6 +16,8 @@ interface Waiter {
   leave: number;
   /** The plan can do without it: it is not protected from others going ahead. */
   optional: boolean;
+  /** A part of a plan (a map call): it may find the plan stale. */
+  part: boolean;
   /** Finish tag in the fair line (see `FairClock`): lowest goes first. */
   tag: number;
   signal?: AbortSignal;
@@ -37,6 +39,9 @@ interface Claim {
   last: number;
   /** Time its calls have waited for their turn, summed (ms). */
   waitedMs: number;
+  /** The token limit its plan was made on, until the plan was found stale once. */
+  planTpm?: number;
+  wasStale?: boolean;
 }
 
 /**
@@ -71,6 +76,9 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
   let planning: Promise<unknown> = Promise.resolve();
   const first = createFirstAnswer();
   const headerless = options.headerless ?? createHeaderlessRule({ assumed: { tokensPerWindow: 6_000, requestsPerWindow: 30 } });
+  let knownTpm: number | undefined;
+  /** Whether `claim`'s plan was made on a token limit other than `tpm`; it is so only once. */
+  const staleAt = (claim: Claim | undefined, tpm: number | undefined) => claim?.planTpm !== undefined && tpm !== undefined && tpm !== claim.planTpm;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
   /**
@@ -118,14 +126,25 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
     const at = now();
     const latest = (waiter: Waiter) => waiter.deadline - (view ? (waiter.leave * view.windowMs) / view.limits.tokensPerWindow : 0);
     if (view) {
-      for (const waiter of [...queue]) {
-        const alone = waitOn(view, waiter.tokens);
-        if (waiter.tokens > view.limits.tokensPerWindow || at + alone > latest(waiter)) refuse(waiter, shortOfBudget(waiter.tokens > view.limits.tokensPerWindow ? view.windowMs : alone));
+      knownTpm = view.limits.tokensPerWindow;
+      // Earliest deadline first (the line is feasible only if that order is): a call must be servable after the calls due before it that their plans cannot do without.
+      let ahead = 0;
+      for (const waiter of [...queue].sort((a, b) => latest(a) - latest(b) || fairOrder(a, b))) {
+        const claim = open.get(waiter.seq);
+        if (waiter.part && staleAt(claim, knownTpm)) {
+          claim!.planTpm = undefined;
+          claim!.wasStale = true;
+          refuse(waiter, new StalePlanError());
+          continue;
+        }
+        const wait = waitOn(view, waiter.tokens, ahead);
+        if (waiter.tokens > view.limits.tokensPerWindow || at + wait > latest(waiter)) refuse(waiter, shortOfBudget(waiter.tokens > view.limits.tokensPerWindow ? view.windowMs : wait));
+        else if (!waiter.optional) ahead += waiter.tokens;
       }
     }
     // In fair order, but going first must cost every other call the plan cannot do without only time it can afford; when every call would cost another too much, earliest deadline first.
     const harmless = (waiter: Waiter) => !view || queue.every((other) => other === waiter || other.optional || at + waitOn(view, other.tokens, waiter.tokens) <= latest(other));
-    const fair = [...queue].sort((a, b) => a.tag - b.tag || a.seq - b.seq);
+    const fair = [...queue].sort(fairOrder);
     const line = fair.filter(harmless);
     if (line.length === 0 && fair.length > 0) line.push([...fair].sort((a, b) => latest(a) - latest(b))[0]!);
     let sleepMs = 1_000;
@@ -178,6 +197,12 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
         get waitedMs() {
           return claim.waitedMs;
         },
+        get stale() {
+          if (!staleAt(claim, knownTpm)) return false;
+          claim.planTpm = undefined;
+          claim.wasStale = true;
+          return true;
+        },
         async available(by) {
           const view = await store.peek();
           const seconds = Math.max(0, by - now() - view.blockedMs);
@@ -191,7 +216,9 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
         plan(by, choose) {
           const attempt = async () => {
             try {
-              return { choice: choose(await this.available(by)) };
+              const free = await this.available(by);
+              knownTpm = free.view.limits.tokensPerWindow;
+              return { choice: choose(free), view: free.view };
             } catch (error) {
               return { error };
             }
@@ -206,6 +233,8 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
             if (!planned.choice) throw planned.error;
             claim.held = planned.choice.hold;
             claim.firm = planned.choice.firm ?? planned.choice.hold;
+            // Planned again after a stale plan: the new plan is not checked again.
+            claim.planTpm = claim.wasStale ? undefined : planned.view.limits.tokensPerWindow;
             first.ask(seq);
             return planned.choice.value;
           });
@@ -215,12 +244,15 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
         admit(tokens, signal, latestStart = deadline, part = {}) {
           const tag = clock.tag(tokens, claim.last);
           claim.last = tag;
-          return new Promise<void>((resolve, reject) => enqueue({ seq, tokens, deadline: Math.min(deadline, latestStart), leave: part.leave ?? 0, optional: part.optional ?? false, tag, signal, since: now(), resolve, reject }));
+          return new Promise<void>((resolve, reject) => enqueue({ seq, tokens, deadline: Math.min(deadline, latestStart), leave: part.leave ?? 0, optional: part.optional ?? false, part: part.leave !== undefined, tag, signal, since: now(), resolve, reject }));
         },
         async settle(taken, charged, report, refused = false) {
           if (charged !== undefined && charged < taken) await store.give(taken - charged);
           const { learn, known } = headerless.judge(report, refused);
-          if (learn) await store.observe(learn);
+          if (learn) {
+            await store.observe(learn);
+            knownTpm = (await store.peek()).limits.tokensPerWindow;
+          }
           if (known) first.learn();
           // The limits may have changed: the line is looked at again now, not after the wait it was told.
           wake?.();
@@ -238,6 +270,11 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
 
 /** Longest a request waits for the first answer to teach the provider's limits before planning on the guess. */
 const PROBE_WAIT_MS = 10_000;
+
+/** Lowest finish tag first, then arrival. */
+function fairOrder(a: { tag: number; seq: number }, b: { tag: number; seq: number }): number {
+  return a.tag - b.tag || a.seq - b.seq;
+}
 
 function shortOfBudget(waitMs: number): AppError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));

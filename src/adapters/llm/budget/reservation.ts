@@ -5,6 +5,8 @@ import type { LimitReport } from "./limits-report.ts";
 export interface Reservation {
   /** The request's deadline (clock ms). */
   readonly deadline: number;
+  /** The plan was made on a token limit other than the one now known (see `StalePlanError`); only once per request. */
+  readonly stale: boolean;
   /** Time this request's calls have waited for their turn so far (ms). */
   readonly waitedMs: number;
   /**
@@ -44,6 +46,18 @@ export interface Reservation {
   settle(taken: number, charged: number | undefined, report: LimitReport, refused?: boolean): Promise<void>;
   /** Ends the request's claim on the budget. */
   close(): void;
+}
+
+/**
+ * The request's plan was made on limits the provider has since contradicted
+ * (a fresh process's guess, or limits that changed): it must be planned
+ * again before it spends more. Never leaves the writer (see `draftAnswer`).
+ */
+export class StalePlanError extends Error {
+  constructor() {
+    super("The plan was made on limits that have changed");
+    this.name = "StalePlanError";
+  }
 }
 
 /** Where a call stands in its plan (see `Reservation.admit`). */
