@@ -100,6 +100,11 @@ export function createRun(options: RunOptions): Run {
           await reservation?.admit(taken, callSignal, latestStart(), part).catch((error) => {
             throw refused ? refused.error : error;
           });
+          // The turn may come after the first answers recalibrated the count: then the plan is made again before this is sent.
+          if (part && stalePlan()) {
+            await reservation?.unsent(taken);
+            throw new StalePlanError();
+          }
           usage.calls++;
           try {
             const sent = performance.now();

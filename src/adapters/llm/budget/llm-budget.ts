@@ -258,6 +258,11 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
           wake?.();
           if (observer) observer.remaining((await store.peek()).tokens);
         },
+        async unsent(tokens) {
+          claim.served = Math.max(0, claim.served - tokens);
+          await store.give(tokens).catch(() => undefined);
+          wake?.();
+        },
         close() {
           open.delete(seq);
           first.end(seq);

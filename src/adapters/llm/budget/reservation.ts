@@ -44,6 +44,8 @@ export interface Reservation {
    * @param refused the provider refused the call (429 or 413)
    */
   settle(taken: number, charged: number | undefined, report: LimitReport, refused?: boolean): Promise<void>;
+  /** Gives back the tokens of an admitted call that was not sent. */
+  unsent(tokens: number): Promise<void>;
   /** Ends the request's claim on the budget. */
   close(): void;
 }
@@ -54,10 +56,20 @@ export interface Reservation {
  * again before it spends more. Never leaves the writer (see `draftAnswer`).
  */
 export class StalePlanError extends Error {
-  constructor() {
+  /** @param read what the plan had read when it was found stale, kept for the next plan */
+  constructor(readonly read?: ReadSoFar) {
     super("The plan was made on limits that have changed");
     this.name = "StalePlanError";
   }
+}
+
+/** The notes of the parts a stale plan had read, from the start of the transcript. */
+export interface ReadSoFar {
+  notes: string[];
+  /** Seconds into the video up to which the notes read. */
+  until: number;
+  /** Tokens of the lines read. */
+  tokens: number;
 }
 
 /** Where a call stands in its plan (see `Reservation.admit`). */
