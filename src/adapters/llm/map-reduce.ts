@@ -38,17 +38,22 @@ export async function mapReduce(run: Run, spec: AnswerSpec, context: PromptConte
   // What the combining call will take: its prompt, every part's notes, the answer.
   const leave = promptTokens(combineAsk(context, spec, [], false), run.count) + chunks.length * notesTokens + budget.output;
   const done: (string | undefined)[] = [];
-  const notes = await run.all(chunks, async (chunk, index) => {
+  // The last part is asked for second, so that when parts must be left out they are from the middle and the end is read.
+  const order = chunks.length > 1 ? [0, chunks.length - 1, ...Array.from({ length: chunks.length - 2 }, (_, i) => i + 1)] : [0];
+  const asked = await run.all(order, async (index) => {
+    const chunk = chunks[index]!;
     const note = await run.call(partAsk(renderCues(chunk.cues), index, chunks.length), notesTokens, undefined, { leave, optional: index > 0 }).catch((error) => {
       if (index === 0 || !isAppError(error, "overloaded") || spec.signal?.aborted) throw error;
       return undefined;
     });
     spec.events?.progress({ stage: "reading", done: ++read, total: chunks.length });
     done[index] = note ?? "";
-    return note;
+    return { index, note };
   }).catch((error) => {
     throw error instanceof StalePlanError ? new StalePlanError(readSoFar(chunks, done, prior)) : error;
   });
+  const notes: (string | undefined)[] = [];
+  for (const { index, note } of asked) notes[index] = note;
   const readTokens = chunks.reduce((sum, chunk, index) => sum + (notes[index] === undefined ? 0 : chunk.tokens), 0);
   const useful = [...(prior?.notes ?? []), ...notes].filter((note): note is string => note !== undefined && note !== "" && !/^\W*NONE\W*$/i.test(note));
   const text = await reduce(run, spec, context, budget, useful.length > 0 ? useful : ["(No part of the transcript speaks about this.)"], onText);

@@ -152,7 +152,7 @@ export function createRun(options: RunOptions): Run {
 const RECOUNT_RATIO = 1.1;
 
 /** Margin on a call's calibrated prompt count when it is taken from the budget (the rest is given back on the answer). */
-const CHARGE_MARGIN = 1.05;
+export const CHARGE_MARGIN = 1.05;
 
 /** Longest that a 429's retry-after holds back the other requests (the one refused waits it all, when it fits). */
 const SHARED_BLOCK_MS = 10_000;
