@@ -62,9 +62,9 @@ export function createRun(options: RunOptions): Run {
   /** When a call may start at the latest: time enough left to run it before the deadline. */
   const latestStart = () => (options.deadline ?? Number.POSITIVE_INFINITY) - (options.callAllowanceMs?.() ?? 0);
   let recounted = false;
-  /** The plan was counted before the first answers calibrated the count, and it has moved by more than RECOUNT_RATIO since (once). */
+  /** The plan, cut down for want of tokens, was counted before the first answers calibrated the count, and it has moved by more than RECOUNT_RATIO since (once). */
   const stalePlan = () => {
-    if (recounted || !options.liveCount || count !== planned) return false;
+    if (recounted || !options.liveCount || count !== planned || !options.reservation?.reduced) return false;
     const sample = "the quick brown fox jumps over the lazy dog ".repeat(40);
     const ratio = planned(sample) / options.liveCount()(sample);
     if (ratio < RECOUNT_RATIO && ratio > 1 / RECOUNT_RATIO) return false;

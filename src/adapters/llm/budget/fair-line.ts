@@ -39,6 +39,8 @@ export interface Claim {
   /** The token limit its plan was made on, until the plan was found stale once. */
   planTpm?: number;
   wasStale?: boolean;
+  /** The plan was cut down for want of tokens: larger limits would let it read more. */
+  reduced?: boolean;
 }
 
 /** The line's operations (see `createFairLine`). */
@@ -72,7 +74,8 @@ export function createFairLine(options: { store: BudgetStore; claims: Map<number
   const queue: Waiter[] = [];
   let pumping = false;
   let wake: (() => void) | undefined;
-  const staleAt = (claim: Claim | undefined, tpm: number | undefined) => claim?.planTpm !== undefined && tpm !== undefined && tpm !== claim.planTpm;
+  /** Lower limits than planned on always make a plan stale; higher ones only a plan that was cut down. */
+  const staleAt = (claim: Claim | undefined, tpm: number | undefined) => claim?.planTpm !== undefined && tpm !== undefined && (tpm < claim.planTpm || (tpm > claim.planTpm && claim.reduced === true));
   const markStale = (claim: Claim) => {
     claim.planTpm = undefined;
     claim.wasStale = true;

@@ -63,6 +63,9 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
         get stale() {
           return line.takeStale(claim);
         },
+        get reduced() {
+          return claim.reduced === true;
+        },
         async available(by) {
           const view = await store.peek();
           const seconds = Math.max(0, by - now() - view.blockedMs);
@@ -95,6 +98,7 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
             claim.firm = planned.choice.firm ?? planned.choice.hold;
             // Planned again after a stale plan: the new plan is not checked again.
             claim.planTpm = claim.wasStale ? undefined : planned.view.limits.tokensPerWindow;
+            claim.reduced = planned.choice.reduced === true;
             first.ask(seq);
             return planned.choice.value;
           });

@@ -7,6 +7,8 @@ export interface Reservation {
   readonly deadline: number;
   /** The plan was made on a token limit other than the one now known (see `StalePlanError`); only once per request. */
   readonly stale: boolean;
+  /** The current plan was cut down for want of tokens. */
+  readonly reduced: boolean;
   /** Time this request's calls have waited for their turn so far (ms). */
   readonly waitedMs: number;
   /**
