@@ -21,12 +21,6 @@ export function maxMinShare(total: number, others: readonly number[]): number {
   return Math.floor(left);
 }
 
-/** @returns what `others` hold, each capped at what max-min fairness would leave it next to one more claimant */
-export function cappedHolds(total: number, others: readonly number[]): number {
-  const newcomer = maxMinShare(total, others);
-  return others.reduce((sum, held) => sum + Math.min(held, newcomer), 0);
-}
-
 /**
  * Self-clocked fair queuing by request: a call's tag is where it would end
  * if every request in line were served at the same rate, so a request that

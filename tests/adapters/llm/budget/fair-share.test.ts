@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { cappedHolds, createFairClock, maxMinShare, waitOn } from "../../../../src/adapters/llm/budget/fair-share.ts";
+import { createFairClock, maxMinShare, waitOn } from "../../../../src/adapters/llm/budget/fair-share.ts";
 
 const view = { tokens: 1000, limits: { tokensPerWindow: 6000, requestsPerWindow: 30 }, blockedMs: 0, windowMs: 60_000 };
 
@@ -10,10 +10,6 @@ describe("fair-share arithmetic", () => {
     expect(maxMinShare(12_000, [1000, 20_000])).toBe(5500);
     expect(maxMinShare(3000, [1000, 1000, 1000])).toBe(750);
     expect(maxMinShare(-5, [1])).toBe(0);
-  });
-
-  test("cappedHolds() counts each hold up to the newcomer's share", () => {
-    expect(cappedHolds(12_000, [1000, 20_000])).toBe(1000 + 5500);
   });
 
   test("a FairClock tags a newcomer's small call ahead of a busy request's next one", () => {
