@@ -57,7 +57,8 @@ export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowan
       return await draftOnce(run, spec, allowance, onText, prior);
     } catch (error) {
       // Planned on limits or counts the first answers contradicted: planned again for what is left to read (once per request).
-      if (error instanceof StalePlanError && !spec.signal?.aborted) {
+      if (error instanceof StalePlanError) {
+        if (spec.signal?.aborted) throw spec.signal.reason;
         run.replan();
         prior = error.read && error.read.notes.length > 0 ? error.read : undefined;
         continue;
