@@ -1,7 +1,10 @@
 import type { AnswerWriter, TranscriptSource } from "../domain/ports.ts";
 import { createMemoryBudgetStore } from "../adapters/llm/budget/budget-store.ts";
 import { createLlmBudget, type BudgetObserver, type LlmBudget } from "../adapters/llm/budget/llm-budget.ts";
+import { createHeaderlessRule } from "../adapters/llm/budget/headerless.ts";
 import { createRedisBudgetStore } from "../adapters/llm/budget/redis-budget-store.ts";
+import { budgetKey } from "../adapters/llm/budget/budget-key.ts";
+import { sha256Hex } from "../adapters/keys/key-digest.ts";
 import { createGroqAnswerWriter } from "../adapters/llm/groq-answer-writer.ts";
 import { createOfflineAnswerWriter } from "../adapters/offline/offline-answer-writer.ts";
 import type { RedisConnection } from "../adapters/redis/redis-connection.ts";
@@ -37,13 +40,14 @@ export function composeWriter(config: Config, io: { logger: Logger; fetch?: type
 }
 
 /**
- * The provider's budget for the configured model: in Redis when it is
- * shared (the provider counts the organisation, not the process), with this
- * process's own budget while Redis is unreachable.
+ * The provider's budget for the configured endpoint, model and key: in
+ * Redis when it is shared (the provider counts the organisation, not the
+ * process), with this process's own budget while Redis is unreachable.
  */
 function composeLlmBudget(config: Config, observer: BudgetObserver | undefined, redis?: RedisConnection): LlmBudget {
   const limits = { tokensPerWindow: config.llm.tokensPerMinute, requestsPerWindow: config.llm.requestsPerMinute };
   const memory = createMemoryBudgetStore({ limits, windowMs: config.llm.budgetWindowMs });
-  const store = redis ? createRedisBudgetStore({ connection: redis, key: config.groq.model, limits, windowMs: config.llm.budgetWindowMs, fallback: memory }) : memory;
-  return createLlmBudget({ store, observer });
+  const store = redis ? createRedisBudgetStore({ connection: redis, key: budgetKey({ endpoint: config.groq.baseUrl ?? "https://api.groq.com", model: config.groq.model, apiKey: config.groq.apiKey ?? "" }, sha256Hex), limits, windowMs: config.llm.budgetWindowMs, fallback: memory }) : memory;
+  const headerless = createHeaderlessRule({ assumed: limits, operatorStated: config.llm.limitsStated });
+  return createLlmBudget({ store, observer, headerless });
 }

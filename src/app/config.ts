@@ -25,6 +25,8 @@ export interface Config {
     requestsPerMinute: number;
     /** The provider's window (a minute; tests shorten it). */
     budgetWindowMs: number;
+    /** The operator set `LLM_TOKENS_PER_MINUTE`: an endpoint stating no limits is paced by it, never unpaced. */
+    limitsStated: boolean;
   };
   requestTimeoutMs: number;
   /** A streamed request's time limit, and the longest silence on its stream (CONTRACT §7). */
@@ -130,6 +132,7 @@ function readModelLimits(read: EnvReader) {
     tokensPerMinute: read.int("LLM_TOKENS_PER_MINUTE", known?.tokensPerMinute ?? 6_000, 100, 1_000_000_000),
     requestsPerMinute: read.int("LLM_REQUESTS_PER_MINUTE", known?.requestsPerMinute ?? 30, 1, 10_000_000),
     budgetWindowMs: read.int("LLM_BUDGET_WINDOW_MS", 60_000, 100, 3_600_000),
+    limitsStated: read.raw("LLM_TOKENS_PER_MINUTE") !== undefined,
   };
 }
 

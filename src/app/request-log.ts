@@ -96,6 +96,7 @@ export function requestFields(request: Request, status: number, requestId: strin
     fields.output_tokens = facts.usage.outputTokens;
     if (facts.usage.plan !== undefined) fields.plan = facts.usage.plan;
     if (facts.usage.coverage !== undefined) fields.coverage = Math.round(facts.usage.coverage * 1000) / 1000;
+    if (facts.usage.budgetWaitMs !== undefined) fields.budget_wait_ms = round(facts.usage.budgetWaitMs);
     if (facts.usage.youtubeRequests !== undefined) fields.extra_youtube_requests = facts.usage.youtubeRequests;
   }
   if (facts.youtubeRoute !== undefined) fields.youtube_route = facts.youtubeRoute;

@@ -47,6 +47,8 @@ export interface AnswerUsage {
   plan?: string;
   /** Share of the transcript's tokens the model read, 0 to 1. */
   coverage?: number;
+  /** Time the answer's LLM calls waited for their share of the provider's budget, summed (ms). */
+  budgetWaitMs?: number;
   /** Requests the writer itself sent to YouTube (the offline engine's second reading of the video). */
   youtubeRequests?: number;
 }

@@ -4,7 +4,8 @@ import type { AnswerSpec } from "../../domain/ports.ts";
 import { selectExcerpts } from "../../domain/relevance.ts";
 import { ProviderLimitError } from "./completer.ts";
 import { mapReduce, NOTES_MAX_TOKENS } from "./map-reduce.ts";
-import { excerptRoom, linesTokens, planSummary, type CallCosts, type Plan, type PlanLimits } from "./plan.ts";
+import { StalePlanError, type PlanChoice, type ReadSoFar } from "./budget/reservation.ts";
+import { excerptRoom, firmCost, linesTokens, planSummary, type CallCosts, type Plan, type PlanLimits } from "./plan.ts";
 import { answerPrompt, combinePrompt, messages, partNotesPrompt, type PromptContext } from "./prompts.ts";
 import { promptTokens, type Run } from "./run.ts";
 
@@ -23,7 +24,7 @@ export interface Allowance {
   /** `max_tokens` of the answer's call. */
   output: number;
   /** Plans alone (see `Reservation.plan`): `choose` sees the room and says what to hold. */
-  plan<T>(choose: (room: Room) => { hold: number; value: T; reduced?: boolean }): Promise<T>;
+  plan<T>(choose: (room: Room) => PlanChoice<T>): Promise<T>;
 }
 
 /** The model's first answer and how it was read. */
@@ -43,15 +44,25 @@ const MAX_REPLANS = 2;
  * passages that match it; otherwise map-reduce, or a condensed transcript
  * when the whole cannot be read before the deadline. A 413 (a call larger
  * than the provider allows) teaches the budget the real limit and the
- * request is planned again, smaller; the same call is never sent twice.
+ * request is planned again, smaller; the same call is never sent twice. A
+ * plan made on limits or token counts that its first answers contradicted
+ * is made again, once, before it spends more (see `StalePlanError`).
  *
  * @throws {AppError} `overloaded` when not even a small plan fits before the deadline
  */
 export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowance, onText?: OnText): Promise<Draft> {
+  let prior: ReadSoFar | undefined;
   for (let replans = 0; ; replans++) {
     try {
-      return await draftOnce(run, spec, allowance, onText);
+      return await draftOnce(run, spec, allowance, onText, prior);
     } catch (error) {
+      // Planned on limits or counts the first answers contradicted: planned again for what is left to read (once per request).
+      if (error instanceof StalePlanError) {
+        if (spec.signal?.aborted) throw spec.signal.reason;
+        run.replan();
+        prior = error.read && error.read.notes.length > 0 ? error.read : undefined;
+        continue;
+      }
       if (!(error instanceof ProviderLimitError) || error.kind !== "size" || replans >= MAX_REPLANS) throw error instanceof ProviderLimitError ? error.error : error;
     }
   }
@@ -60,13 +71,13 @@ export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowan
 /** Where the final call's text goes as it is written (a streamed answer). */
 export type OnText = (piece: string) => void | Promise<void>;
 
-async function draftOnce(run: Run, spec: AnswerSpec, allowance: Allowance, onText?: OnText): Promise<Draft> {
-  const job = await allowance.plan((room) => choose(run, spec, allowance.output, room, onText));
+async function draftOnce(run: Run, spec: AnswerSpec, allowance: Allowance, onText?: OnText, prior?: ReadSoFar): Promise<Draft> {
+  const job = await allowance.plan((room) => (prior ? chooseRest(run, spec, allowance.output, room, prior, onText) : choose(run, spec, allowance.output, room, onText)));
   return await job();
 }
 
 /** Picks the plan for the room there is: the tokens to hold, and the work that follows. */
-function choose(run: Run, spec: AnswerSpec, output: number, room: Room, onText?: OnText): { hold: number; value: () => Promise<Draft>; reduced?: boolean } {
+function choose(run: Run, spec: AnswerSpec, output: number, room: Room, onText?: OnText): PlanChoice<() => Promise<Draft>> {
   const context: PromptContext = { language: spec.language, format: spec.outputFormat, title: spec.transcript.title };
   const ask = (transcript: string, excerpted?: "matches" | "sampled") => messages(context, answerPrompt(context, { transcript, prompt: spec.prompt, isSummary: spec.isSummary, excerpted }));
   // Every call is charged its max_tokens: on a small plan, an eighth of the window is room enough for an answer.
@@ -99,16 +110,38 @@ function choose(run: Run, spec: AnswerSpec, output: number, room: Room, onText?:
   const plan = planSummary(transcriptLines(spec.transcript.cues, "coarse"), costs, fair, run.count);
   if (plan.shape === "refused") throw shortOfBudget(plan.retryAfterTokens, room);
   const budget = { input: room.maxCallTokens - costs.output, output: costs.output };
-  const value = async () => ({ text: await runPlan(run, spec, context, plan, budget, onText), plan: describe(plan), coverage: plan.coverage });
-  return { hold: plan.cost, value, reduced: plan.shape === "condensed" };
+  const value = async () => {
+    const { text, read } = await runPlan(run, spec, context, plan, budget, onText);
+    return { text, plan: describe(plan), coverage: plan.coverage * read };
+  };
+  return { hold: plan.cost, value, reduced: plan.shape === "condensed", firm: firmCost(plan, costs, limits, run.count) };
 }
 
-async function runPlan(run: Run, spec: AnswerSpec, context: PromptContext, plan: Exclude<Plan, { shape: "refused" }>, budget: { input: number; output: number }, onText?: OnText): Promise<string> {
+/** @returns the answer, and the share of the plan's lines read (parts may be left out, see `mapReduce`) */
+/** After a stale plan: the rest of the transcript, planned on what is known now, combined with the notes already read. */
+function chooseRest(run: Run, spec: AnswerSpec, output: number, room: Room, prior: ReadSoFar, onText?: OnText): PlanChoice<() => Promise<Draft>> {
+  const context: PromptContext = { language: spec.language, format: spec.outputFormat, title: spec.transcript.title };
+  const costs = callCosts(run, spec, context, Math.min(output, Math.max(256, Math.floor(room.tokensPerWindow / 8))));
+  const coarse = transcriptLines(spec.transcript.cues, "coarse");
+  const total = linesTokens(coarse, run.count);
+  const rest = coarse.filter((line) => line.start >= prior.until);
+  const plan = planSummary(rest, costs, { maxCallTokens: room.maxCallTokens, available: room.tokens - prior.notes.length * costs.notes }, run.count);
+  if (plan.shape === "refused") throw shortOfBudget(plan.retryAfterTokens, room);
+  const budget = { input: room.maxCallTokens - costs.output, output: costs.output };
+  const value = async () => {
+    const { text, read } = await mapReduce(run, spec, context, budget, plan.lines, onText, prior);
+    const restTokens = linesTokens(rest, run.count);
+    return { text, plan: `${describe(plan)}+replanned`, coverage: Math.min(1, (prior.tokens + plan.coverage * read * restTokens) / Math.max(1, total)) };
+  };
+  return { hold: plan.cost + prior.notes.length * costs.notes, value, reduced: plan.shape === "condensed", firm: firmCost(plan, costs, { maxCallTokens: room.maxCallTokens, available: room.tokens }, run.count) };
+}
+
+async function runPlan(run: Run, spec: AnswerSpec, context: PromptContext, plan: Exclude<Plan, { shape: "refused" }>, budget: { input: number; output: number }, onText?: OnText): Promise<{ text: string; read: number }> {
   const oneCall = plan.shape === "one-call" || (plan.shape === "condensed" && plan.then === "one-call");
   const sampled = plan.shape === "condensed" ? "sampled" : undefined;
   if (!oneCall) return await mapReduce(run, spec, context, budget, plan.lines, onText);
   spec.events?.progress({ stage: "writing" });
-  return await run.call(messages(context, answerPrompt(context, { transcript: renderCues(plan.lines), prompt: spec.prompt, isSummary: spec.isSummary, excerpted: sampled })), budget.output, onText);
+  return { text: await run.call(messages(context, answerPrompt(context, { transcript: renderCues(plan.lines), prompt: spec.prompt, isSummary: spec.isSummary, excerpted: sampled })), budget.output, onText), read: 1 };
 }
 
 function callCosts(run: Run, spec: AnswerSpec, context: PromptContext, output: number): CallCosts {

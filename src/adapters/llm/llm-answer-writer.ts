@@ -7,7 +7,7 @@ import { createTokenCalibration } from "./calibration.ts";
 import { draftAnswer, type Allowance } from "./draft.ts";
 import { isWrongLanguage } from "./language-check.ts";
 import { messages, rewritePrompt } from "./prompts.ts";
-import { createRun, type Run } from "./run.ts";
+import { CHARGE_MARGIN, createRun, type Run } from "./run.ts";
 
 export interface LlmWriterOptions {
   /** Shown in the banner and logs, e.g. `groq:llama-3.1-8b-instant`. */
@@ -73,7 +73,7 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
         if (!spec.events) await shaper.push(draft.text);
         await shaper.end();
         const text = shaper.wrong ? await rewritten(run, spec, shaper, unwrap(draft.text), options.maxOutputTokens) : shaper.text;
-        return { text, usage: { ...run.usage, plan: draft.plan, coverage: draft.coverage } };
+        return { text, usage: { ...run.usage, plan: draft.plan, coverage: draft.coverage, budgetWaitMs: reservation.waitedMs } };
       } finally {
         reservation.close();
       }
@@ -96,7 +96,8 @@ function allowance(options: LlmWriterOptions, reservation: Reservation, lastCall
     plan(choose) {
       return reservation.plan(reservation.deadline - lastCallMs(), ({ tokens, view }) => {
         const maxCallTokens = Math.min(options.contextTokens, cap, view.limits.tokensPerWindow);
-        return choose({ maxCallTokens, tokens, tokensPerWindow: view.limits.tokensPerWindow, windowMs: view.windowMs });
+        // Calls take their count plus a margin (see CHARGE_MARGIN): the plan leaves room for it.
+        return choose({ maxCallTokens, tokens: Math.floor(tokens / CHARGE_MARGIN), tokensPerWindow: view.limits.tokensPerWindow, windowMs: view.windowMs });
       });
     },
   };

@@ -72,6 +72,19 @@ export function excerptRoom(costs: CallCosts, limits: PlanLimits, tokensPerWindo
   return Math.max(0, Math.min(room, share, limits.available - costs.answerPrompt - costs.output));
 }
 
+/**
+ * The part of a plan's cost it cannot do without: all of a one-call plan;
+ * of a map-reduce, the first part and the combining call (the parts after
+ * it may be left out when the budget runs short).
+ */
+export function firmCost(plan: Exclude<Plan, { shape: "refused" }>, costs: CallCosts, limits: PlanLimits, count: TokenCounter = estimateTokens): number {
+  const tokens = linesTokens(plan.lines, count);
+  if (oneCallFits(tokens, costs, limits)) return plan.cost;
+  const parts = Math.ceil(tokens / Math.max(1, limits.maxCallTokens - costs.notesPrompt - costs.output));
+  const part = Math.ceil(tokens / parts) + costs.notesPrompt + costs.notes;
+  return Math.min(plan.cost, part + costs.combinePrompt + parts * costs.notes + costs.output);
+}
+
 /** @returns tokens of the lines as sent (each line and its newline) */
 export function linesTokens(lines: readonly Cue[], count: TokenCounter = estimateTokens): number {
   return lines.reduce((sum, line) => sum + count(cueLine(line)) + 1, 0);

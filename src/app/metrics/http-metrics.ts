@@ -9,7 +9,8 @@ const CACHE_VALUES = ["hit", "miss", "shared", "none"] as const;
 /**
  * The per-request metrics: requests by status and error code, their
  * duration by answer-cache result (a hit is not a generation), refusals,
- * and requests in flight. `request` runs on every request: its counters
+ * requests in flight, and the time LLM answers waited for their share of
+ * the provider's budget. `request` runs on every request: its counters
  * are found in maps and only add (see `batchedCounter`).
  *
  * @param registry where the metrics are registered
@@ -18,6 +19,7 @@ export function createHttpMetrics(registry: Registry) {
   const registers = [registry];
   const requests = batchedCounter({ name: "vcs_http_requests_total", help: "Requests answered, by HTTP status and error code (none for a 2xx).", labelNames: ["status", "code"], registers });
   const seconds = new Histogram({ name: "vcs_http_request_duration_seconds", help: "Time to answer a request, by answer-cache result (hit, miss, shared; none when no answer was looked up or it failed).", labelNames: ["cache"], buckets: REQUEST_BUCKETS, registers });
+  const shareWait = new Histogram({ name: "vcs_llm_request_budget_wait_seconds", help: "Time an LLM answer's calls waited for their fair share of the provider's budget, summed per request.", buckets: [0, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120], registers });
   const refused = batchedCounter({ name: "vcs_refused_requests_total", help: "Requests refused before any work, by reason (overloaded: MAX_IN_FLIGHT reached; rate_limited: the key's rate limit).", labelNames: ["reason"], registers });
   let inFlight = (): number => 0;
   new Gauge({
@@ -47,6 +49,7 @@ export function createHttpMetrics(registry: Registry) {
       const code = facts.errorCode ?? (status >= 500 ? "internal_error" : "none");
       counter(status, code).inc();
       timers[facts.cache ?? "none"].observe(ms / 1000);
+      if (facts.usage?.budgetWaitMs !== undefined) shareWait.observe(facts.usage.budgetWaitMs / 1000);
       if (code === "overloaded") overloaded.inc();
       else if (code === "rate_limited") rateLimited.inc();
     },

@@ -1,4 +1,6 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+import { createMemoryBudgetStore } from "../../../src/adapters/llm/budget/budget-store.ts";
+import { createLlmBudget } from "../../../src/adapters/llm/budget/llm-budget.ts";
 import { createGroqAnswerWriter, type GroqWriterOptions } from "../../../src/adapters/llm/groq-answer-writer.ts";
 import { promptTokens } from "../../../src/adapters/llm/run.ts";
 import type { AnswerSpec } from "../../../src/domain/ports.ts";
@@ -54,7 +56,7 @@ describe("createGroqAnswerWriter()", () => {
     const long = { ...short, cues: generateCues(3600) };
     const answer = await createGroqAnswerWriter(options()).write(spec({ transcript: long }));
     expect(llm.calls.length).toBeGreaterThan(2);
-    expect(answer.usage).toEqual({ calls: llm.calls.length, inputTokens: llm.calls.reduce((n, c) => n + 100 + (c.text.length % 7), 0), outputTokens: 10 * llm.calls.length, plan: "map-reduce", coverage: 1 });
+    expect(answer.usage).toEqual({ calls: llm.calls.length, inputTokens: llm.calls.reduce((n, c) => n + 100 + (c.text.length % 7), 0), outputTokens: 10 * llm.calls.length, plan: "map-reduce", coverage: 1, budgetWaitMs: expect.any(Number) });
     for (const call of llm.calls) expect(promptTokens(call.messages as never)).toBeLessThanOrEqual(4000);
   });
 
@@ -104,6 +106,14 @@ describe("createGroqAnswerWriter()", () => {
     await writer.write(spec({ prompt: "Another question?", isSummary: false, deadline: Date.now() + 30_000 }));
     expect(performance.now() - started).toBeGreaterThanOrEqual(800);
     expect(isAppError(await first, "upstream_blocked")).toBe(true);
+  });
+
+  test("one answer without x-ratelimit headers (a gateway, a proxy) does not lift the budget's limits", async () => {
+    const store = createMemoryBudgetStore({ limits: { tokensPerWindow: 6000, requestsPerWindow: 30 }, windowMs: 60_000 });
+    const writer = createGroqAnswerWriter(options({ budget: createLlmBudget({ store }) }));
+    await writer.write(spec());
+    expect(llm.calls).toHaveLength(1);
+    expect((await store.peek()).limits).toEqual({ tokensPerWindow: 6000, requestsPerWindow: 30 });
   });
 
   test("stops retrying 5xx after maxRetries and says upstream_error without the upstream body", async () => {

@@ -1,116 +1,87 @@
-import { AppError } from "../../../domain/errors.ts";
 import type { BudgetStore } from "./budget-store.ts";
+import { createFairClock, maxMinShare } from "./fair-share.ts";
+import { createFairLine, type Claim } from "./fair-line.ts";
 import { createFirstAnswer } from "./first-answer.ts";
+import { createHeaderlessRule, type HeaderlessRule } from "./headerless.ts";
 import type { BudgetObserver, LlmBudget } from "./reservation.ts";
 
 export type { BudgetObserver, LlmBudget, Reservation } from "./reservation.ts";
 
-/** A call waiting for its turn. */
-interface Waiter {
-  seq: number;
-  tokens: number;
-  deadline: number;
-  signal?: AbortSignal;
-  /** Clock reading when the call joined the line. */
-  since: number;
-  resolve(): void;
-  reject(error: unknown): void;
-}
-
 /**
- * The LLM budget every call passes through. Requests line up in arrival
- * order (first come, first served): each holds the tokens its plan needs,
- * and a call is admitted only when the tokens it takes leave what earlier
- * requests still hold. A call whose turn cannot come before its request's
- * deadline is refused at once instead of waiting in vain.
+ * The LLM budget every call passes through, shared fairly between requests.
+ * Planning: a request may plan on its max-min fair share of what the window
+ * gives before its deadline (what each request was served already counts
+ * in its share): what others hold counts only up to that share,
+ * except the part of their plans they cannot do without (a map-reduce can
+ * leave parts out; a one-call answer cannot).
+ * Admission, and refusal within a second of a call's deadline going out of
+ * reach: see `createFairLine`. Answers teach the limits (see
+ * `createHeaderlessRule` for those stating none); a plan made on a token
+ * limit since contradicted is found stale once (`StalePlanError`).
  *
  * @param options.store where the budget is kept (memory, or Redis for all instances)
  * @param options.now clock in ms; `options.sleep` waits (both swappable in tests)
+ * @param options.headerless what answers stating no limits teach (by default: several in a row unpace)
  */
-export function createLlmBudget(options: { store: BudgetStore; now?: () => number; sleep?: (ms: number) => Promise<void>; observer?: BudgetObserver }): LlmBudget {
+export function createLlmBudget(options: { store: BudgetStore; now?: () => number; sleep?: (ms: number) => Promise<void>; observer?: BudgetObserver; headerless?: HeaderlessRule }): LlmBudget {
   const { store, observer } = options;
   const now = options.now ?? Date.now;
-  const open = new Map<number, { held: number }>();
-  const queue: Waiter[] = [];
+  const open = new Map<number, Claim>();
+  const clock = createFairClock();
   let nextSeq = 0;
-  let pumping = false;
-  let wake: (() => void) | undefined;
   let planning: Promise<unknown> = Promise.resolve();
   const first = createFirstAnswer();
+  const headerless = options.headerless ?? createHeaderlessRule({ assumed: { tokensPerWindow: 6_000, requestsPerWindow: 30 } });
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const line = createFairLine({ store, claims: open, clock, now, sleep, observer });
 
-  const heldAhead = (seq: number) => {
-    let sum = 0;
-    for (const [other, claim] of open) if (other < seq) sum += claim.held;
-    return sum;
+  /**
+   * A request's max-min fair share of `total`, counting what each has been
+   * served already: what the others cannot do without comes off the top,
+   * the rest of their claims is shared.
+   */
+  const shareOf = (seq: number, total: number) => {
+    const own = open.get(seq)?.served ?? 0;
+    const others = [...open].filter(([other, claim]) => other !== seq && claim.held > 0).map(([, claim]) => claim);
+    const firm = others.reduce((sum, claim) => sum + Math.min(claim.firm, claim.held), 0);
+    const served = others.reduce((sum, claim) => sum + claim.served, own);
+    return maxMinShare(total - firm + served, others.map((claim) => claim.served + claim.held - Math.min(claim.firm, claim.held))) - own;
   };
-
-  async function pump(): Promise<void> {
-    if (pumping) return;
-    pumping = true;
-    try {
-      while (queue.length > 0) {
-        const head = queue[0]!;
-        if (head.signal?.aborted) {
-          queue.shift();
-          observer?.queued(queue.length);
-          head.reject(head.signal.reason);
-          continue;
-        }
-        const wait = await store.take(head.tokens, heldAhead(head.seq)).catch(() => 0);
-        if (queue[0] !== head) continue;
-        if (wait === 0) {
-          queue.shift();
-          observer?.queued(queue.length);
-          observer?.waited((now() - head.since) / 1000);
-          const claim = open.get(head.seq);
-          if (claim) claim.held = Math.max(0, claim.held - head.tokens);
-          head.resolve();
-        } else if (now() + wait > head.deadline) {
-          queue.shift();
-          observer?.queued(queue.length);
-          head.reject(shortOfBudget(wait));
-        } else {
-          await Promise.race([sleep(Math.min(wait, 1_000)), new Promise<void>((resolve) => (wake = resolve))]);
-        }
-      }
-    } finally {
-      pumping = false;
-    }
-  }
-
-  function enqueue(waiter: Waiter): void {
-    const at = queue.findIndex((other) => other.seq > waiter.seq);
-    queue.splice(at < 0 ? queue.length : at, 0, waiter);
-    observer?.queued(queue.length);
-    waiter.signal?.addEventListener("abort", () => wake?.(), { once: true });
-    wake?.();
-    void pump();
-  }
-
   return {
     get queueLength() {
-      return queue.length;
+      return line.length;
     },
     open(deadline) {
       const seq = nextSeq++;
-      const claim = { held: 0 };
+      const claim: Claim = { held: 0, firm: 0, served: 0, last: 0, waitedMs: 0 };
       open.set(seq, claim);
       return {
         deadline,
+        get waitedMs() {
+          return claim.waitedMs;
+        },
+        get stale() {
+          return line.takeStale(claim);
+        },
+        get reduced() {
+          return claim.reduced === true;
+        },
         async available(by) {
           const view = await store.peek();
           const seconds = Math.max(0, by - now() - view.blockedMs);
           const refill = (seconds * view.limits.tokensPerWindow) / view.windowMs;
-          return { tokens: Math.floor(view.tokens + refill - heldAhead(seq)), view };
+          return { tokens: shareOf(seq, view.tokens + refill), view };
         },
         hold(tokens) {
           claim.held = tokens;
+          claim.firm = tokens;
         },
         plan(by, choose) {
           const attempt = async () => {
             try {
-              return { choice: choose(await this.available(by)) };
+              const free = await this.available(by);
+              line.knownTpm = free.view.limits.tokensPerWindow;
+              return { choice: choose(free), view: free.view };
             } catch (error) {
               return { error };
             }
@@ -124,25 +95,42 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
             }
             if (!planned.choice) throw planned.error;
             claim.held = planned.choice.hold;
+            claim.firm = planned.choice.firm ?? planned.choice.hold;
+            // Planned again after a stale plan: the new plan is not checked again.
+            claim.planTpm = claim.wasStale ? undefined : planned.view.limits.tokensPerWindow;
+            claim.reduced = planned.choice.reduced === true;
             first.ask(seq);
             return planned.choice.value;
           });
           planning = turn.catch(() => undefined);
           return turn;
         },
-        admit(tokens, signal, latestStart = deadline) {
-          return new Promise<void>((resolve, reject) => enqueue({ seq, tokens, deadline: Math.min(deadline, latestStart), signal, since: now(), resolve, reject }));
+        admit(tokens, signal, latestStart = deadline, part = {}) {
+          const tag = clock.tag(tokens, claim.last);
+          claim.last = tag;
+          return new Promise<void>((resolve, reject) => line.enqueue({ seq, tokens, deadline: Math.min(deadline, latestStart), leave: part.leave ?? 0, optional: part.optional ?? false, part: part.leave !== undefined, tag, signal, since: now(), resolve, reject }));
         },
-        async settle(taken, charged, report) {
+        async settle(taken, charged, report, refused = false) {
           if (charged !== undefined && charged < taken) await store.give(taken - charged);
-          await store.observe(report);
-          first.learn();
+          const { learn, known } = headerless.judge(report, refused);
+          if (learn) {
+            await store.observe(learn);
+            line.knownTpm = (await store.peek()).limits.tokensPerWindow;
+          }
+          if (known) first.learn();
+          // The limits may have changed: the line is looked at again now, not after the wait it was told.
+          line.wake();
           if (observer) observer.remaining((await store.peek()).tokens);
+        },
+        async unsent(tokens) {
+          claim.served = Math.max(0, claim.served - tokens);
+          await store.give(tokens).catch(() => undefined);
+          line.wake();
         },
         close() {
           open.delete(seq);
           first.end(seq);
-          wake?.();
+          line.wake();
         },
       };
     },
@@ -151,8 +139,3 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
 
 /** Longest a request waits for the first answer to teach the provider's limits before planning on the guess. */
 const PROBE_WAIT_MS = 10_000;
-
-function shortOfBudget(waitMs: number): AppError {
-  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return new AppError("overloaded", `The language model's token budget is used up until after this request's deadline; try again in ${seconds} s`, { retryAfterSeconds: seconds });
-}

@@ -5,7 +5,7 @@ import type { Limits } from "./token-bucket.ts";
 /**
  * The rules of `createMemoryBudgetStore()` as one Lua script run atomically
  * inside Redis on Redis's own clock, so every instance shares one budget
- * per model. ARGV: op (take, give, observe, peek), window ms, default token
+ * per budget key (endpoint, model, API key digest: see `budgetKey`). ARGV: op (take, give, observe, peek), window ms, default token
  * and request limits, then the op's figures (-1: not stated). Returns
  * [wait ms or 0, tokens, token limit, request limit, blocked ms], as
  * integers (Lua numbers are truncated on the way out).
@@ -62,7 +62,7 @@ type Reply = [number, number, number, number, number];
  * While Redis is unreachable each instance keeps to its own budget
  * (`fallback`); the connection logs the outage once.
  *
- * @param options.key the budget's name (the model), prefixed with the connection's prefix
+ * @param options.key the budget's name (see `budgetKey`), prefixed with the connection's prefix
  * @param options.fallback the store used while Redis is unreachable
  */
 export function createRedisBudgetStore(options: { connection: RedisConnection; key: string; limits: Limits; windowMs: number; fallback: BudgetStore }): BudgetStore {

@@ -1,16 +1,23 @@
 import type { BudgetView } from "./budget-store.ts";
 import type { LimitReport } from "./limits-report.ts";
 
-/** One request's place in the provider's budget: its calls are admitted in its turn, before those of later requests. */
+/** One request's place in the provider's budget: its calls are admitted in its turn in the fair line. */
 export interface Reservation {
   /** The request's deadline (clock ms). */
   readonly deadline: number;
+  /** The plan was made on a token limit other than the one now known (see `StalePlanError`); only once per request. */
+  readonly stale: boolean;
+  /** The current plan was cut down for want of tokens. */
+  readonly reduced: boolean;
+  /** Time this request's calls have waited for their turn so far (ms). */
+  readonly waitedMs: number;
   /**
-   * Tokens free for this request before `by`: what the bucket holds and
-   * will refill, less what earlier requests have reserved.
+   * Tokens free for this request before `by`: its max-min fair share of
+   * what the bucket holds and will refill, next to what the other open
+   * requests hold.
    */
   available(by: number): Promise<{ tokens: number; view: BudgetView }>;
-  /** Sets aside the plan's tokens, so later requests plan around them. */
+  /** Sets aside the plan's tokens, so other requests plan around them (up to its fair share). */
   hold(tokens: number): void;
   /**
    * Plans alone: no other request of this process plans between the look at
@@ -18,20 +25,67 @@ export interface Reservation {
    * same tokens.
    *
    * @param choose gets what is available before `by`; returns the tokens to hold, its
-   *   result, and whether the plan is cut down for want of tokens (it may throw for that too)
+   *   result, whether the plan is cut down for want of tokens (it may throw for that too),
+   *   and `firm`: the part of the hold it cannot do without (all of it by default;
+   *   a map-reduce can leave parts out), which others' fair shares never cut into
    */
-  plan<T>(by: number, choose: (free: { tokens: number; view: BudgetView }) => { hold: number; value: T; reduced?: boolean }): Promise<T>;
+  plan<T>(by: number, choose: (free: { tokens: number; view: BudgetView }) => PlanChoice<T>): Promise<T>;
   /**
    * Waits for the call's turn and takes its tokens.
    *
    * @param latestStart the call must start by then to end before the deadline (the deadline by default)
+   * @param part.leave tokens that must still be had after this call by `latestStart` (calls that follow it)
+   * @param part.optional the plan can do without this call: others may go ahead of it even when it then misses its time
    * @throws {AppError} `overloaded` when they cannot be had before the deadline
    */
-  admit(tokens: number, signal?: AbortSignal, latestStart?: number): Promise<void>;
-  /** Gives back what a call was charged less than it took, and learns from the provider's report. */
-  settle(taken: number, charged: number | undefined, report: LimitReport): Promise<void>;
+  admit(tokens: number, signal?: AbortSignal, latestStart?: number, part?: CallPart): Promise<void>;
+  /**
+   * Gives back what a call was charged less than it took, and learns from
+   * the provider's report (see `createHeaderlessRule` for answers stating none).
+   *
+   * @param refused the provider refused the call (429 or 413)
+   */
+  settle(taken: number, charged: number | undefined, report: LimitReport, refused?: boolean): Promise<void>;
+  /** Gives back the tokens of an admitted call that was not sent. */
+  unsent(tokens: number): Promise<void>;
   /** Ends the request's claim on the budget. */
   close(): void;
+}
+
+/**
+ * The request's plan was made on limits the provider has since contradicted
+ * (a fresh process's guess, or limits that changed): it must be planned
+ * again before it spends more. Never leaves the writer (see `draftAnswer`).
+ */
+export class StalePlanError extends Error {
+  /** @param read what the plan had read when it was found stale, kept for the next plan */
+  constructor(readonly read?: ReadSoFar) {
+    super("The plan was made on limits that have changed");
+    this.name = "StalePlanError";
+  }
+}
+
+/** The notes of the parts a stale plan had read, from the start of the transcript. */
+export interface ReadSoFar {
+  notes: string[];
+  /** Seconds into the video up to which the notes read. */
+  until: number;
+  /** Tokens of the lines read. */
+  tokens: number;
+}
+
+/** Where a call stands in its plan (see `Reservation.admit`). */
+export interface CallPart {
+  leave?: number;
+  optional?: boolean;
+}
+
+/** What a planner chose (see `Reservation.plan`). */
+export interface PlanChoice<T> {
+  hold: number;
+  value: T;
+  reduced?: boolean;
+  firm?: number;
 }
 
 export interface LlmBudget {

@@ -35,17 +35,78 @@ describe("createLlmBudget()", () => {
     expect(seen.waited.at(-1)).toBeGreaterThanOrEqual(10);
   });
 
-  test("serves requests first come, first served: a later request cannot take what an earlier one holds", async () => {
-    const { budget } = budgetOn(6000);
-    const first = budget.open(120_000);
-    const second = budget.open(120_000);
-    first.hold(5000);
-    await first.admit(2000);
+  test("a small call that fits now goes ahead of a long plan's next call when the long plan can afford the wait", async () => {
+    const { budget, now } = budgetOn(6000);
+    const long = budget.open(120_000);
+    const short = budget.open(120_000);
+    await long.admit(5000);
     const order: string[] = [];
-    const late = second.admit(2000).then(() => order.push("second"));
-    const early = first.admit(3000).then(() => order.push("first"));
-    await Promise.all([late, early]);
-    expect(order).toEqual(["first", "second"]);
+    const next = long.admit(4000).then(() => order.push(`long@${now()}`));
+    const small = short.admit(1000).then(() => order.push(`short@${now()}`));
+    await Promise.all([next, small]);
+    expect(order).toEqual(["short@0", "long@40000"]);
+  });
+
+  test("but not when the long plan's call would then miss its latest start", async () => {
+    const { budget } = budgetOn(6000);
+    const long = budget.open(120_000);
+    const short = budget.open(120_000);
+    await long.admit(5000);
+    const order: string[] = [];
+    const next = long.admit(4000, undefined, 31_000).then(() => order.push("long"));
+    const small = short.admit(1000).then(() => order.push("short"));
+    await Promise.all([next, small]);
+    expect(order).toEqual(["long", "short"]);
+  });
+
+  test("a request's many calls in line do not keep a newcomer waiting behind all of them (fair queuing by request)", async () => {
+    const { budget } = budgetOn(6000);
+    const long = budget.open(600_000);
+    const late = budget.open(600_000);
+    await long.admit(6000);
+    const order: string[] = [];
+    const calls = [1, 2, 3].map((i) => long.admit(2000).then(() => order.push(`long${i}`)));
+    await Promise.resolve();
+    calls.push(late.admit(2000).then(() => order.push("late")));
+    await Promise.all(calls);
+    expect(order.indexOf("late")).toBeLessThanOrEqual(1);
+  });
+
+  test("a call behind others whose deadline becomes out of reach is refused at once, not when its turn comes", async () => {
+    const { budget, now } = budgetOn(6000);
+    const first = budget.open(600_000);
+    const second = budget.open(600_000);
+    await first.admit(6000);
+    void first.admit(6000).catch(() => undefined);
+    await Promise.resolve();
+    // Alone, 3,000 tokens need 30 s: the deadline of 20 s is out of reach from the start.
+    const error = await second.admit(3000, undefined, 20_000).catch((e) => e);
+    expect(isAppError(error, "overloaded")).toBe(true);
+    expect(now()).toBeLessThan(1_000);
+  });
+
+  test("what a refused call would have taken is no longer held against the others", async () => {
+    const { budget } = budgetOn(6000);
+    const first = budget.open(20_000);
+    const other = budget.open(600_000);
+    first.hold(9000);
+    await first.admit(6000);
+    await first.admit(3000).catch(() => undefined);
+    expect((await other.available(60_000)).tokens).toBe(6000);
+  });
+
+  test("a long plan's hold counts against a newcomer only up to the fair share (max-min), but what it cannot do without counts in full", async () => {
+    const { budget } = budgetOn(6000);
+    const long = budget.open(120_000);
+    const short = budget.open(120_000);
+    await long.plan(60_000, () => ({ hold: 20_000, firm: 0, value: 1 }));
+    // 6,000 now and 6,000 refilled within the minute: half each.
+    expect((await short.available(60_000)).tokens).toBe(6000);
+    short.hold(1000);
+    expect((await budget.open(120_000).available(60_000)).tokens).toBe(5500);
+    const firm = budget.open(120_000);
+    await firm.plan(60_000, () => ({ hold: 4000, value: 1 }));
+    expect((await budget.open(120_000).available(60_000)).tokens).toBe(3500);
   });
 
   test("refuses at once with overloaded and a Retry-After when the turn comes after the deadline", async () => {
@@ -105,5 +166,18 @@ describe("createLlmBudget() before the provider has answered", () => {
     const budget = createLlmBudget({ store, now: () => 0, sleep: () => new Promise(() => {}) });
     await budget.open(120_000).plan(60_000, () => ({ hold: 2000, value: 1 }));
     expect(await budget.open(120_000).plan(60_000, () => ({ hold: 1000, value: 2 }))).toBe(2);
+  });
+});
+
+describe("createLlmBudget() on answers stating no limits", () => {
+  test("one headerless answer leaves the limits as they were; several in a row unpace", async () => {
+    const store = createMemoryBudgetStore({ limits: { tokensPerWindow: 6000, requestsPerWindow: 30 }, windowMs: 60_000, now: () => 0 });
+    const budget = createLlmBudget({ store, now: () => 0 });
+    const request = budget.open(120_000);
+    await request.settle(1000, 1000, {});
+    expect((await store.peek()).limits.tokensPerWindow).toBe(6000);
+    await request.settle(1000, 1000, {});
+    await request.settle(1000, 1000, {});
+    expect((await store.peek()).limits.tokensPerWindow).toBeGreaterThan(1e9);
   });
 });

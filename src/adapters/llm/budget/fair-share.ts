@@ -1,0 +1,55 @@
+/** The arithmetic of fair admission: max-min shares for planning, finish tags for the line, waits on a view of the bucket. */
+import type { BudgetView } from "./budget-store.ts";
+
+/**
+ * The max-min fair share of `total` tokens for one more claimant, next to
+ * others that hold `others`: a claim smaller than the equal share keeps all
+ * it holds, and what it leaves is split equally between the rest (water
+ * filling). The newcomer's demand is taken as unbounded.
+ *
+ * @returns tokens the newcomer may plan on (never below 0)
+ */
+export function maxMinShare(total: number, others: readonly number[]): number {
+  let left = Math.max(0, total);
+  let claimants = others.length + 1;
+  for (const held of [...others].sort((a, b) => a - b)) {
+    const share = left / claimants;
+    if (held >= share) return Math.floor(share);
+    left -= held;
+    claimants--;
+  }
+  return Math.floor(left);
+}
+
+/**
+ * Self-clocked fair queuing by request: a call's tag is where it would end
+ * if every request in line were served at the same rate, so a request that
+ * has just had a large call waits behind a newcomer's small one, and no
+ * request can get ahead by sending many calls.
+ */
+export interface FairClock {
+  /** @returns the finish tag of a call of `tokens` from a request whose last call ended at tag `last` */
+  tag(tokens: number, last: number): number;
+  /** A call with `tag` of `tokens` was admitted: the clock moves to its start. */
+  served(tag: number, tokens: number): void;
+}
+
+/** @returns a fair clock at 0 */
+export function createFairClock(): FairClock {
+  let virtual = 0;
+  return {
+    tag: (tokens, last) => Math.max(virtual, last) + tokens,
+    served(tag, tokens) {
+      virtual = Math.max(virtual, tag - tokens);
+    },
+  };
+}
+
+/**
+ * @param extra tokens that others take first
+ * @returns ms until the bucket of `view` has `tokens` (after `extra`): 0 when now (the request budget is the store's to check)
+ */
+export function waitOn(view: BudgetView, tokens: number, extra = 0): number {
+  const tokenWait = ((tokens + extra - view.tokens) * view.windowMs) / view.limits.tokensPerWindow;
+  return Math.max(0, Math.ceil(Math.max(tokenWait, view.blockedMs)));
+}

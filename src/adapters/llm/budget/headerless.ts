@@ -1,0 +1,51 @@
+/** What the budget learns from answers that state no limits at all (a local server, a gateway, a proxy's error page). */
+import type { LimitReport } from "./limits-report.ts";
+import type { Limits } from "./token-bucket.ts";
+
+/** Limits of an endpoint taken to have none: too large to matter. */
+export const NO_STATED_LIMIT = 1e12;
+
+/** Answers in a row with no `x-ratelimit-*` figure after which the endpoint is taken to have no limits. */
+export const HEADERLESS_ANSWERS_TO_UNPACE = 3;
+
+/** Turns each answer's report into what the budget should learn from it. */
+export interface HeaderlessRule {
+  /**
+   * @param refused the provider refused the call (a 429 or 413)
+   * @returns the report to learn from (undefined: nothing to learn), and whether the limits are now known
+   */
+  judge(report: LimitReport, refused: boolean): { learn?: LimitReport; known: boolean };
+}
+
+/**
+ * One answer without figures proves nothing: it may be a gateway's or a
+ * proxy's page in front of a limited provider. The endpoint is unpaced only
+ * after several such answers in a row, and never when the operator stated
+ * the limits (`LLM_TOKENS_PER_MINUTE`): those then stand. Any stated figure
+ * takes over at once, and a refusal without figures while unpaced puts the
+ * assumed limits back.
+ *
+ * @param options.assumed the limits assumed until the provider states its own
+ * @param options.operatorStated the operator set the limits; headerless answers keep them
+ */
+export function createHeaderlessRule(options: { assumed: Limits; operatorStated?: boolean }): HeaderlessRule {
+  let inRow = 0;
+  let unpaced = false;
+  const assumed: LimitReport = { tokenLimit: options.assumed.tokensPerWindow, requestLimit: options.assumed.requestsPerWindow };
+  return {
+    judge(report, refused) {
+      const stated = Object.values(report).some((value) => value !== undefined);
+      if (stated || refused) {
+        inRow = 0;
+        const back = unpaced && !stated;
+        unpaced = false;
+        return { learn: back ? assumed : report, known: stated };
+      }
+      if (options.operatorStated) return { known: true };
+      inRow++;
+      if (inRow < HEADERLESS_ANSWERS_TO_UNPACE) return { known: false };
+      unpaced = true;
+      return { learn: { tokenLimit: NO_STATED_LIMIT, requestLimit: NO_STATED_LIMIT }, known: true };
+    },
+  };
+}

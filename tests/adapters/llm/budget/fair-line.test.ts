@@ -1,0 +1,45 @@
+import { describe, expect, test } from "bun:test";
+import { createMemoryBudgetStore } from "../../../../src/adapters/llm/budget/budget-store.ts";
+import { createFairClock } from "../../../../src/adapters/llm/budget/fair-share.ts";
+import { createFairLine, type Claim, type Waiter } from "../../../../src/adapters/llm/budget/fair-line.ts";
+import { StalePlanError } from "../../../../src/adapters/llm/budget/reservation.ts";
+import { isAppError } from "../../../../src/domain/errors.ts";
+
+/** A line on a hand-moved clock: sleeping advances the clock. */
+function lineOn(tokensPerWindow: number) {
+  let clock = 0;
+  const now = () => clock;
+  const store = createMemoryBudgetStore({ limits: { tokensPerWindow, requestsPerWindow: 1000 }, windowMs: 60_000, now });
+  const claims = new Map<number, Claim>();
+  const line = createFairLine({ store, claims, clock: createFairClock(), now, sleep: async (ms) => void (clock += ms), observer: undefined });
+  const call = (seq: number, tokens: number, extra: Partial<Waiter> = {}) =>
+    new Promise<number>((resolve, reject) => line.enqueue({ seq, tokens, deadline: 600_000, leave: 0, optional: false, part: false, tag: tokens, since: now(), resolve: () => resolve(now()), reject, ...extra }));
+  return { line, claims, call, store, now };
+}
+
+describe("createFairLine()", () => {
+  test("admits the lowest tag first, and a call that fits now ahead of one waiting for the refill", async () => {
+    const { call, store } = lineOn(6000);
+    await store.take(5000);
+    const order: string[] = [];
+    await Promise.all([call(0, 4000, { tag: 1 }).then(() => order.push("big")), call(1, 1000, { tag: 2 }).then(() => order.push("small"))]);
+    expect(order).toEqual(["small", "big"]);
+  });
+
+  test("refuses at once a call that cannot be served after those due before it", async () => {
+    const { call, store, now } = lineOn(6000);
+    await store.take(6000);
+    void call(0, 3000, { deadline: 40_000 }).catch(() => undefined);
+    const error = await call(1, 3000, { deadline: 45_000 }).catch((e) => e);
+    expect(isAppError(error, "overloaded")).toBe(true);
+    expect(now()).toBeLessThan(1000);
+  });
+
+  test("tells a part of a plan made on another token limit that the plan is stale, once", async () => {
+    const { call, claims, line } = lineOn(6000);
+    claims.set(0, { held: 1000, firm: 1000, served: 0, last: 0, waitedMs: 0, planTpm: 60_000 });
+    expect(await call(0, 1000, { part: true }).catch((e) => e)).toBeInstanceOf(StalePlanError);
+    expect(await call(0, 1000, { part: true })).toBe(0);
+    expect(line.takeStale(claims.get(0)!)).toBe(false);
+  });
+});

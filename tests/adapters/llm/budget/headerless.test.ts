@@ -1,0 +1,37 @@
+import { describe, expect, test } from "bun:test";
+import { createHeaderlessRule, HEADERLESS_ANSWERS_TO_UNPACE, NO_STATED_LIMIT } from "../../../../src/adapters/llm/budget/headerless.ts";
+
+const FREE = { tokensPerWindow: 6000, requestsPerWindow: 30 };
+const unpaced = { tokenLimit: NO_STATED_LIMIT, requestLimit: NO_STATED_LIMIT };
+
+describe("createHeaderlessRule()", () => {
+  test("one answer without figures (a gateway's page) teaches nothing", () => {
+    const rule = createHeaderlessRule({ assumed: FREE });
+    expect(rule.judge({}, false)).toEqual({ known: false });
+  });
+
+  test(`only ${HEADERLESS_ANSWERS_TO_UNPACE} answers in a row without figures unpace the endpoint`, () => {
+    const rule = createHeaderlessRule({ assumed: FREE });
+    for (let i = 1; i < HEADERLESS_ANSWERS_TO_UNPACE; i++) expect(rule.judge({}, false).learn).toBeUndefined();
+    expect(rule.judge({}, false)).toEqual({ learn: unpaced, known: true });
+  });
+
+  test("a stated figure between them starts the count again, and is learnt at once", () => {
+    const rule = createHeaderlessRule({ assumed: FREE });
+    rule.judge({}, false);
+    rule.judge({}, false);
+    expect(rule.judge({ tokenLimit: 6000, tokensRemaining: 100 }, false)).toEqual({ learn: { tokenLimit: 6000, tokensRemaining: 100 }, known: true });
+    for (let i = 1; i < HEADERLESS_ANSWERS_TO_UNPACE; i++) expect(rule.judge({}, false).learn).toBeUndefined();
+  });
+
+  test("a refusal without figures while unpaced puts the assumed limits back", () => {
+    const rule = createHeaderlessRule({ assumed: FREE });
+    for (let i = 0; i < HEADERLESS_ANSWERS_TO_UNPACE; i++) rule.judge({}, false);
+    expect(rule.judge({}, true).learn).toEqual({ tokenLimit: 6000, requestLimit: 30 });
+  });
+
+  test("with the operator's limits (LLM_TOKENS_PER_MINUTE) headerless answers never unpace: those limits stand", () => {
+    const rule = createHeaderlessRule({ assumed: FREE, operatorStated: true });
+    for (let i = 0; i < 10; i++) expect(rule.judge({}, false)).toEqual({ known: true });
+  });
+});
