@@ -4,6 +4,8 @@ import { createCachedTranscriptSource } from "../adapters/youtube/cached-transcr
 import { createInnertubeTranscriptSource } from "../adapters/youtube/innertube-transcript-source.ts";
 import { withSecondStrategy } from "../adapters/youtube/second-strategy.ts";
 import { createYoutubeTranscriptPackageSource } from "../adapters/youtube/youtube-transcript-package-source.ts";
+import type { RedisConnection } from "../adapters/redis/redis-connection.ts";
+import { composeSpeech } from "./compose-speech.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import type { ServiceMetrics } from "./metrics/service-metrics.ts";
@@ -17,10 +19,11 @@ import type { ServiceMetrics } from "./metrics/service-metrics.ts";
  * @param io the outside world; `fetch` replaces the proxy-aware one in tests
  * @param cache where transcripts are kept
  * @param flights where identical fetches in flight are shared (this process only when omitted)
+ * @param redis the shared connection, for the speech-to-text budget
  */
-export function composeTranscriptSource(config: Config, io: { logger: Logger; fetch?: typeof fetch; metrics?: ServiceMetrics }, cache: Cache<Transcript>, flights?: SharedFlight): TranscriptSource {
+export function composeTranscriptSource(config: Config, io: { logger: Logger; fetch?: typeof fetch; metrics?: ServiceMetrics }, cache: Cache<Transcript>, flights?: SharedFlight, redis?: RedisConnection): TranscriptSource {
   const transport = { baseUrl: config.youtube.baseUrl, timeoutMs: config.youtube.timeoutMs, fetch: io.fetch ?? proxiedFetch(config.youtube.proxy) };
-  const primary = createInnertubeTranscriptSource({ ...transport, clients: config.youtube.clients, observe: io.metrics?.youtube });
+  const primary = createInnertubeTranscriptSource({ ...transport, clients: config.youtube.clients, observe: io.metrics?.youtube, speech: composeSpeech(config, io, redis) });
   const source = withSecondStrategy(primary, createYoutubeTranscriptPackageSource(transport));
   return createCachedTranscriptSource({ source, cache, ttlMs: config.transcriptCache.ttlMs, flights, observe: io.metrics?.transcriptLookup });
 }

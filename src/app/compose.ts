@@ -34,7 +34,7 @@ export interface ServiceIo {
  */
 export async function composeService(config: Config, io: ServiceIo & { notes?: RequestNotes; onRedisAvailability?: (available: boolean) => void; streams?: LiveStreams }): Promise<Service> {
   const state = await composeState(config, io);
-  const transcripts = composeTranscriptSource(config, io, state.transcriptCache, state.flights);
+  const transcripts = composeTranscriptSource(config, io, state.transcriptCache, state.flights, state.redis);
   const writer = composeWriter(config, io, transcripts, state.redis);
   const chat = composeChat(config, io, state, writer, transcripts);
   const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, bodyTimeoutMs: config.connection.bodyTimeoutMs, logger: io.logger, corsOrigins: config.corsOrigins, notes: io.notes, streams: io.streams && { live: io.streams, ...config.stream } });
@@ -52,7 +52,7 @@ export function composeChat(
   io: ServiceIo,
   state: ServiceState,
   writer: AnswerWriter,
-  transcripts: TranscriptSource = composeTranscriptSource(config, io, state.transcriptCache, state.flights),
+  transcripts: TranscriptSource = composeTranscriptSource(config, io, state.transcriptCache, state.flights, state.redis),
 ): ChatService {
   return createChatService({
     onLookup: io.metrics?.answerLookup,

@@ -4,7 +4,7 @@ import { describeDuration } from "./duration.ts";
 import { deadline, withDeadline } from "./deadline.ts";
 import { Generations, type AnswerListener, type Generation } from "./generation.ts";
 import type { AnswerUsage, AnswerWriter, Cache, CacheLookup, SharedFlight, TranscriptSource, WorkGate, WorkRole } from "./ports.ts";
-import { lastCueEnd } from "./transcript.ts";
+import { lastCueEnd, type SpeechFacts } from "./transcript.ts";
 
 /** The response body of spec §2.2. */
 export interface ChatResponse {
@@ -24,6 +24,8 @@ export interface GeneratedAnswer {
   transcriptLanguage: string;
   usage?: AnswerUsage;
   timings: { transcriptMs: number; generationMs: number };
+  /** Set when the transcript was made from the video's audio (it has no captions). */
+  speech?: SpeechFacts;
 }
 
 /** How a request was served, for logs and Server-Timing. */
@@ -88,6 +90,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       languages: [request.language],
       translate: true,
       signal,
+      deadline,
+      onTranscribing: (done, total) => generation.events.progress({ stage: "transcribing", done, total }),
     });
     const fetched = now();
     const answer = await deps.writer.write({
@@ -109,6 +113,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       transcriptLanguage: transcript.language,
       usage: answer.usage,
       timings: { transcriptMs: fetched - started, generationMs: now() - fetched },
+      ...(transcript.speech ? { speech: transcript.speech } : {}),
     };
   }
 

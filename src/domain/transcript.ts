@@ -25,6 +25,18 @@ export interface Transcript {
    */
   videoLanguage?: string;
   cues: Cue[];
+  /** Set when the transcript was made from the video's audio (speech-to-text) because it has no captions. */
+  speech?: SpeechFacts;
+}
+
+/** How a speech transcript was made, for logs and Server-Timing. */
+export interface SpeechFacts {
+  /** Seconds of audio transcribed. */
+  audioSeconds: number;
+  /** Pieces uploaded. */
+  uploads: number;
+  /** Time from the audio's download to the last piece's transcript, in ms. */
+  sttMs: number;
 }
 
 /** Options of a transcript fetch. */
@@ -45,6 +57,10 @@ export interface TranscriptQuery {
   reusePlayer?: boolean;
   /** Called for each request sent to YouTube for this fetch (none when it is served from the cache or shared). */
   countRequest?: () => void;
+  /** When the transcript is due (ms since the epoch): a transcription that cannot end by then is refused at once. */
+  deadline?: number;
+  /** Told of a speech transcription's progress: pieces transcribed out of a total. */
+  onTranscribing?: (done: number, total: number) => void;
 }
 
 /** @returns end of the last cue in seconds, or undefined for an empty transcript */

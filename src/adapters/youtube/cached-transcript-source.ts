@@ -35,7 +35,8 @@ export function createCachedTranscriptSource(options: CachedTranscriptOptions): 
     const finished = await options.cache.get(key).catch(() => undefined);
     if (finished) return finished;
     // The owner's counter sees the requests; callers sharing the fetch or served from the cache made none.
-    const fresh = await options.source.fetch(videoId, { languages: query.languages, translate: query.translate, reusePlayer: query.reusePlayer, countRequest: query.countRequest });
+    const { languages, translate, reusePlayer, countRequest, deadline, onTranscribing } = query;
+    const fresh = await options.source.fetch(videoId, { languages, translate, reusePlayer, countRequest, deadline, onTranscribing });
     await options.cache.set(key, fresh, options.ttlMs).catch(() => {});
     return fresh;
   };

@@ -11,6 +11,7 @@ import { countingTransport, createYoutubeTransport, type YoutubeTransport } from
 import { isUnreadable } from "./unreadable.ts";
 import { fetchWatchPage } from "./watch-page.ts";
 import { observeCall, type YoutubeObserver } from "./observed-call.ts";
+import type { SpeechReader } from "../speech/speech-reader.ts";
 
 export type { InnertubeClient } from "./player-request.ts";
 
@@ -31,6 +32,8 @@ export interface InnertubeOptions {
   playerReuseMs?: number;
   /** Told how each player, watch-page and caption call ended (metrics). */
   observe?: YoutubeObserver;
+  /** Transcribes the audio of a video whose player response lists no caption track (`STT=groq`); none: such a video is a 422. */
+  speech?: SpeechReader;
 }
 
 /** A player response read, plus the consent cookie that got it, if one was needed. */
@@ -152,6 +155,8 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
       const transport = countingTransport(base, query.countRequest);
       const first = await freshOrRecent(transport, videoId, query);
       const chosen = chooseTrack(first.info, query.languages, query.translate);
+      // The video's own transport: its audio URLs are bound to the address that made this player call.
+      if (!chosen && options.speech) return await options.speech.read({ transport, videoId, info: first.info, query });
       if (!chosen) throw new AppError("transcript_unavailable", `Video ${videoId} has no captions, so there is no transcript to answer from`);
       const { info, choice } = await ungated(transport, videoId, first, chosen, query);
       const cues = await captions(transport, videoId, choice, first.cookie, query.signal);

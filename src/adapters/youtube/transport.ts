@@ -31,6 +31,13 @@ export interface YoutubeTransport {
    */
   text(url: string, init?: YoutubeRequest): Promise<string>;
   /**
+   * One binary body (a range of a media file), same origin rewrite, time limit and status checks as `text`.
+   *
+   * @param maxBytes most bytes of the body
+   * @returns the body and its headers (`content-range` tells a range's total)
+   */
+  bytes(url: string, init: YoutubeRequest, maxBytes: number): Promise<{ body: Uint8Array; headers: Headers }>;
+  /**
    * @param signal the caller's abort signal
    * @returns a `fetch` for third-party code: same origin rewrite and time limit, no status checks
    */
@@ -49,6 +56,17 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
     limitBody(response, maxBytes, () => new AppError("upstream_error", `YouTube sent a response larger than ${mebibytes(maxBytes)}; try again later`), signal);
 
   async function text(url: string, init: YoutubeRequest = {}): Promise<string> {
+    return await send(url, init, (response, signal) => capped(response, signal).text());
+  }
+
+  async function bytes(url: string, init: YoutubeRequest, max: number): Promise<{ body: Uint8Array; headers: Headers }> {
+    return await send(url, init, async (response, signal) => {
+      const tooLarge = () => new AppError("upstream_error", `YouTube sent a response larger than ${mebibytes(max)}; try again later`);
+      return { body: new Uint8Array(await limitBody(response, max, tooLarge, signal).arrayBuffer()), headers: response.headers };
+    });
+  }
+
+  async function send<T>(url: string, init: YoutubeRequest, read: (response: Response, signal: AbortSignal) => Promise<T>): Promise<T> {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     try {
@@ -60,7 +78,7 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
         redirect: "manual",
       });
       assertOk(response);
-      return await capped(response, signal).text();
+      return await read(response, signal);
     } catch (error) {
       if (isAppError(error)) throw error;
       if (signal.aborted) throw new AppError("upstream_timeout", `YouTube did not answer within ${seconds} s; try again later`, { cause: error });
@@ -80,7 +98,7 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
     return hooked as typeof fetch;
   }
 
-  return { text, hook };
+  return { text, bytes, hook };
 }
 
 function assertOk(response: Response): void {
@@ -110,6 +128,10 @@ export function countingTransport(transport: YoutubeTransport, count?: () => voi
     text(url, init) {
       count();
       return transport.text(url, init);
+    },
+    bytes(url, init, maxBytes) {
+      count();
+      return transport.bytes(url, init, maxBytes);
     },
     hook(signal) {
       const hooked = transport.hook(signal);

@@ -1,4 +1,5 @@
 import type { LlmCallObserver } from "../../adapters/llm/groq-completer.ts";
+import type { SpeechObserver } from "../../adapters/speech/piece-transcription.ts";
 import type { YoutubeObserver } from "../../adapters/youtube/observed-call.ts";
 import type { CacheLookup } from "../../domain/ports.ts";
 import type { RequestFacts } from "../request-log.ts";
@@ -28,6 +29,8 @@ export interface ServiceMetrics {
   youtube: YoutubeObserver;
   llm: LlmCallObserver;
   llmBudget: LlmBudgetObserver;
+  /** Speech-to-text uploads and their audio seconds. */
+  speech?: SpeechObserver;
   transcriptLookup(result: CacheLookup): void;
   answerLookup(result: CacheLookup): void;
   /** Reads the number of requests in flight at each scrape. */
