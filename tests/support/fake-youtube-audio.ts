@@ -15,7 +15,7 @@ export const SPEECH_SECONDS = 59;
 
 /** The caption-less videos the fake serves, each a variant of the captured `youtube_transcripts_disabled.innertube.json`. */
 export const SPEECH_VIDEOS = {
-  /** Opus (249, 250, 251) and AAC (139, 140): the lowest bitrate is WebM/Opus. */
+  /** Opus (249, 250, 251) and AAC (140): the lowest bitrate is WebM/Opus (249). */
   webm: "speechWebm1",
   /** AAC only: 139 (fragmented MP4, lowest) and 140 (plain MP4). */
   m4a: "speechM4a01",
@@ -48,7 +48,8 @@ export interface FakeYoutubeAudio {
   close(): Promise<void>;
 }
 
-const FILE_BY_ITAG: Record<number, Uint8Array> = { 249: AUDIO.webm, 250: AUDIO.webm, 251: AUDIO.webm, 139: AUDIO.fragmentedM4a, 140: AUDIO.m4a };
+/** Itag 1 is no real format: bytes that are no audio, for a URL a test rewrites to it. */
+const FILE_BY_ITAG: Record<number, Uint8Array> = { 1: new TextEncoder().encode("<html>not audio</html>".repeat(50)), 249: AUDIO.webm, 250: AUDIO.webm, 251: AUDIO.webm, 139: AUDIO.fragmentedM4a, 140: AUDIO.m4a };
 const PLAYER_BY_ID = new Map<string, string>(Object.values(VIDEOS).map((v) => [v.id, v.player]));
 
 /** @returns the fake, listening on 127.0.0.1 (reached from any loopback source address, e.g. a proxy bound to 127.0.0.2) */
@@ -92,7 +93,7 @@ function playerFor(videoId: string, client: string | undefined, ip: string): str
   player.videoDetails.videoId = videoId;
   player.videoDetails.lengthSeconds = String(videoId === SPEECH_VIDEOS.long ? 3 * 3600 : SPEECH_SECONDS);
   const video = player.streamingData.adaptiveFormats.filter((f: any) => f.mimeType.startsWith("video/"));
-  const itags = videoId === SPEECH_VIDEOS.m4a ? [139, 140] : videoId === SPEECH_VIDEOS.noAudio ? [] : [249, 250, 251, 139, 140];
+  const itags = videoId === SPEECH_VIDEOS.m4a ? [139, 140] : videoId === SPEECH_VIDEOS.noAudio ? [] : [249, 250, 251, 140];
   const audio = player.streamingData.adaptiveFormats.filter((f: any) => itags.includes(f.itag)).map((f: any) => {
     const bytes = FILE_BY_ITAG[f.itag]!;
     // googlevideo-like URL on another host (the service must move it onto YOUTUBE_BASE_URL), bound to the asking address.
