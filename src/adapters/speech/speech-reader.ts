@@ -6,7 +6,7 @@ import { readPlayerBody, requestPlayer, type InnertubeClient } from "../youtube/
 import type { PlayerInfo } from "../youtube/player-response.ts";
 import type { YoutubeTransport } from "../youtube/transport.ts";
 import { audioUnreadable, downloadAudio } from "./audio-download.ts";
-import { AudioFormatError, cutAudio } from "./audio-pieces.ts";
+import type { AudioPiece } from "./audio-pieces.ts";
 import { transcribePieces, type SpeechObserver } from "./piece-transcription.ts";
 import type { SpeechBudget } from "./speech-budget.ts";
 import type { Transcriber } from "./groq-transcriber.ts";
@@ -83,10 +83,11 @@ export function createSpeechReader(options: SpeechReaderOptions): SpeechReader {
       if (expected > maxSeconds) throw tooLong(videoId, expected);
       await options.budget.takeSeconds(expected, deadline, query.signal);
       const started = now();
-      let bytes: Uint8Array;
-      let cut: Awaited<ReturnType<typeof cutAudio>>;
+      let cut: { pieces: AudioPiece[]; durationSeconds: number };
       try {
-        bytes = await downloadAudio(transport, videoId, format, { maxBytes: MAX_AUDIO_BYTES, rangeBytes: options.rangeBytes, signal: query.signal });
+        const bytes = await downloadAudio(transport, videoId, format, { maxBytes: MAX_AUDIO_BYTES, rangeBytes: options.rangeBytes, signal: query.signal });
+        // Loaded with the first caption-less video: Mediabunny costs a service that never meets one nothing at start-up.
+        const { AudioFormatError, cutAudio } = await import("./audio-pieces.ts");
         cut = await cutAudio(bytes, options.chunkBytes).catch((error) => {
           throw error instanceof AudioFormatError ? audioUnreadable(videoId, `its ${format.mimeType.split(";")[0]} could not be read`) : error;
         });
