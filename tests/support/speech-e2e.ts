@@ -14,6 +14,8 @@ export interface SpeechRig {
   llm: FakeLlm;
   stt: FakeStt;
   service: RunningService;
+  /** The service's settings, to start another instance on the same fakes. */
+  env: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -25,7 +27,7 @@ export async function startSpeechRig(env: Record<string, string> = {}): Promise<
   const youtube = startFakeYoutubeAudio();
   const llm = startFakeLlm();
   const stt = startFakeStt(llm.baseUrl);
-  const service = await startService({
+  const settings = {
     API_KEYS: KEY,
     YOUTUBE_BASE_URL: youtube.origin,
     GROQ_API_KEY: "gsk_fake_for_speech_tests",
@@ -35,12 +37,14 @@ export async function startSpeechRig(env: Record<string, string> = {}): Promise<
     STT: "groq",
     STT_CHUNK_BYTES: "30000",
     ...env,
-  });
+  };
+  const service = await startService(settings);
   return {
     youtube,
     llm,
     stt,
     service,
+    env: settings,
     async close() {
       await service.stop();
       await youtube.close();
