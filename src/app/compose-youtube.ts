@@ -25,7 +25,7 @@ export function composeTranscriptSource(config: Config, io: { logger: Logger; fe
   const transport = { baseUrl: config.youtube.baseUrl, timeoutMs: config.youtube.timeoutMs, fetch: io.fetch ?? proxiedFetch(config.youtube.proxy) };
   const primary = createInnertubeTranscriptSource({ ...transport, clients: config.youtube.clients, observe: io.metrics?.youtube, speech: composeSpeech(config, io, redis) });
   const source = withSecondStrategy(primary, createYoutubeTranscriptPackageSource(transport));
-  return createCachedTranscriptSource({ source, cache, ttlMs: config.transcriptCache.ttlMs, flights, observe: io.metrics?.transcriptLookup });
+  return createCachedTranscriptSource({ source, cache, ttlMs: config.transcriptCache.ttlMs, flights, observe: io.metrics?.transcriptLookup, speech: config.stt !== undefined });
 }
 
 /**

@@ -20,8 +20,9 @@ const chat = (videoId: string, prompt?: string, headers: Record<string, string> 
 
 describe(`speech-to-text for videos without captions (${targetFromEnv()})`, () => {
   test("a caption-less video is answered from its speech: 60 s cut into 3+ pieces that each decode, whose lengths add up", async () => {
-    const response = await chat(SPEECH_VIDEOS.webm, "What is the talk about?");
-    expect(response.status).toBe(200);
+    // Two questions at once share one transcription.
+    const [response, other] = await Promise.all([chat(SPEECH_VIDEOS.webm, "What is the talk about?"), chat(SPEECH_VIDEOS.webm, "Is the Nile mentioned?")]);
+    expect([response.status, other.status]).toEqual([200, 200]);
     const uploads = rig.stt.uploads;
     expect(uploads.length).toBeGreaterThanOrEqual(3);
     for (const upload of uploads) {
@@ -48,6 +49,8 @@ describe(`speech-to-text for videos without captions (${targetFromEnv()})`, () =
     const before = { uploads: rig.stt.uploads.length, audio: rig.youtube.count("audio") };
     const response = await chat(SPEECH_VIDEOS.webm, "Which rivers are named?");
     expect(response.status).toBe(200);
+    // In another language too: a speech transcript is the same whatever the language asked.
+    expect((await ask(rig.service, SPEECH_VIDEOS.webm, { prompt: "¿De qué ríos habla?", language: "es" })).status).toBe(200);
     expect(rig.stt.uploads.length).toBe(before.uploads);
     expect(rig.youtube.count("audio")).toBe(before.audio);
   });

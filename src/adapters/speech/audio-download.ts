@@ -36,8 +36,8 @@ export async function downloadAudio(transport: YoutubeTransport, videoId: string
     at += body.byteLength;
     const range = headers.get("content-range");
     total = total ?? rangeTotal(range);
-    // No content-range: the server sent the whole file at once.
-    if (body.byteLength === 0 || range === null || (total !== undefined ? at >= total : body.byteLength < asked)) break;
+    // No content-range: the server sent the whole file at once; a short range: the file ended.
+    if (body.byteLength < asked || range === null || (total !== undefined && at >= total)) break;
   }
   if (at === 0) throw audioUnreadable(videoId, "YouTube sent no audio bytes");
   return concat(parts, at);

@@ -97,6 +97,9 @@ export function createSpeechReader(options: SpeechReaderOptions): SpeechReader {
         throw error;
       }
       const heard = await transcribePieces(cut.pieces, { ...options, videoId, deadline, signal: query.signal, onTranscribing: query.onTranscribing });
+      if (heard.segments.length === 0) {
+        throw new AppError("transcript_unavailable", `Video ${videoId} has no captions and no speech was heard in its audio, so there is no transcript to answer from`);
+      }
       const cues: Cue[] = heard.segments.map((s) => ({ start: round(s.start), duration: round(Math.max(0, s.end - s.start)), text: s.text }));
       const language = heard.language ?? info.tracks[0]?.languageCode ?? "en";
       return {
