@@ -19,7 +19,8 @@ export class AudioFormatError extends Error {
 /**
  * Re-muxes the audio's packets into consecutive pieces: WebM stays WebM,
  * MP4 (fragmented or not) becomes plain M4A. Each piece starts at time 0,
- * so each decodes on its own; `startSeconds` says where it belongs.
+ * so each decodes on its own; `startSeconds` says where it belongs. A file
+ * already under the cap is one piece, its own bytes.
  *
  * @param bytes the whole file (WebM or MP4)
  * @param maxBytes most bytes of one piece, container included
@@ -38,10 +39,13 @@ export async function cutAudio(bytes: Uint8Array, maxBytes: number): Promise<{ p
     if (packets.length === 0) throw new AudioFormatError("no audio packets");
     const first = packets[0]!.timestamp;
     const last = packets.at(-1)!;
+    const durationSeconds = last.timestamp + last.duration - first;
+    // A file under the cap is already a valid upload: sent as it came (re-muxing it would only cost time).
+    if (bytes.byteLength <= maxBytes) return { pieces: [{ bytes, extension: webm ? "webm" : "m4a", startSeconds: 0, durationSeconds }], durationSeconds };
     const writer = { codec: track.codec, config, webm, origin: first };
     const pieces: AudioPiece[] = [];
     for (const group of byPayload(packets, maxBytes)) pieces.push(...(await written(group, maxBytes, writer)));
-    return { pieces, durationSeconds: last.timestamp + last.duration - first };
+    return { pieces, durationSeconds };
   } catch (error) {
     throw error instanceof AudioFormatError ? error : new AudioFormatError(error instanceof Error ? error.message : String(error));
   } finally {

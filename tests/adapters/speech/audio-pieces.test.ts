@@ -33,9 +33,11 @@ describe("cutAudio", () => {
     });
   }
 
-  test("keeps a file under the cap in one piece", async () => {
-    const { pieces } = await cutAudio(AUDIO.webm, 1_000_000);
+  test("sends a file under the cap as it came, in one piece, with its length", async () => {
+    const { pieces, durationSeconds } = await cutAudio(AUDIO.webm, 1_000_000);
     expect(pieces).toHaveLength(1);
+    expect(pieces[0]!.bytes).toBe(AUDIO.webm);
+    expect(pieces[0]!.durationSeconds).toBe(durationSeconds);
     expect(probe(dir, files++, "webm", pieces[0]!.bytes)).toBeCloseTo(58.6, 0);
   });
 
