@@ -1,6 +1,6 @@
 import { EnvReader } from "./config-readers.ts";
-import { readStt, type SttConfig } from "./config-stt.ts";
 import { parseRateLimit, type RateLimitSpec } from "./rate-limit-spec.ts";
+import { readStt, type SttConfig } from "./config-stt.ts";
 
 /** Every setting of the service, read once at start-up. Names are in README's configuration table. */
 export interface Config {

@@ -12,11 +12,11 @@ export interface RequestFacts {
   cache?: "hit" | "shared" | "miss";
   /** Who generated the answer: this request (`owner`), another on this instance (`local`), another instance (`remote`). */
   work?: WorkRole;
+  /** How the transcript was made from the audio, when the video has no captions. */
+  speech?: SpeechFacts;
   transcriptMs?: number;
   generationMs?: number;
   usage?: AnswerUsage;
-  /** How the transcript was made from the audio, when the video has no captions. */
-  speech?: SpeechFacts;
   errorCode?: string;
 }
 

@@ -49,6 +49,8 @@ export interface TranscriptQuery {
   /** Whether a YouTube translation into `languages[0]` is wanted when no track matches. */
   translate: boolean;
   signal?: AbortSignal;
+  /** When the caller stops waiting (ms since the epoch): a blocked fetch is not tried again after it. */
+  deadline?: number;
   /**
    * Another reading of a video whose transcript was just fetched: the source
    * may reuse what it read about the video moments ago (its track list), so
@@ -57,9 +59,7 @@ export interface TranscriptQuery {
   reusePlayer?: boolean;
   /** Called for each request sent to YouTube for this fetch (none when it is served from the cache or shared). */
   countRequest?: () => void;
-  /** When the transcript is due (ms since the epoch): a transcription that cannot end by then is refused at once. */
-  deadline?: number;
-  /** Told of a speech transcription's progress: pieces transcribed out of a total. */
+  /** Told of a speech transcription's progress: pieces transcribed out of a total (a transcription that cannot end by `deadline` is refused at once). */
   onTranscribing?: (done: number, total: number) => void;
 }
 
