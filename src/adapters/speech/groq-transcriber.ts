@@ -79,7 +79,7 @@ function readVerbose(data: unknown, videoId: string): Omit<PieceTranscript, "rep
     const start = Number(s?.start);
     const end = Number(s?.end);
     const text = typeof s?.text === "string" ? s.text.trim() : "";
-    return Number.isFinite(start) && Number.isFinite(end) && end >= start && text !== "" ? [{ start, end, text }] : [];
+    return Number.isFinite(start) && Number.isFinite(end) && start >= 0 && end >= start && text !== "" ? [{ start, end, text }] : [];
   });
   return { segments, language: typeof body.language === "string" ? body.language : undefined };
 }

@@ -10,6 +10,7 @@ import type { AudioPiece } from "./audio-pieces.ts";
 import { transcribePieces, type SpeechObserver } from "./piece-transcription.ts";
 import type { SpeechBudget } from "./speech-budget.ts";
 import type { Transcriber } from "./groq-transcriber.ts";
+import { createTranscriptionSlots } from "./transcription-slots.ts";
 
 /** What the InnerTube source hands over for a video whose player response lists no caption track. */
 export interface SpeechInput {
@@ -39,6 +40,8 @@ export interface SpeechReaderOptions {
   chunkBytes: number;
   /** Uploads in flight at once for one video (4 by default). */
   concurrency?: number;
+  /** Videos downloaded and transcribed at once in this process (4 by default; each holds its audio in memory); others wait their turn until their deadline. */
+  videosAtOnce?: number;
   /** Deadline of a fetch that brings none (ms from now; 120 s by default). */
   defaultTimeoutMs?: number;
   /** Bytes of one download range (10 MiB by default; tests make it small). */
@@ -53,6 +56,7 @@ const MAX_AUDIO_BYTES = 256 * 1024 * 1024;
 /** @returns the reader the InnerTube source falls back to when a video has no captions */
 export function createSpeechReader(options: SpeechReaderOptions): SpeechReader {
   const now = options.now ?? Date.now;
+  const slots = createTranscriptionSlots(options.videosAtOnce ?? 4, now);
   const maxSeconds = options.maxMinutes * 60;
   const tooLong = (videoId: string, seconds: number) =>
     new AppError("transcript_unavailable", `Video ${videoId} has no captions and is ${Math.ceil(seconds / 60)} minutes long; its audio is transcribed only up to ${options.maxMinutes} minutes (STT_MAX_MINUTES)`);
@@ -81,40 +85,52 @@ export function createSpeechReader(options: SpeechReaderOptions): SpeechReader {
       const format = await audioFormat(transport, videoId, info, query.signal);
       const expected = info.lengthSeconds ?? format.durationSeconds ?? estimatedSeconds(format) ?? maxSeconds;
       if (expected > maxSeconds) throw tooLong(videoId, expected);
-      await options.budget.takeSeconds(expected, deadline, query.signal);
-      const started = now();
-      let cut: { pieces: AudioPiece[]; durationSeconds: number };
+      const release = await slots.take(deadline, query.signal);
       try {
-        const bytes = await downloadAudio(transport, videoId, format, { maxBytes: MAX_AUDIO_BYTES, rangeBytes: options.rangeBytes, signal: query.signal });
-        // Loaded with the first caption-less video: Mediabunny costs a service that never meets one nothing at start-up.
-        const { AudioFormatError, cutAudio } = await import("./audio-pieces.ts");
-        cut = await cutAudio(bytes, options.chunkBytes).catch((error) => {
-          throw error instanceof AudioFormatError ? audioUnreadable(videoId, `its ${format.mimeType.split(";")[0]} could not be read`) : error;
-        });
-        if (cut.durationSeconds > maxSeconds) throw tooLong(videoId, cut.durationSeconds);
-      } catch (error) {
-        await options.budget.giveSeconds(expected);
-        throw error;
+        return await transcribe(transport, videoId, info, format, expected, deadline, query);
+      } finally {
+        release();
       }
-      const heard = await transcribePieces(cut.pieces, { ...options, videoId, deadline, signal: query.signal, onTranscribing: query.onTranscribing });
-      if (heard.segments.length === 0) {
-        throw new AppError("transcript_unavailable", `Video ${videoId} has no captions and no speech was heard in its audio, so there is no transcript to answer from`);
-      }
-      const cues: Cue[] = heard.segments.map((s) => ({ start: round(s.start), duration: round(Math.max(0, s.end - s.start)), text: s.text }));
-      const language = heard.language ?? info.tracks[0]?.languageCode ?? "en";
-      return {
-        videoId,
-        language,
-        isGenerated: true,
-        isTranslated: false,
-        durationSeconds: info.lengthSeconds ?? round(cut.durationSeconds),
-        title: info.title,
-        videoLanguage: language,
-        cues,
-        speech: { audioSeconds: round(cut.durationSeconds), uploads: cut.pieces.length, sttMs: Math.round(now() - started) },
-      } satisfies Transcript;
     },
   };
+
+  /** Inside a slot: the budget's seconds, the download, the pieces, their transcription. */
+  async function transcribe(transport: YoutubeTransport, videoId: string, info: PlayerInfo, format: AudioFormat, expected: number, deadline: number, query: TranscriptQuery): Promise<Transcript> {
+    await options.budget.takeSeconds(expected, deadline, query.signal);
+    const started = now();
+    let cut: { pieces: AudioPiece[]; durationSeconds: number };
+    try {
+      const bytes = await downloadAudio(transport, videoId, format, { maxBytes: MAX_AUDIO_BYTES, rangeBytes: options.rangeBytes, signal: query.signal });
+      // Loaded with the first caption-less video: Mediabunny costs a service that never meets one nothing at start-up.
+      const { AudioFormatError, cutAudio } = await import("./audio-pieces.ts");
+      cut = await cutAudio(bytes, options.chunkBytes).catch((error) => {
+        throw error instanceof AudioFormatError ? audioUnreadable(videoId, `its ${format.mimeType.split(";")[0]} could not be read`) : error;
+      });
+      if (cut.durationSeconds > maxSeconds) throw tooLong(videoId, cut.durationSeconds);
+      // A length the player response understated is paid for before any upload.
+      if (cut.durationSeconds > expected + 1) await options.budget.takeSeconds(cut.durationSeconds - expected, deadline, query.signal);
+    } catch (error) {
+      await options.budget.giveSeconds(expected);
+      throw error;
+    }
+    const heard = await transcribePieces(cut.pieces, { ...options, videoId, deadline, signal: query.signal, onTranscribing: query.onTranscribing });
+    if (heard.segments.length === 0) {
+      throw new AppError("transcript_unavailable", `Video ${videoId} has no captions and no speech was heard in its audio, so there is no transcript to answer from`);
+    }
+    const cues: Cue[] = heard.segments.map((s) => ({ start: round(s.start), duration: round(Math.max(0, s.end - s.start)), text: s.text }));
+    const language = heard.language ?? info.tracks[0]?.languageCode ?? "en";
+    return {
+      videoId,
+      language,
+      isGenerated: true,
+      isTranslated: false,
+      durationSeconds: info.lengthSeconds ?? round(cut.durationSeconds),
+      title: info.title,
+      videoLanguage: language,
+      cues,
+      speech: { audioSeconds: round(cut.durationSeconds), uploads: cut.pieces.length, sttMs: Math.round(now() - started) },
+    } satisfies Transcript;
+  }
 }
 
 /** @returns the length a format's size and bitrate imply, when both are stated */

@@ -143,6 +143,25 @@ describe("createSpeechReader", () => {
     expect(stt.uploads).toHaveLength(0);
   });
 
+  test("a length the player response understated is paid for before any upload: refused when the budget lacks it", async () => {
+    const info = { ...(await player(SPEECH_VIDEOS.webm)), lengthSeconds: 10 };
+    const error = await refusal(reader({}, { seconds: 30, requests: 20 }).read({ transport, videoId: SPEECH_VIDEOS.webm, info, query: { ...query, deadline: Date.now() + 5_000 } }));
+    expect(isAppError(error, "overloaded")).toBe(true);
+    expect(youtube.count("audio")).toBeGreaterThan(0);
+    expect(stt.uploads).toHaveLength(0);
+  });
+
+  test("videos beyond the ones at once wait for a place, or are 503 overloaded when none frees up before their deadline", async () => {
+    const speech = reader({ videosAtOnce: 1 });
+    const info = await player(SPEECH_VIDEOS.webm);
+    const [first, second] = await Promise.all([
+      speech.read({ transport, videoId: SPEECH_VIDEOS.webm, info, query }),
+      refusal(speech.read({ transport, videoId: SPEECH_VIDEOS.webm, info, query: { ...query, deadline: Date.now() + 50 } })),
+    ]);
+    expect(first.cues.length).toBeGreaterThan(0);
+    expect(isAppError(second, "overloaded")).toBe(true);
+  });
+
   test("a 429 from the provider is 503 upstream_blocked with its retry-after", async () => {
     stt.respondWith(() => ({ status: 429, body: { error: { message: "Rate limit reached for model `whisper-large-v3-turbo` on audio seconds per hour (ASPH): Limit 7200, Used 7190, Requested 30. Please try again in 2m5s." } }, headers: { "retry-after": "125" } }));
     const error = await refusal(reader().read({ transport, videoId: SPEECH_VIDEOS.webm, info: await player(SPEECH_VIDEOS.webm), query }));
