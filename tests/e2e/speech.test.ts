@@ -104,4 +104,17 @@ describe(`speech-to-text for videos without captions (${targetFromEnv()})`, () =
     expect(outcome.status).toBe(200);
     expect(rig.youtube.seen.filter((s) => s.endpoint === "player").map((s) => s.client)).toContain("VISIONOS");
   });
+
+  test("a video without any audio-only format is 422; the provider's 429 is 503 upstream_blocked with its Retry-After", async () => {
+    const none = await ask(rig.service, SPEECH_VIDEOS.noAudio);
+    expect([none.status, none.code]).toEqual([422, "transcript_unavailable"]);
+    expect(none.message).toMatch(/no captions and its audio could not be read/);
+    rig.stt.respondWith(() => ({ status: 429, body: { error: { message: "Rate limit reached on requests per minute (RPM): Limit 20, Used 20, Requested 1." } }, headers: { "retry-after": "42" } }));
+    try {
+      const limited = await ask(rig.service, SPEECH_VIDEOS.fresh);
+      expect([limited.status, limited.code, limited.retryAfter]).toEqual([503, "upstream_blocked", "42"]);
+    } finally {
+      rig.stt.respondWith(undefined);
+    }
+  });
 });

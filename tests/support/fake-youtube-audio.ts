@@ -17,6 +17,8 @@ export const SPEECH_SECONDS = 59;
 export const SPEECH_VIDEOS = {
   /** Opus (249, 250, 251) and AAC (140): the lowest bitrate is WebM/Opus (249). */
   webm: "speechWebm1",
+  /** Like `webm`, for a test that needs a video no other test transcribed (none cached). */
+  fresh: "speechFresh",
   /** AAC only: 139 (fragmented MP4, lowest) and 140 (plain MP4). */
   m4a: "speechM4a01",
   /** The primary client gets only `signatureCipher` formats; VISIONOS gets direct URLs. */
