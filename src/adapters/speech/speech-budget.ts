@@ -48,7 +48,7 @@ export function createSpeechBudget(options: { seconds: BudgetStore; requests: Bu
     giveSeconds: (seconds) => options.seconds.give(Math.ceil(seconds)).catch(() => {}),
     takeRequest: (deadline, signal) => take(options.requests, 1, deadline, "requests", signal),
     async observe(report, message = "") {
-      const seconds = /audio seconds|\bASP[HD]\b/i.test(message) ? audioFigures(message) : {};
+      const seconds = /audio seconds|\bASP?[HD]\b/i.test(message) ? audioFigures(message) : {};
       await Promise.all([
         options.seconds.observe({ ...seconds, retryAfterMs: report.retryAfterMs }).catch(() => {}),
         // The requests store counts requests as its tokens, so it learns the request figures as both.

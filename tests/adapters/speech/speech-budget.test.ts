@@ -60,7 +60,7 @@ describe("createSpeechBudget", () => {
 
   test("learns from a 429: its retry-after blocks both budgets, its audio figures set the seconds left", async () => {
     const { speech } = budget(7_200);
-    await speech.observe({ retryAfterMs: 90_000 }, "Rate limit reached on audio seconds per hour (ASPH): Limit 7200, Used 7200, Requested 60.");
+    await speech.observe({ retryAfterMs: 90_000 }, "Rate limit reached for model `whisper-large-v3-turbo` on audio seconds per hour (ASH): Limit 7200, Used 7200, Requested 60.");
     const seconds = await refusal(speech.takeSeconds(10, 30_000));
     expect(isAppError(seconds, "overloaded")).toBe(true);
     expect(seconds.retryAfterSeconds).toBeGreaterThanOrEqual(90);
