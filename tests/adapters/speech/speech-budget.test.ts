@@ -66,4 +66,12 @@ describe("createSpeechBudget", () => {
     expect(seconds.retryAfterSeconds).toBeGreaterThanOrEqual(90);
     expect(isAppError(await refusal(speech.takeRequest(30_000)), "overloaded")).toBe(true);
   });
+
+  test("the audio figures of a 429's message alone set the seconds left", async () => {
+    const { speech, now } = budget(7_200);
+    await speech.takeSeconds(60, now() + 1_000);
+    await speech.observe({}, "Rate limit reached for model `whisper-large-v3-turbo` on audio seconds per hour (ASH): Limit 7200, Used 7190, Requested 60.");
+    expect(isAppError(await refusal(speech.takeSeconds(60, now() + 1_000)), "overloaded")).toBe(true);
+    await speech.takeSeconds(10, now() + 1_000);
+  });
 });
