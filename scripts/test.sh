@@ -5,6 +5,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
+# No network look-ups by the Deno CLI itself (it would try, and a test proxy may see it).
+export DENO_NO_UPDATE_CHECK=1
 
 [ -x node_modules/.bin/bun ] || npm install --no-audit --no-fund || exit 1
 bash scripts/install-system-deps.sh || echo "warning: could not install system packages; suites needing them will fail"

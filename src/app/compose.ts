@@ -1,9 +1,11 @@
 import { createChatService, type ChatService } from "../domain/chat.ts";
-import type { AnswerWriter, TranscriptSource } from "../domain/ports.ts";
+import type { AnswerWriter, RateLimiter, TranscriptSource } from "../domain/ports.ts";
 import type { Config } from "./config.ts";
 import { composeWriter } from "./compose-llm.ts";
 import { composeState, type ServiceState } from "./compose-state.ts";
-import { composeTranscriptSource } from "./compose-youtube.ts";
+import { createRedisRouteStates } from "../adapters/redis/redis-route-states.ts";
+import { createMemoryRouteStates } from "../adapters/youtube/route-breaker.ts";
+import { composeTranscriptSource, composeYoutubeEgress } from "./compose-youtube.ts";
 import { createHttpApp } from "./http-app.ts";
 import type { Logger } from "./logger.ts";
 import type { ServiceMetrics } from "./metrics/service-metrics.ts";
@@ -33,12 +35,35 @@ export interface ServiceIo {
  * @param io the outside world, swappable in tests
  */
 export async function composeService(config: Config, io: ServiceIo & { notes?: RequestNotes; onRedisAvailability?: (available: boolean) => void; streams?: LiveStreams }): Promise<Service> {
-  const state = await composeState(config, io);
-  const transcripts = composeTranscriptSource(config, io, state.transcriptCache, state.flights, state.redis);
-  const writer = composeWriter(config, io, transcripts, state.redis);
-  const chat = composeChat(config, io, state, writer, transcripts);
+  const { state, writer, chat } = await composeCore(config, io);
   const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, bodyTimeoutMs: config.connection.bodyTimeoutMs, logger: io.logger, corsOrigins: config.corsOrigins, notes: io.notes, streams: io.streams && { live: io.streams, ...config.stream } });
   return { app, banner: { backend: writer.name, generatedKey: state.generatedKey }, close: () => state.close() };
+}
+
+/** What the MCP mode runs on: the use case and the rate limiter, on the same state as the HTTP service. */
+export interface McpCore {
+  chat: ChatService;
+  rateLimiter: RateLimiter;
+  /** The answer writer's name (the Groq model, or the offline engine), for the start-up line. */
+  backend: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root of the MCP mode: the same state, transcript source,
+ * writer and use case as {@link composeService}, without the HTTP app.
+ */
+export async function composeMcp(config: Config, io: ServiceIo & { onRedisAvailability?: (available: boolean) => void }): Promise<McpCore> {
+  const { state, writer, chat } = await composeCore(config, io);
+  return { chat, rateLimiter: state.rateLimiter, backend: writer.name, close: () => state.close() };
+}
+
+async function composeCore(config: Config, io: ServiceIo & { onRedisAvailability?: (available: boolean) => void }) {
+  const state = await composeState(config, io);
+  const egress = composeYoutubeEgress(config, state.redis ? createRedisRouteStates({ connection: state.redis, fallback: createMemoryRouteStates() }) : undefined, io.fetch);
+  const transcripts = composeTranscriptSource(config, { ...io, egress }, state.transcriptCache, state.flights, state.redis);
+  const writer = composeWriter(config, io, transcripts, state.redis);
+  return { state, writer, chat: composeChat(config, io, state, writer, transcripts) };
 }
 
 /**

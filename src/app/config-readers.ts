@@ -58,8 +58,8 @@ export class EnvReader {
     return fallback;
   }
 
-  /** An http(s) URL; `origin` keeps only scheme, host and port. */
-  url(name: string, fallback: string | undefined, origin = false): string | undefined {
+  /** An http(s) URL; `origin` keeps only scheme, host and port; a `secret` one (a proxy's, with credentials) is never echoed. */
+  url(name: string, fallback: string | undefined, origin = false, secret = false): string | undefined {
     const value = this.raw(name);
     if (value === undefined) return fallback;
     try {
@@ -67,7 +67,7 @@ export class EnvReader {
       if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("scheme");
       return origin ? url.origin : value.replace(/\/+$/, "");
     } catch {
-      this.problems.push(`${name} must be an http or https URL: current value is ${JSON.stringify(value)}`);
+      this.problems.push(`${name} must be an http or https URL: ${secret ? "its value is not shown, as it may hold credentials" : `current value is ${JSON.stringify(value)}`}`);
       return fallback;
     }
   }

@@ -1,4 +1,5 @@
 import { EnvReader } from "./config-readers.ts";
+import { readYoutubeRoutes, type YoutubeRoutesConfig } from "./youtube-routes-config.ts";
 import { parseRateLimit, type RateLimitSpec } from "./rate-limit-spec.ts";
 import { readStt, type SttConfig } from "./config-stt.ts";
 
@@ -9,7 +10,7 @@ export interface Config {
   apiKeys: string[];
   keysFile: string;
   groq: { apiKey?: string; baseUrl?: string; model: string };
-  youtube: { baseUrl: string; proxy?: string; timeoutMs: number; clients: { name: string; version: string }[] };
+  youtube: { baseUrl: string; proxy?: string; timeoutMs: number; clients: { name: string; version: string }[] } & YoutubeRoutesConfig;
   llm: {
     timeoutMs: number;
     maxRetries: number;
@@ -68,6 +69,7 @@ const HOUR_MS = 3_600_000;
  */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const read = new EnvReader(env);
+  const proxy = read.url("HTTPS_PROXY", undefined, false, true) ?? read.url("https_proxy", undefined, false, true);
   const config: Config = {
     port: read.int("PORT", 3000, 0, 65535),
     host: read.host("HOST", "0.0.0.0"),
@@ -76,9 +78,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     groq: { apiKey: read.raw("GROQ_API_KEY"), baseUrl: read.url("GROQ_BASE_URL", undefined), model: read.string("GROQ_MODEL", DEFAULT_GROQ_MODEL) },
     youtube: {
       baseUrl: read.url("YOUTUBE_BASE_URL", "https://www.youtube.com", true)!,
-      proxy: read.url("HTTPS_PROXY", undefined) ?? read.url("https_proxy", undefined),
+      proxy,
       timeoutMs: read.int("YOUTUBE_TIMEOUT_MS", 10_000, 100, 120_000),
       clients: readClients(read),
+      ...readYoutubeRoutes(read, proxy),
     },
     llm: {
       timeoutMs: read.int("LLM_TIMEOUT_MS", 60_000, 100, 600_000),

@@ -118,7 +118,7 @@ export function createHttpApp(deps: HttpAppDeps) {
       live: streams.live,
       errorBody,
       run: async (listener, gone) => {
-        const outcome = await deps.chat.answer(chatRequest, { listener, signal: AbortSignal.any([gone, request.signal]), timeoutMs: streams.timeoutMs });
+        const outcome = await deps.chat.answer(chatRequest, { listener, signal: AbortSignal.any([gone, request.signal]), timeoutMs: streams.timeoutMs, onRoute: routeNotes(deps.notes, request) });
         noteOutcome(request, outcome);
         return outcome.response;
       },
@@ -153,7 +153,7 @@ export function createHttpApp(deps: HttpAppDeps) {
         deps.notes?.note(request, { videoId: chatRequest.videoId, promptLength: [...chatRequest.prompt].length });
         if (deps.streams && wantsStream(request)) return await streamed(request, chatRequest, deps.streams);
         // The caller going away (request.signal) cancels the work, unless another caller shares it.
-        const outcome = await deps.chat.answer(chatRequest, { signal: request.signal });
+        const outcome = await deps.chat.answer(chatRequest, { signal: request.signal, onRoute: routeNotes(deps.notes, request) });
         noteOutcome(request, outcome);
         const { timings, usage } = outcome.answer;
         const headers = commonHeaders(request);
@@ -177,4 +177,9 @@ export function createHttpApp(deps: HttpAppDeps) {
       preflight.headers.set("x-request-id", exchangeOf(request).requestId);
       return preflight;
     }, { detail: { hide: true } });
+}
+
+/** Notes the YouTube egress route of each try on the request's log line (the last try's stays). */
+function routeNotes(notes: RequestNotes | undefined, request: Request): ((route: string, retries: number) => void) | undefined {
+  return notes && ((route, retries) => notes.note(request, { youtubeRoute: route, youtubeRetries: retries }));
 }

@@ -3,10 +3,26 @@ import type { Listener } from "./start-shutdown.ts";
 
 /** Entry point on Bun: `bun run server`, and the compiled binary (`bun run build`). */
 async function main(): Promise<void> {
-  // Subcommands (such as `keys`) are dispatched here, before the server starts.
+  // Subcommands (`keys`, `mcp`) are dispatched here, before the server starts.
   if (process.argv[2] === "keys") {
     const { runKeysCli } = await import("./keys-cli.ts");
     process.exit(await runKeysCli(process.argv.slice(3), { env: process.env, print: (line) => console.log(line), printError: (line) => console.error(line) }));
+  }
+  // MCP mode: JSON-RPC on stdio. console.log goes to stderr, so nothing (a library's print included) can break the protocol.
+  if (process.argv[2] === "mcp") {
+    console.log = console.error;
+    const { runMcp } = await import("./mcp/serve-stdio.ts");
+    return await runMcp({
+      name: `Bun ${Bun.version}`,
+      env: process.env,
+      stdin: process.stdin,
+      stdout: process.stdout,
+      printError: (line) => console.error(line),
+      exit: (code) => process.exit(code),
+      onStopSignal: (handler) => {
+        for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => handler(signal));
+      },
+    });
   }
   await runService({
     name: `Bun ${Bun.version}`,

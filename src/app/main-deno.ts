@@ -1,3 +1,4 @@
+import process from "node:process";
 import { serveGuarded } from "./deno-guarded-serve.ts";
 import { runService } from "./start.ts";
 
@@ -7,6 +8,22 @@ async function main(): Promise<void> {
   if (Deno.args[0] === "keys") {
     const { runKeysCli } = await import("./keys-cli.ts");
     Deno.exit(await runKeysCli(Deno.args.slice(1), { env: Deno.env.toObject(), print: (line) => console.log(line), printError: (line) => console.error(line) }));
+  }
+  // MCP mode, as on Bun: JSON-RPC on stdio (the SDK's transport reads Node streams), console.log to stderr.
+  if (Deno.args[0] === "mcp") {
+    console.log = console.error;
+    const { runMcp } = await import("./mcp/serve-stdio.ts");
+    return await runMcp({
+      name: `Deno ${Deno.version.deno}`,
+      env: Deno.env.toObject(),
+      stdin: process.stdin,
+      stdout: process.stdout,
+      printError: (line) => console.error(line),
+      exit: (code) => Deno.exit(code),
+      onStopSignal: (handler) => {
+        for (const signal of ["SIGTERM", "SIGINT"] as const) Deno.addSignalListener(signal, () => handler(signal));
+      },
+    });
   }
   await runService({
     name: `Deno ${Deno.version.deno}`,

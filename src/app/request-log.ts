@@ -17,6 +17,10 @@ export interface RequestFacts {
   transcriptMs?: number;
   generationMs?: number;
   usage?: AnswerUsage;
+  /** The YouTube egress route of the transcript fetch's last try: `direct` or `host:port`, never credentials. */
+  youtubeRoute?: string;
+  /** Tries of that fetch before its last (blocks met). */
+  youtubeRetries?: number;
   errorCode?: string;
 }
 
@@ -103,6 +107,8 @@ export function requestFields(request: Request, status: number, requestId: strin
     if (facts.usage.coverage !== undefined) fields.coverage = Math.round(facts.usage.coverage * 1000) / 1000;
     if (facts.usage.youtubeRequests !== undefined) fields.extra_youtube_requests = facts.usage.youtubeRequests;
   }
+  if (facts.youtubeRoute !== undefined) fields.youtube_route = facts.youtubeRoute;
+  if (facts.youtubeRetries !== undefined) fields.youtube_retries = facts.youtubeRetries;
   if (facts.errorCode !== undefined) fields.error_code = facts.errorCode;
   return fields;
 }

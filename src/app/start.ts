@@ -64,7 +64,6 @@ export async function runService(runtime: Runtime): Promise<void> {
   const listener = await listenOrExit(runtime, exit, config.host, config.port, "PORT or HOST", serveMain, closeAll);
   admin?.readiness.serving();
   lines.flush();
-  printBanner(runtime, config, listener, service, admin);
   let stopping = false;
   runtime.onStopSignal((signal) => {
     if (stopping) return;
@@ -81,6 +80,8 @@ export async function runService(runtime: Runtime): Promise<void> {
     const interrupt = async (): Promise<void> => streams.interrupt(new AppError("overloaded", "The server is shutting down; send the request again", { retryAfterSeconds: 1 }));
     void shutDown({ listener, inFlight: working, graceMs: config.shutdownGraceMs, closeService: closeAll, logger, signal, beforeAbort: interrupt }).then(() => exit(0));
   });
+  // After the stop signals are handled: a supervisor that signals as soon as it reads the banner must not kill us.
+  printBanner(runtime, config, listener, service, admin);
 }
 
 /** Listens, or prints why not and exits 1 (after `cleanUp`). */

@@ -61,6 +61,8 @@ export interface AnswerOptions {
   listener?: AnswerListener;
   /** The caller's time limit; `requestTimeoutMs` by default. A generation it starts gets the same limit. */
   timeoutMs?: number;
+  /** Told the YouTube egress route of each try of a transcript fetch this caller's work makes, and the tries before it (request log). */
+  onRoute?: (route: string, retries: number) => void;
 }
 
 /** The use case: answers one chat request about a video. */
@@ -76,14 +78,14 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   const generations = new Generations();
 
   /** A generation stops at its time limit, or as soon as none of its callers waits any more. */
-  async function generate(request: ChatRequest, generation: Generation, timeoutMs: number, streamed: boolean): Promise<GeneratedAnswer> {
+  async function generate(request: ChatRequest, generation: Generation, timeoutMs: number, streamed: boolean, onRoute?: AnswerOptions["onRoute"]): Promise<GeneratedAnswer> {
     const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), generation.signal]);
     const deadline = Date.now() + timeoutMs;
-    const work = deps.gate.run(() => fetchAndWrite(request, signal, deadline, generation, streamed));
+    const work = deps.gate.run(() => fetchAndWrite(request, signal, deadline, generation, streamed, onRoute));
     return await withDeadline(work, signal, timeoutMs);
   }
 
-  async function fetchAndWrite(request: ChatRequest, signal: AbortSignal, deadline: number, generation: Generation, streamed: boolean): Promise<GeneratedAnswer> {
+  async function fetchAndWrite(request: ChatRequest, signal: AbortSignal, deadline: number, generation: Generation, streamed: boolean, onRoute?: AnswerOptions["onRoute"]): Promise<GeneratedAnswer> {
     generation.events.progress({ stage: "transcript" });
     const started = now();
     const transcript = await deps.transcripts.fetch(request.videoId, {
@@ -91,6 +93,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       translate: true,
       signal,
       deadline,
+      onRoute,
       onTranscribing: (done, total) => generation.events.progress({ stage: "transcribing", done, total }),
     });
     const fetched = now();
@@ -118,11 +121,11 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   }
 
   /** Generates and caches; looks again first, as another instance may have just finished. */
-  async function generateOnce(key: string, request: ChatRequest, generation: Generation, timeoutMs: number, streamed: boolean): Promise<GeneratedAnswer> {
+  async function generateOnce(key: string, request: ChatRequest, generation: Generation, timeoutMs: number, streamed: boolean, onRoute?: AnswerOptions["onRoute"]): Promise<GeneratedAnswer> {
     try {
       const finished = await deps.answers.get(key);
       if (finished) return finished;
-      const fresh = await generate(request, generation, timeoutMs, streamed);
+      const fresh = await generate(request, generation, timeoutMs, streamed, onRoute);
       await deps.answers.set(key, fresh, deps.answerTtlMs);
       return fresh;
     } finally {
@@ -144,7 +147,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       const generation = generations.enter(key);
       const leave = generation.join(options.listener);
       try {
-        const work = () => generateOnce(key, request, generation, timeoutMs, options.listener !== undefined);
+        const work = () => generateOnce(key, request, generation, timeoutMs, options.listener !== undefined, options.onRoute);
         // Another instance's events are followed only for a streamed caller (the first one decides, as for the model's stream).
         const events = { publish: generation.relay.publish, listen: options.listener ? generation.relay.listen : undefined };
         const { value, role } = await flights.run(`answer:${key}`, work, { signal: caller.signal, events });

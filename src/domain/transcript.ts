@@ -57,6 +57,8 @@ export interface TranscriptQuery {
    * that only the caption track itself is requested.
    */
   reusePlayer?: boolean;
+  /** Told the egress route (`direct` or `host:port`) of each try and how many tries came before it (request log). */
+  onRoute?: (route: string, retries: number) => void;
   /** Called for each request sent to YouTube for this fetch (none when it is served from the cache or shared). */
   countRequest?: () => void;
   /** Told of a speech transcription's progress: pieces transcribed out of a total (a transcription that cannot end by `deadline` is refused at once). */

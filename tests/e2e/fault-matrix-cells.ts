@@ -58,10 +58,10 @@ const LLM_CALL_MS = LIMITS.LLM_TIMEOUT_MS + SLACK_MS;
 const LLM_RETRIES_MS = LIMITS.LLM_RETRY_BUDGET_MS + (LIMITS.LLM_MAX_RETRIES + 1) * 100 + SLACK_MS;
 const FAST_MS = SLACK_MS;
 
-/** The watch page is only fetched when every key-less player call meets the bot check. */
+/** The watch page is only fetched when no key-less player answer can be read (a bot check switches routes instead). */
 function onYoutube(endpoint: Endpoint, fault: Fault): (rig: YoutubeRig) => void {
   return (rig) => {
-    if (endpoint === "watch") rig.youtube.setPlayerGate({ blockKeyless: true });
+    if (endpoint === "watch") rig.youtube.setPlayerGate({ garbleKeyless: true });
     rig.youtube.setFault(endpoint, fault);
   };
 }
@@ -77,8 +77,8 @@ function youtubeCells(endpoint: Endpoint, status5xx: number): Cell[] {
   const blocked = { status: 503, code: "upstream_blocked", maxMs: FAST_MS };
   const broken = { status: 502, code: "upstream_error", retryAfter: null, maxMs: FAST_MS };
   const at = (fault: FaultName, play: Fault, expected: Omit<Cell, "upstream" | "fault" | "arrange">): Cell => ({ upstream: endpoint, fault, arrange: onYoutube(endpoint, play), ...expected });
-  // A watch page with no INNERTUBE_API_KEY leaves the bot check the player calls met as the verdict.
-  const unusablePage = endpoint === "watch" ? { ...blocked, retryAfter: undefined } : broken;
+  // A watch page with no INNERTUBE_API_KEY leaves the unreadable player answers as the verdict (issue 21: a bot check no longer reaches it).
+  const unusablePage = broken;
   return [
     at("reset mid-body", { kind: "reset" }, broken),
     at("slow trickle", { kind: "trickle", totalMs: TRICKLE_MS }, timeout),

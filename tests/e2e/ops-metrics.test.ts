@@ -34,7 +34,7 @@ const EXPECTED: Record<string, number> = {
   [k("vcs_youtube_requests_total", { call: "player", outcome: "ok" })]: 1,
   [k("vcs_youtube_requests_total", { call: "player", outcome: "unavailable" })]: 1,
   [k("vcs_youtube_requests_total", { call: "player", outcome: "blocked" })]: 1,
-  [k("vcs_youtube_requests_total", { call: "watch_page", outcome: "blocked" })]: 1,
+  [k("vcs_youtube_requests_total", { call: "watch_page", outcome: "blocked" })]: 0,
   [k("vcs_youtube_requests_total", { call: "caption", outcome: "ok" })]: 1,
   [k("vcs_youtube_request_duration_seconds_count", { call: "player" })]: 3,
   [k("vcs_llm_calls_total", { outcome: "ok" })]: 1,
@@ -65,7 +65,7 @@ describe(`metrics and health on the admin port (${targetFromEnv()})`, () => {
     statuses.push((await chat(service.url, question)).status); // hit
     statuses.push((await chat(service.url, { url: watchUrl("unavailable") })).status); // 422 from the player answer
     rig.youtube.setPlayerGate({ blockKeyless: true });
-    statuses.push((await chat(service.url, { url: watchUrl("twoTracks") })).status); // bot check, then reCAPTCHA: 503
+    statuses.push((await chat(service.url, { url: watchUrl("twoTracks") })).status); // bot check: 503 at once, no watch page (issue 21)
     rig.youtube.setPlayerGate({});
     // Longer than the request's deadline: refused at once rather than waited out.
     rig.llm.respondWith(() => ({ status: 429, headers: { "retry-after": "600" } }));

@@ -20,9 +20,9 @@ beforeEach(() => {
   rig.llm.reset();
 });
 
-/** The watch page is only reached when the key-less player calls are refused. */
+/** The watch page is only reached when no key-less player answer can be read (a bot check switches routes instead). */
 function reach(endpoint: Endpoint): void {
-  if (endpoint === "watch") rig.youtube.setPlayerGate({ blockKeyless: true });
+  if (endpoint === "watch") rig.youtube.setPlayerGate({ garbleKeyless: true });
 }
 
 describe(`YouTube faults through POST /chat (${targetFromEnv()})`, () => {

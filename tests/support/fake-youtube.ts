@@ -25,6 +25,8 @@ export interface PlayerGate {
   blockClients?: string[];
   /** Whether key-less calls (no `key=` from the watch page) are refused, whatever the client. */
   blockKeyless?: boolean;
+  /** Whether key-less calls get a player answer the reader cannot read (`{}`), which sends the reader to the watch page. */
+  garbleKeyless?: boolean;
   /** Rewrites the caption tracks a client's player answer lists (to gate them with `exp=xpe`, or drop some). */
   tracks?: (client: string, tracks: { baseUrl: string; languageCode: string; kind?: string }[]) => { baseUrl: string; languageCode: string; kind?: string }[];
 }
@@ -38,7 +40,12 @@ export interface Seen {
   /** `context.client.clientName` of a player call. */
   client?: string;
   cookie?: string;
+  /** The address the request came from (a fake proxy's source address). */
+  address: string;
 }
+
+/** How YouTube refuses a blocked address: HTTP 429, the bot check in a player response, the reCAPTCHA page, or the "sorry" redirect. */
+export type BlockKind = "429" | "bot-check" | "recaptcha" | "sorry";
 
 /** The cookie the captured consent page's form would set. */
 export const CONSENT_COOKIE = "CONSENT=YES+cb.20210328-17-p0.de+FX+119";
@@ -58,6 +65,10 @@ export interface FakeYoutube {
   setWatch(page: WatchPage): void;
   /** Refuses some player calls with the bot check (none by default). */
   setPlayerGate(gate: PlayerGate): void;
+  /** Refuses every request from the addresses `blocked` names, the way it says (none by default). */
+  setBlocked(blocked: (address: string) => BlockKind | undefined): void;
+  /** Answers a caption request only from the address of the video's last player call (as YouTube binds caption URLs). */
+  bindCaptions(on: boolean): void;
   reset(): void;
   /** Stops listening, so that every request meets a refused connection (the origin is shared by every endpoint). */
   refuseConnections(): Promise<void>;
@@ -72,24 +83,31 @@ const PLAYER_BY_ID = new Map<string, string>(Object.values(VIDEOS).map((v) => [v
  * A loopback YouTube replaying the captured fixtures: the InnerTube player
  * endpoint (by video id), the watch page, and caption tracks (the classic
  * `transcript.xml`, or an empty body for PoToken-gated `exp=xpe` URLs, as
- * real YouTube does).
+ * real YouTube does). With `anyVideo`, other well-formed ids play as the normal video.
  */
-export function startFakeYoutube(options: { latencyMs?: number } = {}): FakeYoutube {
+export function startFakeYoutube(options: { latencyMs?: number; anyVideo?: boolean } = {}): FakeYoutube {
   const seen: Seen[] = [];
   const faults = new Map<Endpoint, Fault>();
   const captions = new Map<string, string>();
   const transcript = fixture("transcript.xml");
   let watchPage: WatchPage = "page";
   let gate: PlayerGate = {};
+  let blocked: (address: string) => BlockKind | undefined = () => undefined;
+  let bound = false;
+  const playerAddress = new Map<string, string>();
 
-  async function handle(request: Request): Promise<Response> {
+  async function handle(request: Request, address: string): Promise<Response> {
     const url = new URL(request.url);
     const endpoint = endpointOf(url.pathname);
     const body = request.method === "POST" ? await request.text() : undefined;
     const client = endpoint === "player" ? clientOf(body) : undefined;
     const cookie = request.headers.get("cookie") ?? undefined;
-    seen.push({ endpoint, path: url.pathname, query: Object.fromEntries(url.searchParams), body, client, cookie });
+    seen.push({ endpoint, path: url.pathname, query: Object.fromEntries(url.searchParams), body, client, cookie, address });
     if (options.latencyMs) await Bun.sleep(options.latencyMs);
+    const block = blocked(address);
+    if (block) return refusal(block, endpoint);
+    if (endpoint === "player") playerAddress.set(videoIdOf(body), address);
+    if (bound && endpoint === "caption" && playerAddress.get(url.searchParams.get("v") ?? "") !== address) return new Response("", { status: 403 });
     const fault = endpoint === "other" ? undefined : faults.get(endpoint);
     if (fault) {
       const played = await play(fault);
@@ -103,6 +121,8 @@ export function startFakeYoutube(options: { latencyMs?: number } = {}): FakeYout
     if (endpoint === "player") {
       const blocked = !url.searchParams.has("key") && (gate.blockKeyless || gate.blockClients?.includes(client ?? ""));
       if (blocked) return json(fixture(VIDEOS.botCheck.player));
+      if (gate.garbleKeyless && !url.searchParams.has("key")) return json("{}");
+      if (options.anyVideo) return anyVideoPlayer(body);
       return gate.tracks ? withTracks(playerResponse(body), (tracks) => gate.tracks!(client ?? "", tracks)) : playerResponse(body);
     }
     if (endpoint === "watch") return html(watchBody(watchPage, cookie));
@@ -125,7 +145,12 @@ export function startFakeYoutube(options: { latencyMs?: number } = {}): FakeYout
     setCaption: (videoId, body, language) => captions.set(language ? `${videoId}|${language}` : videoId, body),
     setWatch: (page) => (watchPage = page),
     setPlayerGate: (next) => (gate = next),
+    setBlocked: (next) => (blocked = next),
+    bindCaptions: (on) => (bound = on),
     reset() {
+      blocked = () => undefined;
+      bound = false;
+      playerAddress.clear();
       seen.length = 0;
       faults.clear();
       captions.clear();
@@ -157,12 +182,35 @@ function playerResponse(body: string | undefined): Response {
   return json(fixture(file));
 }
 
+/** The normal video's player answer for any well-formed id not captured, under that id (caption URLs included). */
+function anyVideoPlayer(body: string | undefined): Response {
+  const videoId = videoIdOf(body);
+  if (PLAYER_BY_ID.has(videoId) || !/^[A-Za-z0-9_-]{11}$/.test(videoId)) return playerResponse(body);
+  return json(fixture(VIDEOS.normal.player).replaceAll(VIDEOS.normal.id, videoId));
+}
+
 /** A player answer whose caption track list went through `rewrite`. */
 async function withTracks(response: Response, rewrite: (tracks: Parameters<NonNullable<PlayerGate["tracks"]>>[1]) => unknown[]): Promise<Response> {
   const player = await response.json();
   const renderer = player?.captions?.playerCaptionsTracklistRenderer;
   if (renderer?.captionTracks) renderer.captionTracks = rewrite(renderer.captionTracks);
   return json(JSON.stringify(player));
+}
+
+/** What a blocked address gets from every endpoint. */
+function refusal(kind: BlockKind, endpoint: Endpoint | "other"): Response {
+  if (kind === "429") return new Response("Too Many Requests", { status: 429 });
+  if (kind === "sorry") return new Response("", { status: 302, headers: { location: "https://www.google.com/sorry/index?continue=https://www.youtube.com/" } });
+  if (kind === "bot-check" && endpoint === "player") return json(fixture(VIDEOS.botCheck.player));
+  return html(fixture("youtube_too_many_requests.html"));
+}
+
+function videoIdOf(body: string | undefined): string {
+  try {
+    return String(JSON.parse(body ?? "{}").videoId ?? "");
+  } catch {
+    return "";
+  }
 }
 
 function clientOf(body: string | undefined): string | undefined {

@@ -48,7 +48,7 @@ export function defaultCwd(target: Target): string {
 
 /** The environment a test process gets: exactly `env` plus PATH, HOME and test-friendly defaults. */
 function childEnv(env: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NO_COLOR: "1", PORT: "0", HOST: "127.0.0.1", LOG_FORMAT: "json", ...env };
+  return { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", PORT: "0", HOST: "127.0.0.1", LOG_FORMAT: "json", ...env };
 }
 
 /**

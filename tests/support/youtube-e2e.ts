@@ -28,6 +28,8 @@ export async function startYoutubeRig(env: Record<string, string> = {}, options:
     YOUTUBE_TIMEOUT_MS: "1000",
     TRANSCRIPT_CACHE_TTL_MS: "0",
     ANSWER_CACHE_TTL_MS: "0",
+    // Cases play blocks one after another on one service: the route's breaker (tested in youtube-routes) stays closed.
+    YOUTUBE_ROUTE_FAILURES: "1000",
     ...env,
   });
   return {

@@ -42,8 +42,8 @@ export function createCachedTranscriptSource(options: CachedTranscriptOptions): 
     const heard = options.speech ? await options.cache.get(speechKey(videoId)).catch(() => undefined) : undefined;
     if (heard) return heard;
     // The owner's counter sees the requests; callers sharing the fetch or served from the cache made none.
-    const { languages, translate, reusePlayer, countRequest, deadline, onTranscribing } = query;
-    const fresh = await options.source.fetch(videoId, { languages, translate, reusePlayer, countRequest, deadline, onTranscribing });
+    const { languages, translate, reusePlayer, countRequest, deadline, onRoute, onTranscribing } = query;
+    const fresh = await options.source.fetch(videoId, { languages, translate, reusePlayer, countRequest, deadline, onRoute, onTranscribing });
     await options.cache.set(key, fresh, options.ttlMs).catch(() => {});
     if (fresh.speech) await options.cache.set(speechKey(videoId), fresh, options.ttlMs).catch(() => {});
     return fresh;

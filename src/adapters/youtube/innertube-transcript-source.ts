@@ -54,10 +54,11 @@ const DEFAULT_CLIENTS: InnertubeClient[] = [{ name: "ANDROID", version: "20.10.3
  * The flow, when YouTube refuses:
  * 1. `POST /youtubei/v1/player` without a key, with each configured client in
  *    turn, moving on only when the answer is one a different client may change
- *    (unparsable, bot check, other playability refusal); never for an
- *    unavailable or age-restricted video, nor for HTTP errors or timeouts.
- * 2. When every client met a bot check or an unparsable answer (not a plain
- *    refusal, which the watch page would repeat), `GET /watch?v=ID`: reCAPTCHA
+ *    (unparsable, other playability refusal); never for an unavailable or
+ *    age-restricted video, nor for HTTP errors or timeouts, nor for a bot
+ *    check: that is about the address, and the caller moves to another route.
+ * 2. When every client sent an unparsable answer (not a plain refusal, which
+ *    the watch page would repeat), `GET /watch?v=ID`: reCAPTCHA
  *    → 503; EU consent wall → once more with `CONSENT=YES+<v>`; the page's own
  *    player response settles unavailable and age-restricted videos; its
  *    `INNERTUBE_API_KEY` makes one keyed player call with the first client.
@@ -75,6 +76,18 @@ const DEFAULT_CLIENTS: InnertubeClient[] = [{ name: "ANDROID", version: "20.10.3
  */
 export function createInnertubeTranscriptSource(options: InnertubeOptions): TranscriptSource {
   const base = createYoutubeTransport(options);
+  const read = createInnertubeReader(options);
+  return { fetch: (videoId, query) => read(base, videoId, query) };
+}
+
+/** Reads one video's transcript with every request sent through `transport` (one egress route). */
+export type TranscriptReader = (transport: YoutubeTransport, videoId: string, query: TranscriptQuery) => Promise<Transcript>;
+
+/**
+ * @param options clients, origin and player reuse, as for {@linkcode createInnertubeTranscriptSource}
+ * @returns the same reader, sending through the transport each fetch is given
+ */
+export function createInnertubeReader(options: Omit<InnertubeOptions, "timeoutMs" | "fetch">): TranscriptReader {
   const clients = options.clients.length > 0 ? options.clients : DEFAULT_CLIENTS;
   const recent = createRecentSessions<Session>({ ttlMs: options.playerReuseMs ?? 10 * 60_000 });
 
@@ -150,9 +163,8 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
     return { info: first.info, choice };
   }
 
-  return {
-    async fetch(videoId, query) {
-      const transport = countingTransport(base, query.countRequest);
+  return async (routed, videoId, query) => {
+      const transport = countingTransport(routed, query.countRequest);
       const first = await freshOrRecent(transport, videoId, query);
       const chosen = chooseTrack(first.info, query.languages, query.translate);
       // The video's own transport: its audio URLs are bound to the address that made this player call.
@@ -170,7 +182,6 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
         videoLanguage: spokenLanguage(info),
         cues,
       } satisfies Transcript;
-    },
   };
 }
 
@@ -184,8 +195,9 @@ function sameTrack(a: TrackChoice, b: TrackChoice): boolean {
   return a.track.languageCode === b.track.languageCode && a.track.isGenerated === b.track.isGenerated && a.translateTo === b.translateTo;
 }
 
+/** A bot check is about the address, not the client: it ends the fetch on this route (the caller switches routes). */
 function anotherClientMayHelp(error: unknown): error is AppError {
-  return isUnreadable(error) || isAppError(error, "upstream_blocked") || isAppError(error, "video_unplayable");
+  return isUnreadable(error) || isAppError(error, "video_unplayable");
 }
 
 /** Lets the watch page's own verdict stand when it says the video is gone or age-restricted. */

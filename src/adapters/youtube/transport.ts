@@ -25,7 +25,7 @@ export interface YoutubeRequest {
 export interface YoutubeTransport {
   /**
    * @returns the body of a 2xx response
-   * @throws {AppError} upstream_blocked (HTTP 429, Google's "sorry" redirect),
+   * @throws {AppError} upstream_blocked (HTTP 429, Google's "sorry" redirect, a reCAPTCHA page),
    *   upstream_timeout, or upstream_error (other statuses, network failures,
    *   a body over the size cap)
    */
@@ -46,6 +46,8 @@ export interface YoutubeTransport {
 
 const HEADERS = { "accept-language": "en-US,en;q=0.9" };
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** What marks Google's reCAPTCHA page (the "unusual traffic" wall). */
+const RECAPTCHA = 'class="g-recaptcha"';
 
 /** @returns the transport every YouTube adapter sends through */
 export function createYoutubeTransport(options: TransportOptions): YoutubeTransport {
@@ -56,7 +58,12 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
     limitBody(response, maxBytes, () => new AppError("upstream_error", `YouTube sent a response larger than ${mebibytes(maxBytes)}; try again later`), signal);
 
   async function text(url: string, init: YoutubeRequest = {}): Promise<string> {
-    return await send(url, init, (response, signal) => capped(response, signal).text());
+    return await send(url, init, async (response, signal) => {
+      const body = await capped(response, signal).text();
+      // The reCAPTCHA wall may answer any URL, with a 200: it is a block wherever it comes.
+      if (body.includes(RECAPTCHA)) throw recaptcha();
+      return body;
+    });
   }
 
   async function bytes(url: string, init: YoutubeRequest, max: number): Promise<{ body: Uint8Array; headers: Headers }> {
@@ -99,6 +106,10 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
   }
 
   return { text, bytes, hook };
+}
+
+function recaptcha(): AppError {
+  return new AppError("upstream_blocked", "YouTube asked this server to solve a reCAPTCHA (unusual traffic); try again later", { retryAfterSeconds: 60 });
 }
 
 function assertOk(response: Response): void {

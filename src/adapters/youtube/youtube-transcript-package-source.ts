@@ -1,9 +1,9 @@
 import { fetchTranscript, YoutubeTranscriptNotAvailableLanguageError, YoutubeTranscriptTooManyRequestError, type TranscriptResponse } from "youtube-transcript";
 import { AppError } from "../../domain/errors.ts";
 import type { TranscriptSource } from "../../domain/ports.ts";
-import type { Cue, Transcript } from "../../domain/transcript.ts";
+import type { Cue, Transcript, TranscriptQuery } from "../../domain/transcript.ts";
 import { captionFormat, cleanText, type CaptionFormat } from "./timedtext.ts";
-import { createYoutubeTransport, type TransportOptions } from "./transport.ts";
+import { createYoutubeTransport, type TransportOptions, type YoutubeTransport } from "./transport.ts";
 
 /** What the fetch hook saw pass by: the package itself reports none of it. */
 interface Observed {
@@ -29,29 +29,33 @@ interface Observed {
  */
 export function createYoutubeTranscriptPackageSource(options: TransportOptions): TranscriptSource {
   const transport = createYoutubeTransport(options);
+  return { fetch: (videoId, query) => readWithPackage(transport, videoId, query) };
+}
+
+/**
+ * The same reading through a given transport (one egress route): the
+ * package's `fetch` option is the transport's hook, so it never sends by another route.
+ */
+export async function readWithPackage(transport: YoutubeTransport, videoId: string, query: TranscriptQuery): Promise<Transcript> {
+  const seen: Observed = { tracks: [] };
+  const hook = observing(transport.hook(query.signal), seen, query.countRequest);
+  const items = await fetchInOrder(videoId, query.languages, hook, seen);
+  if (seen.format === "broken") throw new AppError("upstream_error", `YouTube sent a caption track for video ${videoId} the service could not read; try again later`);
+  const cues = normalise(items, seen.format);
+  if (cues.length === 0) {
+    throw new AppError("upstream_error", `YouTube sent an empty caption track for video ${videoId}; try again later`);
+  }
+  const language = items[0]?.lang ?? query.languages[0] ?? "und";
   return {
-    async fetch(videoId, query) {
-      const seen: Observed = { tracks: [] };
-      const hook = observing(transport.hook(query.signal), seen, query.countRequest);
-      const items = await fetchInOrder(videoId, query.languages, hook, seen);
-      if (seen.format === "broken") throw new AppError("upstream_error", `YouTube sent a caption track for video ${videoId} the service could not read; try again later`);
-      const cues = normalise(items, seen.format);
-      if (cues.length === 0) {
-        throw new AppError("upstream_error", `YouTube sent an empty caption track for video ${videoId}; try again later`);
-      }
-      const language = items[0]?.lang ?? query.languages[0] ?? "und";
-      return {
-        videoId,
-        language,
-        isGenerated: seen.tracks.find((t) => t.languageCode === language)?.kind === "asr",
-        isTranslated: false,
-        durationSeconds: seen.lengthSeconds,
-        title: seen.title,
-        videoLanguage: seen.tracks.find((t) => t.kind === "asr")?.languageCode ?? seen.defaultLanguage,
-        cues,
-      } satisfies Transcript;
-    },
-  };
+    videoId,
+    language,
+    isGenerated: seen.tracks.find((t) => t.languageCode === language)?.kind === "asr",
+    isTranslated: false,
+    durationSeconds: seen.lengthSeconds,
+    title: seen.title,
+    videoLanguage: seen.tracks.find((t) => t.kind === "asr")?.languageCode ?? seen.defaultLanguage,
+    cues,
+  } satisfies Transcript;
 }
 
 /**

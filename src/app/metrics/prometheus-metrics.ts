@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
 import type { CacheLookup } from "../../domain/ports.ts";
 import { createHttpMetrics } from "./http-metrics.ts";
 import { batchedCounter, bind } from "./label-children.ts";
@@ -31,8 +31,25 @@ export function createPrometheusMetrics(options: { defaultMetrics?: boolean } = 
   // Registered with the first report: a service without Redis has no such gauge rather than a 0 that looks like an outage.
   const redisUp = new Gauge({ name: REDIS_UP, help: "Whether Redis is reachable (1) or not (0); absent when REDIS_URL is not set.", registers: [] });
 
+  const routeTries = new Counter({ name: "vcs_youtube_route_requests_total", help: "Tries of transcript fetches by egress route (direct or host:port) and outcome (ok, blocked, other).", labelNames: ["route", "outcome"], registers: [registry] });
+  let routes: () => { route: string; up: boolean }[] = () => [];
+  new Gauge({
+    name: "vcs_youtube_route_up",
+    help: "Whether an egress route to YouTube is usable (1) or skipped by its open breaker (0).",
+    labelNames: ["route"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const up = new Map<string, boolean>();
+      for (const r of routes()) up.set(r.route, (up.get(r.route) ?? false) || r.up);
+      for (const [route, value] of up) this.set({ route }, value ? 1 : 0);
+    },
+  });
+
   return {
     request: http.request,
+    youtubeRoute: (route, outcome) => routeTries.inc({ route, outcome }),
+    watchRoutes: (read) => (routes = read),
     watchInFlight: http.watchInFlight,
     ...upstream,
     speech: createSpeechMetrics(registry),

@@ -1,6 +1,7 @@
 import type { LlmCallObserver } from "../../adapters/llm/groq-completer.ts";
 import type { SpeechObserver } from "../../adapters/speech/piece-transcription.ts";
 import type { YoutubeObserver } from "../../adapters/youtube/observed-call.ts";
+import type { RouteOutcome } from "../../adapters/youtube/routed-transcript-source.ts";
 import type { CacheLookup } from "../../domain/ports.ts";
 import type { RequestFacts } from "../request-log.ts";
 
@@ -33,6 +34,10 @@ export interface ServiceMetrics {
   speech?: SpeechObserver;
   transcriptLookup(result: CacheLookup): void;
   answerLookup(result: CacheLookup): void;
+  /** One try of a transcript fetch on an egress route (`direct` or `host:port`) ended so. */
+  youtubeRoute(route: string, outcome: RouteOutcome): void;
+  /** Reads at each scrape whether each egress route is usable (its breaker not open). */
+  watchRoutes(routes: () => { route: string; up: boolean }[]): void;
   /** Reads the number of requests in flight at each scrape. */
   watchInFlight(count: () => number): void;
   /** Redis became reachable (true) or unreachable (false); the gauge appears with the first call. */

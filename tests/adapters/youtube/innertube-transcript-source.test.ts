@@ -3,7 +3,7 @@ import { createInnertubeTranscriptSource } from "../../../src/adapters/youtube/i
 import { AppError } from "../../../src/domain/errors.ts";
 import { SRV3 } from "../../support/caption-bodies.ts";
 import { CONSENT_COOKIE, startFakeYoutube } from "../../support/fake-youtube.ts";
-import { VIDEOS } from "../../support/fixtures.ts";
+import { fixture, VIDEOS } from "../../support/fixtures.ts";
 
 const youtube = startFakeYoutube();
 const clients = [{ name: "ANDROID", version: "20.10.38" }, { name: "IOS", version: "20.10.4" }];
@@ -46,10 +46,23 @@ describe("createInnertubeTranscriptSource()", () => {
     expect(transcript).toMatchObject({ language: "pt", isTranslated: true });
   });
 
-  test("falls back to the second client when the first meets the bot check", async () => {
+  // Issue 21: a bot check is about the address, not the client; the caller switches routes.
+  test("a bot check ends the try at once: no other client, no watch page", async () => {
     youtube.setPlayerGate({ blockClients: ["ANDROID"] });
-    await source.fetch(VIDEOS.normal.id, en);
-    expect(trail()).toEqual(["player:ANDROID", "player:IOS", "caption"]);
+    expect((await failure(source.fetch(VIDEOS.normal.id, en))).code).toBe("upstream_blocked");
+    expect(trail()).toEqual(["player:ANDROID"]);
+  });
+
+  test("a reCAPTCHA page in place of a player answer is a block at once: no other client, no watch page", async () => {
+    youtube.setFault("player", { kind: "body", body: fixture("youtube_too_many_requests.html"), contentType: "text/html" });
+    expect((await failure(source.fetch(VIDEOS.normal.id, en))).code).toBe("upstream_blocked");
+    expect(trail()).toEqual(["player:ANDROID"]);
+  });
+
+  test("falls back to the second client when the first gets an answer it cannot read", async () => {
+    youtube.setFault("player", { kind: "body", body: "{}" });
+    expect((await failure(source.fetch(VIDEOS.normal.id, en))).code).toBe("upstream_error");
+    expect(trail().slice(0, 2)).toEqual(["player:ANDROID", "player:IOS"]);
   });
 
   // Issue 15 item 6: a PoToken-gated caption URL (exp=xpe) ended the request without asking another client.
@@ -88,8 +101,8 @@ describe("createInnertubeTranscriptSource()", () => {
     expect(trail()).toEqual(["player:ANDROID", "player:IOS"]);
   });
 
-  test("when every key-less call is refused, the watch page's key makes a keyed call that succeeds", async () => {
-    youtube.setPlayerGate({ blockKeyless: true });
+  test("when no key-less answer can be read, the watch page's key makes a keyed call that succeeds", async () => {
+    youtube.setPlayerGate({ garbleKeyless: true });
     const transcript = await source.fetch(VIDEOS.normal.id, en);
     expect(trail()).toEqual(["player:ANDROID", "player:IOS", "watch", "player:ANDROID+key", "caption"]);
     expect(youtube.seen[3]!.query.key).toBe("AIzaSyAO_FJ2SlqU8Q4STEHLGCilw_Y9_11qcW8");
@@ -97,7 +110,7 @@ describe("createInnertubeTranscriptSource()", () => {
   });
 
   test("a consent wall is answered once with the CONSENT cookie, which later requests carry", async () => {
-    youtube.setPlayerGate({ blockKeyless: true });
+    youtube.setPlayerGate({ garbleKeyless: true });
     youtube.setWatch("consent");
     await source.fetch(VIDEOS.normal.id, en);
     expect(trail()).toEqual(["player:ANDROID", "player:IOS", "watch", "watch+cookie", "player:ANDROID+key+cookie", "caption+cookie"]);
@@ -105,7 +118,7 @@ describe("createInnertubeTranscriptSource()", () => {
   });
 
   test("a consent wall without its v value is a clear upstream_error", async () => {
-    youtube.setPlayerGate({ blockKeyless: true });
+    youtube.setPlayerGate({ garbleKeyless: true });
     youtube.setWatch("consent-invalid");
     const error = await failure(source.fetch(VIDEOS.normal.id, en));
     expect(error.code).toBe("upstream_error");
@@ -114,15 +127,15 @@ describe("createInnertubeTranscriptSource()", () => {
   });
 
   test("a reCAPTCHA page is upstream_blocked", async () => {
-    youtube.setPlayerGate({ blockKeyless: true });
+    youtube.setPlayerGate({ garbleKeyless: true });
     youtube.setWatch("recaptcha");
     expect((await failure(source.fetch(VIDEOS.normal.id, en))).code).toBe("upstream_blocked");
   });
 
-  test("a bot check that the keyed call meets too stays upstream_blocked; the watch page of another video is ignored", async () => {
+  test("a bot check is upstream_blocked after one player call", async () => {
     const error = await failure(source.fetch(VIDEOS.botCheck.id, en));
     expect(error.code).toBe("upstream_blocked");
-    expect(trail()).toEqual(["player:ANDROID", "player:IOS", "watch", "player:ANDROID+key"]);
+    expect(trail()).toEqual(["player:ANDROID"]);
   });
 
   test.each([

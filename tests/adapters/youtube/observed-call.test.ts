@@ -32,16 +32,16 @@ describe("YouTube calls told to the observer", () => {
     expect(seen).toEqual(["player:unavailable"]);
   });
 
-  test("HTTP 429 is blocked; a bot check on every client then a reCAPTCHA watch page is blocked three times", async () => {
+  test("HTTP 429 is blocked; an unreadable answer from every client then a reCAPTCHA watch page is blocked once", async () => {
     youtube.setFault("player", { kind: "status", status: 429 });
     await expect(source.fetch(VIDEOS.normal.id, en)).rejects.toThrow();
     expect(seen).toEqual(["player:blocked"]);
     youtube.reset();
     seen = [];
-    youtube.setPlayerGate({ blockKeyless: true });
+    youtube.setPlayerGate({ garbleKeyless: true });
     youtube.setWatch("recaptcha");
     await expect(source.fetch(VIDEOS.normal.id, en)).rejects.toThrow();
-    expect(seen).toEqual(["player:blocked", "player:blocked", "watch_page:blocked"]);
+    expect(seen).toEqual(["player:error", "player:error", "watch_page:blocked"]);
   });
 
   test("a caption track that never comes is a timeout; an HTTP 500 is an error", async () => {

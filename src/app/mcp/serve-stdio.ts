@@ -1,0 +1,70 @@
+// Runs the service in MCP mode (`server mcp`): JSON-RPC on stdin/stdout, logs on stderr, exit when stdin closes.
+import type { Readable, Writable } from "node:stream";
+// Deno is told where the types are: the SDK's `./*` export maps `server/stdio.js` to `server/stdio.js.d.ts`.
+// @ts-types="@modelcontextprotocol/sdk/server/stdio"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createBufferedLines } from "../buffered-lines.ts";
+import { composeMcp } from "../compose.ts";
+import { ConfigError, loadConfig, type Config } from "../config.ts";
+import { createLogger } from "../logger.ts";
+import { createMcpServer } from "./mcp-server.ts";
+import { EXIT_BAD_CONFIG } from "../start.ts";
+
+/** What MCP mode needs from a runtime: stdio as Node streams (the SDK's transport reads and writes them). */
+export interface McpRuntime {
+  name: string;
+  env: Record<string, string | undefined>;
+  stdin: Readable;
+  stdout: Writable;
+  /** Everything but protocol messages: logs and the start-up line. */
+  printError(line: string): void;
+  exit(code: number): never;
+  /** Calls `handler` on SIGTERM and SIGINT. */
+  onStopSignal(handler: (signal: string) => void): void;
+}
+
+/**
+ * Serves MCP over stdio on the same composition root and settings as the
+ * HTTP service (Groq key, Redis, budget, caches); no listener, no API key.
+ * Stops when stdin ends (the client closed it), stdout breaks, or on a signal: calls in
+ * flight are cancelled, logs flushed, Redis closed, exit 0.
+ * Exits with {@link EXIT_BAD_CONFIG} when the settings are wrong.
+ *
+ * @param runtime the runtime's stdio, environment, exit and signals
+ */
+export async function runMcp(runtime: McpRuntime): Promise<void> {
+  const config = loadConfigOrExit(runtime);
+  // Logs go to stderr, one write per timer turn; stdout carries only JSON-RPC.
+  const lines = createBufferedLines((text) => runtime.printError(text));
+  const logger = createLogger({ write: lines.line, pretty: config.logFormat === "pretty" });
+  const core = await composeMcp(config, { logger });
+  const server = createMcpServer({ chat: core.chat, rateLimiter: core.rateLimiter, logger, maxArgumentBytes: config.maxBodyBytes, requestTimeoutMs: config.requestTimeoutMs, progressTimeoutMs: config.stream.timeoutMs });
+  // A line that is not JSON-RPC gets no answer from the SDK; it is logged, so a client's bug can be found.
+  server.onerror = (error) => logger.warn("mcp_protocol_error", { error: error.message.slice(0, 300) });
+  let stopping: Promise<never> | undefined;
+  const stop = (reason: string): Promise<never> =>
+    (stopping ??= (async () => {
+      logger.info("mcp_stopping", { reason });
+      await server.close().catch(() => {});
+      await core.close().catch(() => {});
+      lines.flush();
+      return runtime.exit(0);
+    })());
+  runtime.stdin.on("end", () => void stop("stdin closed"));
+  runtime.stdin.on("close", () => void stop("stdin closed"));
+  // A client that went away without closing stdin breaks the pipe: nobody can read the answers any more.
+  runtime.stdout.on("error", () => void stop("stdout closed"));
+  runtime.onStopSignal((signal) => void stop(signal));
+  await server.connect(new StdioServerTransport(runtime.stdin, runtime.stdout));
+  logger.info("mcp_ready", { runtime: runtime.name, backend: core.backend, tool: "chat_about_video" });
+}
+
+function loadConfigOrExit(runtime: McpRuntime): Config {
+  try {
+    return loadConfig(runtime.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    runtime.printError(error.message);
+    return runtime.exit(EXIT_BAD_CONFIG);
+  }
+}
