@@ -10,6 +10,8 @@ import { createYoutubeTransport } from "../adapters/youtube/transport.ts";
 import { readWithPackage } from "../adapters/youtube/youtube-transcript-package-source.ts";
 import type { RedisConnection } from "../adapters/redis/redis-connection.ts";
 import { composeSpeech } from "./compose-speech.ts";
+import { isSpeechServiceFailure } from "../adapters/speech/speech-reader.ts";
+import { isAppError } from "../domain/errors.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import type { ServiceMetrics } from "./metrics/service-metrics.ts";
@@ -77,6 +79,8 @@ export function composeTranscriptSource(config: Config, io: { logger: Logger; fe
     breaker: egress.breaker,
     blockRetries: config.youtube.blockRetries,
     observe: io.metrics?.youtubeRoute,
+    // The speech-to-text service's 429 (met after the audio came) is no block of the route the audio came by.
+    isBlock: (error) => isAppError(error, "upstream_blocked") && !isSpeechServiceFailure(error),
     read: (transport, videoId, query) =>
       withSecondStrategy({ fetch: (id, q) => innertube(transport, id, q) }, { fetch: (id, q) => readWithPackage(transport, id, q) }).fetch(videoId, query),
   });

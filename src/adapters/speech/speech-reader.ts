@@ -50,6 +50,17 @@ export interface SpeechReaderOptions {
   observe?: SpeechObserver;
 }
 
+/** Failures of the speech-to-text service (or its budget), as opposed to YouTube's: see {@linkcode isSpeechServiceFailure}. */
+const serviceFailures = new WeakSet<object>();
+
+/**
+ * @returns whether `error` came from transcribing the audio, not from YouTube: the provider's
+ *   429 is `upstream_blocked` too, but it says nothing about the egress route the audio came by
+ */
+export function isSpeechServiceFailure(error: unknown): boolean {
+  return typeof error === "object" && error !== null && serviceFailures.has(error);
+}
+
 /** The most bytes an audio download may have: two hours at YouTube's highest audio bitrate (~160 kb/s) and some. */
 const MAX_AUDIO_BYTES = 256 * 1024 * 1024;
 
@@ -113,7 +124,10 @@ export function createSpeechReader(options: SpeechReaderOptions): SpeechReader {
       await options.budget.giveSeconds(expected);
       throw error;
     }
-    const heard = await transcribePieces(cut.pieces, { ...options, videoId, deadline, signal: query.signal, onTranscribing: query.onTranscribing });
+    const heard = await transcribePieces(cut.pieces, { ...options, videoId, deadline, signal: query.signal, onTranscribing: query.onTranscribing }).catch((error: unknown) => {
+      if (typeof error === "object" && error !== null) serviceFailures.add(error);
+      throw error;
+    });
     if (heard.segments.length === 0) {
       throw new AppError("transcript_unavailable", `Video ${videoId} has no captions and no speech was heard in its audio, so there is no transcript to answer from`);
     }

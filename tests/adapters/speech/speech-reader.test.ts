@@ -3,7 +3,7 @@ import { createMemoryBudgetStore } from "../../../src/adapters/llm/budget/budget
 import { audioClients } from "../../../src/adapters/speech/audio-clients.ts";
 import { createGroqTranscriber } from "../../../src/adapters/speech/groq-transcriber.ts";
 import { createSpeechBudget } from "../../../src/adapters/speech/speech-budget.ts";
-import { createSpeechReader, type SpeechReaderOptions } from "../../../src/adapters/speech/speech-reader.ts";
+import { createSpeechReader, isSpeechServiceFailure, type SpeechReaderOptions } from "../../../src/adapters/speech/speech-reader.ts";
 import { readPlayerBody, requestPlayer } from "../../../src/adapters/youtube/player-request.ts";
 import { createYoutubeTransport } from "../../../src/adapters/youtube/transport.ts";
 import { isAppError } from "../../../src/domain/errors.ts";
@@ -167,6 +167,14 @@ describe("createSpeechReader", () => {
     const error = await refusal(reader().read({ transport, videoId: SPEECH_VIDEOS.webm, info: await player(SPEECH_VIDEOS.webm), query }));
     expect(isAppError(error, "upstream_blocked")).toBe(true);
     expect((error as { retryAfterSeconds?: number }).retryAfterSeconds).toBe(125);
+    // The routes must not take the provider's 429 for YouTube blocking the route the audio came by.
+    expect(isSpeechServiceFailure(error)).toBe(true);
+  });
+
+  test("a refusal of the audio by YouTube is not marked as the speech service's", async () => {
+    const error = await refusal(reader().read({ transport, videoId: SPEECH_VIDEOS.forbidden, info: await player(SPEECH_VIDEOS.forbidden), query }));
+    expect(isAppError(error, "transcript_unavailable")).toBe(true);
+    expect(isSpeechServiceFailure(error)).toBe(false);
   });
 });
 
