@@ -19,6 +19,8 @@ export const SPEECH_VIDEOS = {
   webm: "speechWebm1",
   /** Like `webm`, for a test that needs a video no other test transcribed (none cached). */
   fresh: "speechFresh",
+  /** Like `webm`, one more video no other test of a file transcribed. */
+  spare: "speechSpare",
   /** AAC only: 139 (fragmented MP4, lowest) and 140 (plain MP4). */
   m4a: "speechM4a01",
   /** The primary client gets only `signatureCipher` formats; VISIONOS gets direct URLs. */
@@ -46,6 +48,8 @@ export interface FakeYoutubeAudio {
   origin: string;
   seen: AudioSeen[];
   count(endpoint: AudioSeen["endpoint"]): number;
+  /** Audio asked from these addresses answers 429 (a block of that route); none after `reset`. */
+  blockAudio(addresses: readonly string[]): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -57,6 +61,7 @@ const PLAYER_BY_ID = new Map<string, string>(Object.values(VIDEOS).map((v) => [v
 /** @returns the fake, listening on 127.0.0.1 (reached from any loopback source address, e.g. a proxy bound to 127.0.0.2) */
 export function startFakeYoutubeAudio(): FakeYoutubeAudio {
   const seen: AudioSeen[] = [];
+  let blocked = new Set<string>();
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -73,7 +78,8 @@ export function startFakeYoutubeAudio(): FakeYoutubeAudio {
       if (url.pathname === "/api/timedtext") return note({ endpoint: "caption" }, new Response(fixture("transcript.xml"), { headers: { "content-type": "text/xml" } }));
       if (url.pathname === "/videoplayback") {
         const range = request.headers.get("range") ?? undefined;
-        return note({ endpoint: "audio", videoId: url.searchParams.get("id") ?? "", range }, audio(url, ip, range));
+        const answer = blocked.has(ip) ? new Response("Too Many Requests", { status: 429, headers: { "retry-after": "30" } }) : audio(url, ip, range);
+        return note({ endpoint: "audio", videoId: url.searchParams.get("id") ?? "", range }, answer);
       }
       return note({ endpoint: "other" }, new Response("Not found", { status: 404 }));
     },
@@ -82,7 +88,11 @@ export function startFakeYoutubeAudio(): FakeYoutubeAudio {
     origin: `http://127.0.0.1:${server.port}`,
     seen,
     count: (endpoint) => seen.filter((s) => s.endpoint === endpoint).length,
-    reset: () => void (seen.length = 0),
+    blockAudio: (addresses) => void (blocked = new Set(addresses)),
+    reset() {
+      seen.length = 0;
+      blocked = new Set();
+    },
     close: () => server.stop(true),
   };
 }
