@@ -31,7 +31,8 @@ export interface YoutubeTransport {
    */
   text(url: string, init?: YoutubeRequest): Promise<string>;
   /**
-   * One binary body (a range of a media file), same origin rewrite, time limit and status checks as `text`.
+   * One binary body (a range of a media file), same origin rewrite, time limit and status checks as `text`
+   * (an HTML reCAPTCHA page is upstream_blocked too).
    *
    * @param maxBytes most bytes of the body
    * @returns the body and its headers (`content-range` tells a range's total)
@@ -69,7 +70,10 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
   async function bytes(url: string, init: YoutubeRequest, max: number): Promise<{ body: Uint8Array; headers: Headers }> {
     return await send(url, init, async (response, signal) => {
       const tooLarge = () => new AppError("upstream_error", `YouTube sent a response larger than ${mebibytes(max)}; try again later`);
-      return { body: new Uint8Array(await limitBody(response, max, tooLarge, signal).arrayBuffer()), headers: response.headers };
+      const body = new Uint8Array(await limitBody(response, max, tooLarge, signal).arrayBuffer());
+      // Media comes as bytes; an HTML page instead may be the reCAPTCHA wall, a block here as anywhere.
+      if (/text\/html/i.test(response.headers.get("content-type") ?? "") && new TextDecoder().decode(body).includes(RECAPTCHA)) throw recaptcha();
+      return { body, headers: response.headers };
     });
   }
 

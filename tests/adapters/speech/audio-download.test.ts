@@ -14,6 +14,7 @@ const server = Bun.serve({
     if (url.searchParams.get("mode") === "forbidden") return new Response("", { status: 403 });
     if (url.searchParams.get("mode") === "limited") return new Response("", { status: 429, headers: { "retry-after": "30" } });
     if (url.searchParams.get("mode") === "whole") return new Response(BYTES.slice());
+    if (url.searchParams.get("mode") === "recaptcha") return new Response('<html><div class="g-recaptcha" data-sitekey="x"></div></html>', { headers: { "content-type": "text/html; charset=UTF-8" } });
     const [, start, end] = /bytes=(\d+)-(\d+)/.exec(request.headers.get("range") ?? "")!.map(Number);
     const last = Math.min(end!, BYTES.length - 1);
     return new Response(BYTES.slice(start, last + 1), { status: 206, headers: { "content-range": `bytes ${start}-${last}/${BYTES.length}` } });
@@ -48,5 +49,10 @@ describe("downloadAudio", () => {
     expect(isAppError(forbidden, "transcript_unavailable")).toBe(true);
     expect(forbidden.message).toContain("HTTP 403");
     expect(isAppError(await refusal(downloadAudio(transport, "v", format("limited"), { maxBytes: 1_000_000 })), "upstream_blocked")).toBe(true);
+  });
+
+  test("a reCAPTCHA page where the audio should be is a block (503 upstream_blocked, the route's to move from), not unreadable audio", async () => {
+    const error = await refusal(downloadAudio(transport, "v", format("recaptcha"), { maxBytes: 1_000_000 }));
+    expect(isAppError(error, "upstream_blocked")).toBe(true);
   });
 });
