@@ -165,10 +165,15 @@ export function createInnertubeReader(options: Omit<InnertubeOptions, "timeoutMs
 
   return async (routed, videoId, query) => {
       const transport = countingTransport(routed, query.countRequest);
-      const first = await freshOrRecent(transport, videoId, query);
+      const reused = query.reusePlayer ? recent.get(videoId) : undefined;
+      const first = reused ?? (await freshOrRecent(transport, videoId, query));
       const chosen = chooseTrack(first.info, query.languages, query.translate);
-      // The video's own transport: its audio URLs are bound to the address that made this player call.
-      if (!chosen && options.speech) return await options.speech.read({ transport, videoId, info: first.info, query });
+      if (!chosen && options.speech) {
+        // Audio URLs are bound to the address that made the player call: a response read earlier, perhaps by
+        // another route, is read again here, and the audio comes over this fetch's own transport.
+        const own = reused ? await session(transport, videoId, query.signal) : first;
+        return await options.speech.read({ transport, videoId, info: own.info, query });
+      }
       if (!chosen) throw new AppError("transcript_unavailable", `Video ${videoId} has no captions, so there is no transcript to answer from`);
       const { info, choice } = await ungated(transport, videoId, first, chosen, query);
       const cues = await captions(transport, videoId, choice, first.cookie, query.signal);

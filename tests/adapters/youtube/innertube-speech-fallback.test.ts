@@ -41,6 +41,16 @@ describe("the InnerTube source's speech fallback (STT=groq)", () => {
     expect(requests).toBe(2);
   });
 
+  test("a second reading (reusePlayer) of a caption-less video makes its own player call before speech: audio URLs are bound to the asking address", async () => {
+    const { speech, inputs } = recordingSpeech();
+    const source = createInnertubeTranscriptSource({ baseUrl: youtube.origin, clients, timeoutMs: 2_000, speech });
+    await source.fetch(VIDEOS.captionsDisabled.id, { languages: ["en"], translate: true });
+    let requests = 0;
+    await source.fetch(VIDEOS.captionsDisabled.id, { languages: ["fr"], translate: true, reusePlayer: true, countRequest: () => requests++ });
+    expect(inputs).toHaveLength(2);
+    expect(requests).toBe(1);
+  });
+
   test("a video with captions never reaches speech", async () => {
     const { speech, inputs } = recordingSpeech();
     const source = createInnertubeTranscriptSource({ baseUrl: youtube.origin, clients, timeoutMs: 2_000, speech });
