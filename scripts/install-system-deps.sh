@@ -6,6 +6,8 @@ command -v redis-server >/dev/null 2>&1 || needed+=(redis-server)
 [ -x /usr/bin/chromium ] || needed+=(chromium)
 # promtool validates the /metrics exposition (tests/app/metrics, tests/e2e/ops-metrics).
 command -v promtool >/dev/null 2>&1 || needed+=(prometheus)
+# ffprobe checks that each audio piece cut for speech-to-text decodes on its own (tests/e2e/speech*).
+command -v ffprobe >/dev/null 2>&1 || needed+=(ffmpeg)
 [ ${#needed[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
   echo "missing ${needed[*]}: install them with your package manager (Debian: apt-get install ${needed[*]})"

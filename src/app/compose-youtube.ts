@@ -8,6 +8,10 @@ import { createRoutedTranscriptSource, type EgressRoute } from "../adapters/yout
 import { withSecondStrategy } from "../adapters/youtube/second-strategy.ts";
 import { createYoutubeTransport } from "../adapters/youtube/transport.ts";
 import { readWithPackage } from "../adapters/youtube/youtube-transcript-package-source.ts";
+import type { RedisConnection } from "../adapters/redis/redis-connection.ts";
+import { composeSpeech } from "./compose-speech.ts";
+import { isSpeechServiceFailure } from "../adapters/speech/speech-reader.ts";
+import { isAppError } from "../domain/errors.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import type { ServiceMetrics } from "./metrics/service-metrics.ts";
@@ -64,18 +68,21 @@ export function composeYoutubeEgress(config: Config, store?: RouteStateStore, fe
  * @param io the outside world; `fetch` replaces every route's fetch in tests; `egress` the routes (made here when omitted)
  * @param cache where transcripts are kept
  * @param flights where identical fetches in flight are shared (this process only when omitted)
+ * @param redis the shared connection, for the speech-to-text budget
  */
-export function composeTranscriptSource(config: Config, io: { logger: Logger; fetch?: typeof fetch; metrics?: ServiceMetrics; egress?: YoutubeEgress }, cache: Cache<Transcript>, flights?: SharedFlight): TranscriptSource {
+export function composeTranscriptSource(config: Config, io: { logger: Logger; fetch?: typeof fetch; metrics?: ServiceMetrics; egress?: YoutubeEgress }, cache: Cache<Transcript>, flights?: SharedFlight, redis?: RedisConnection): TranscriptSource {
   const egress = io.egress ?? composeYoutubeEgress(config, undefined, io.fetch);
   io.metrics?.watchRoutes(() => egress.routes.map((r) => ({ route: r.label, up: egress.breaker.up(r.key) })));
-  const innertube = createInnertubeReader({ baseUrl: config.youtube.baseUrl, clients: config.youtube.clients, observe: io.metrics?.youtube });
+  const innertube = createInnertubeReader({ baseUrl: config.youtube.baseUrl, clients: config.youtube.clients, observe: io.metrics?.youtube, speech: composeSpeech(config, io, redis) });
   const source = createRoutedTranscriptSource({
     routes: egress.routes,
     breaker: egress.breaker,
     blockRetries: config.youtube.blockRetries,
     observe: io.metrics?.youtubeRoute,
+    // The speech-to-text service's 429 (met after the audio came) is no block of the route the audio came by.
+    isBlock: (error) => isAppError(error, "upstream_blocked") && !isSpeechServiceFailure(error),
     read: (transport, videoId, query) =>
       withSecondStrategy({ fetch: (id, q) => innertube(transport, id, q) }, { fetch: (id, q) => readWithPackage(transport, id, q) }).fetch(videoId, query),
   });
-  return createCachedTranscriptSource({ source, cache, ttlMs: config.transcriptCache.ttlMs, flights, observe: io.metrics?.transcriptLookup });
+  return createCachedTranscriptSource({ source, cache, ttlMs: config.transcriptCache.ttlMs, flights, observe: io.metrics?.transcriptLookup, speech: config.stt !== undefined });
 }

@@ -61,7 +61,7 @@ export async function composeMcp(config: Config, io: ServiceIo & { onRedisAvaila
 async function composeCore(config: Config, io: ServiceIo & { onRedisAvailability?: (available: boolean) => void }) {
   const state = await composeState(config, io);
   const egress = composeYoutubeEgress(config, state.redis ? createRedisRouteStates({ connection: state.redis, fallback: createMemoryRouteStates() }) : undefined, io.fetch);
-  const transcripts = composeTranscriptSource(config, { ...io, egress }, state.transcriptCache, state.flights);
+  const transcripts = composeTranscriptSource(config, { ...io, egress }, state.transcriptCache, state.flights, state.redis);
   const writer = composeWriter(config, io, transcripts, state.redis);
   return { state, writer, chat: composeChat(config, io, state, writer, transcripts) };
 }
@@ -77,7 +77,7 @@ export function composeChat(
   io: ServiceIo,
   state: ServiceState,
   writer: AnswerWriter,
-  transcripts: TranscriptSource = composeTranscriptSource(config, io, state.transcriptCache, state.flights),
+  transcripts: TranscriptSource = composeTranscriptSource(config, io, state.transcriptCache, state.flights, state.redis),
 ): ChatService {
   return createChatService({
     onLookup: io.metrics?.answerLookup,

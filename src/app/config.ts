@@ -1,6 +1,7 @@
 import { EnvReader } from "./config-readers.ts";
 import { readYoutubeRoutes, type YoutubeRoutesConfig } from "./youtube-routes-config.ts";
 import { parseRateLimit, type RateLimitSpec } from "./rate-limit-spec.ts";
+import { readStt, type SttConfig } from "./config-stt.ts";
 
 /** Every setting of the service, read once at start-up. Names are in README's configuration table. */
 export interface Config {
@@ -47,6 +48,8 @@ export interface Config {
   sharedWorkLeaseMs: number;
   logFormat: "json" | "pretty" | "auto";
   shutdownGraceMs: number;
+  /** Speech-to-text of caption-less videos (`STT=groq`); undefined when off. */
+  stt?: SttConfig;
   /** The admin listener (health, readiness, metrics); none unless `ADMIN_PORT` is set. */
   admin?: { port: number; host: string; redisGraceMs: number };
 }
@@ -114,6 +117,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     shutdownGraceMs: read.int("SHUTDOWN_GRACE_MS", 30_000, 0, 600_000),
   };
   config.admin = readAdmin(read, config.port);
+  config.stt = readStt(read, config.groq.apiKey !== undefined);
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
 }

@@ -58,7 +58,7 @@ export const CHAT_ERROR_DOCS: Record<ChatErrorCode, ErrorDoc> = {
     example: "YouTube will not play video GJLlxj_dtq8: This video is available to this channel's members only",
   },
   transcript_unavailable: {
-    when: "The video has no captions, or none usable for the request",
+    when: "The video has no captions, or none usable for the request (with STT=groq: and its audio could not be read or transcribed, or it is longer than STT_MAX_MINUTES)",
     todo: "Choose a video with captions",
     example: "Video GJLlxj_dtq8 has no captions, so there is no transcript to answer from",
   },

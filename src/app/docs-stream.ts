@@ -7,7 +7,7 @@ export const STREAM_DESCRIPTION = `**Streaming**: send \`Accept: text/event-stre
 (same body, same key). Refusals before the work starts (401, 415, 413, 400, 429, 503 \`overloaded\`) stay the usual JSON errors;
 otherwise a \`200\` \`text/event-stream\` opens at once, with these events, each one line of JSON in \`data:\`:
 
-- \`progress\`: where the work is: \`{"stage":"transcript"}\`, \`{"stage":"reading","done":3,"total":8}\` (a long video's parts), \`{"stage":"writing"}\`;
+- \`progress\`: where the work is: \`{"stage":"transcript"}\`, \`{"stage":"transcribing","done":1,"total":3}\` (a video without captions whose audio is transcribed, \`STT=groq\`), \`{"stage":"reading","done":3,"total":8}\` (a long video's parts), \`{"stage":"writing"}\`;
 - \`delta\`: \`{"text":"..."}\`, the next piece of the answer; the deltas, concatenated, equal \`done.output\` byte for byte.
   Each piece is final: language, \`text\` format (no Markdown) and timestamps are checked before it goes out;
 - \`done\`: the body a non-streamed request gets (all seven fields); the last event;
@@ -48,9 +48,9 @@ export function streamSchemas(): Json {
       type: "object",
       description: "`event: progress`",
       properties: {
-        stage: { type: "string", enum: ["transcript", "reading", "writing"] },
-        done: { type: "integer", minimum: 0, description: "Parts of a long video read so far (stage `reading`)" },
-        total: { type: "integer", minimum: 1, description: "Parts to read (stage `reading`)" },
+        stage: { type: "string", enum: ["transcript", "transcribing", "reading", "writing"] },
+        done: { type: "integer", minimum: 0, description: "Parts of a long video read so far (stage `reading`), or audio pieces transcribed (stage `transcribing`)" },
+        total: { type: "integer", minimum: 1, description: "Parts to read (stage `reading`), or audio pieces to transcribe (stage `transcribing`)" },
       },
       required: ["stage"],
     },

@@ -100,7 +100,7 @@ export function createHttpApp(deps: HttpAppDeps) {
   /** A cached answer's upstream timings are those of the request that made it: not logged again. */
   const noteOutcome = (request: Request, outcome: ChatOutcome): void => {
     const { timings, usage } = outcome.answer;
-    deps.notes?.note(request, outcome.cache === "hit" ? { cache: "hit" } : { cache: outcome.cache, work: outcome.work, transcriptMs: timings.transcriptMs, generationMs: timings.generationMs, usage });
+    deps.notes?.note(request, outcome.cache === "hit" ? { cache: "hit" } : { cache: outcome.cache, work: outcome.work, transcriptMs: timings.transcriptMs, generationMs: timings.generationMs, usage, speech: outcome.answer.speech });
   };
 
   /** The answer as Server-Sent Events; a failure once the stream is open is its last event, and is logged as any error. */
@@ -159,7 +159,7 @@ export function createHttpApp(deps: HttpAppDeps) {
         const headers = commonHeaders(request);
         Object.assign(headers, exchange.limitHeaders);
         headers["content-type"] = JSON_CONTENT_TYPE;
-        headers["server-timing"] = serverTiming(outcome.cache, timings, performance.now() - exchange.startedAt, usage);
+        headers["server-timing"] = serverTiming(outcome.cache, timings, performance.now() - exchange.startedAt, usage, outcome.answer.speech);
         return new Response(JSON.stringify(outcome.response satisfies ChatResponse), { headers });
       },
       {

@@ -1,4 +1,5 @@
 import type { AnswerUsage, WorkRole } from "../domain/ports.ts";
+import type { SpeechFacts } from "../domain/transcript.ts";
 import type { Logger, LogFields } from "./logger.ts";
 
 /** What the HTTP app learns about a request while answering it, for its log line. */
@@ -11,6 +12,8 @@ export interface RequestFacts {
   cache?: "hit" | "shared" | "miss";
   /** Who generated the answer: this request (`owner`), another on this instance (`local`), another instance (`remote`). */
   work?: WorkRole;
+  /** How the transcript was made from the audio, when the video has no captions. */
+  speech?: SpeechFacts;
   transcriptMs?: number;
   generationMs?: number;
   usage?: AnswerUsage;
@@ -90,6 +93,12 @@ export function requestFields(request: Request, status: number, requestId: strin
   if (facts.work !== undefined) fields.work = facts.work;
   if (facts.transcriptMs !== undefined) fields.transcript_ms = round(facts.transcriptMs);
   if (facts.generationMs !== undefined) fields.generation_ms = round(facts.generationMs);
+  if (facts.transcriptMs !== undefined) fields.transcript_source = facts.speech ? "speech" : "captions";
+  if (facts.speech !== undefined) {
+    fields.audio_seconds = facts.speech.audioSeconds;
+    fields.stt_uploads = facts.speech.uploads;
+    fields.stt_ms = round(facts.speech.sttMs);
+  }
   if (facts.usage !== undefined) {
     fields.llm_calls = facts.usage.calls;
     fields.input_tokens = facts.usage.inputTokens;

@@ -4,7 +4,7 @@ import { describeDuration } from "./duration.ts";
 import { deadline, withDeadline } from "./deadline.ts";
 import { Generations, type AnswerListener, type Generation } from "./generation.ts";
 import type { AnswerUsage, AnswerWriter, Cache, CacheLookup, SharedFlight, TranscriptSource, WorkGate, WorkRole } from "./ports.ts";
-import { lastCueEnd } from "./transcript.ts";
+import { lastCueEnd, type SpeechFacts } from "./transcript.ts";
 
 /** The response body of spec §2.2. */
 export interface ChatResponse {
@@ -24,6 +24,8 @@ export interface GeneratedAnswer {
   transcriptLanguage: string;
   usage?: AnswerUsage;
   timings: { transcriptMs: number; generationMs: number };
+  /** Set when the transcript was made from the video's audio (it has no captions). */
+  speech?: SpeechFacts;
 }
 
 /** How a request was served, for logs and Server-Timing. */
@@ -92,6 +94,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       signal,
       deadline,
       onRoute,
+      onTranscribing: (done, total) => generation.events.progress({ stage: "transcribing", done, total }),
     });
     const fetched = now();
     const answer = await deps.writer.write({
@@ -113,6 +116,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       transcriptLanguage: transcript.language,
       usage: answer.usage,
       timings: { transcriptMs: fetched - started, generationMs: now() - fetched },
+      ...(transcript.speech ? { speech: transcript.speech } : {}),
     };
   }
 

@@ -24,7 +24,11 @@ export interface AnswerSpec {
 }
 
 /** Where the work is, for a streamed answer: the transcript, parts read out of a total, the final answer. */
-export type AnswerProgress = { stage: "transcript" } | { stage: "reading"; done: number; total: number } | { stage: "writing" };
+export type AnswerProgress =
+  | { stage: "transcript" }
+  | { stage: "transcribing"; done: number; total: number }
+  | { stage: "reading"; done: number; total: number }
+  | { stage: "writing" };
 
 /** One event of an answer in progress: a step of the work, or the next piece of the answer's text. */
 export type AnswerEvent = { type: "progress"; progress: AnswerProgress } | { type: "delta"; text: string };

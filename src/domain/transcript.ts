@@ -25,6 +25,18 @@ export interface Transcript {
    */
   videoLanguage?: string;
   cues: Cue[];
+  /** Set when the transcript was made from the video's audio (speech-to-text) because it has no captions. */
+  speech?: SpeechFacts;
+}
+
+/** How a speech transcript was made, for logs and Server-Timing. */
+export interface SpeechFacts {
+  /** Seconds of audio transcribed. */
+  audioSeconds: number;
+  /** Pieces uploaded. */
+  uploads: number;
+  /** Time from the audio's download to the last piece's transcript, in ms. */
+  sttMs: number;
 }
 
 /** Options of a transcript fetch. */
@@ -49,6 +61,8 @@ export interface TranscriptQuery {
   onRoute?: (route: string, retries: number) => void;
   /** Called for each request sent to YouTube for this fetch (none when it is served from the cache or shared). */
   countRequest?: () => void;
+  /** Told of a speech transcription's progress: pieces transcribed out of a total (a transcription that cannot end by `deadline` is refused at once). */
+  onTranscribing?: (done: number, total: number) => void;
 }
 
 /** @returns end of the last cue in seconds, or undefined for an empty transcript */

@@ -13,6 +13,11 @@ export interface CachedTranscriptOptions {
   flights?: SharedFlight;
   /** Told how each lookup was served, failed fetches included (metrics). */
   observe?: (result: CacheLookup) => void;
+  /**
+   * Whether transcripts may come from speech (`STT=groq`): one is the same in every language
+   * asked, so it is also kept under the video alone and serves the other languages' fetches.
+   */
+  speech?: boolean;
 }
 
 /**
@@ -34,9 +39,13 @@ export function createCachedTranscriptSource(options: CachedTranscriptOptions): 
   const fetchOnce = async (key: string, videoId: string, query: TranscriptQuery): Promise<Transcript> => {
     const finished = await options.cache.get(key).catch(() => undefined);
     if (finished) return finished;
+    const heard = options.speech ? await options.cache.get(speechKey(videoId)).catch(() => undefined) : undefined;
+    if (heard) return heard;
     // The owner's counter sees the requests; callers sharing the fetch or served from the cache made none.
-    const fresh = await options.source.fetch(videoId, { languages: query.languages, translate: query.translate, reusePlayer: query.reusePlayer, countRequest: query.countRequest, deadline: query.deadline, onRoute: query.onRoute });
+    const { languages, translate, reusePlayer, countRequest, deadline, onRoute, onTranscribing } = query;
+    const fresh = await options.source.fetch(videoId, { languages, translate, reusePlayer, countRequest, deadline, onRoute, onTranscribing });
     await options.cache.set(key, fresh, options.ttlMs).catch(() => {});
+    if (fresh.speech) await options.cache.set(speechKey(videoId), fresh, options.ttlMs).catch(() => {});
     return fresh;
   };
   return {
@@ -70,6 +79,11 @@ export function createCachedTranscriptSource(options: CachedTranscriptOptions): 
  */
 export function transcriptKey(videoId: string, query: Pick<TranscriptQuery, "languages" | "translate">): string {
   return `transcript:v1:${JSON.stringify([videoId, query.languages, query.translate])}`;
+}
+
+/** The key of a video's speech transcript, whatever the languages asked. */
+function speechKey(videoId: string): string {
+  return `transcript:v1:speech:${JSON.stringify(videoId)}`;
 }
 
 /** The caller's signal, failing its wait with this source's own message. */

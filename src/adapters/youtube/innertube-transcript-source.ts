@@ -11,6 +11,7 @@ import { countingTransport, createYoutubeTransport, type YoutubeTransport } from
 import { isUnreadable } from "./unreadable.ts";
 import { fetchWatchPage } from "./watch-page.ts";
 import { observeCall, type YoutubeObserver } from "./observed-call.ts";
+import type { SpeechReader } from "../speech/speech-reader.ts";
 
 export type { InnertubeClient } from "./player-request.ts";
 
@@ -31,6 +32,8 @@ export interface InnertubeOptions {
   playerReuseMs?: number;
   /** Told how each player, watch-page and caption call ended (metrics). */
   observe?: YoutubeObserver;
+  /** Transcribes the audio of a video whose player response lists no caption track (`STT=groq`); none: such a video is a 422. */
+  speech?: SpeechReader;
 }
 
 /** A player response read, plus the consent cookie that got it, if one was needed. */
@@ -162,8 +165,15 @@ export function createInnertubeReader(options: Omit<InnertubeOptions, "timeoutMs
 
   return async (routed, videoId, query) => {
       const transport = countingTransport(routed, query.countRequest);
-      const first = await freshOrRecent(transport, videoId, query);
+      const reused = query.reusePlayer ? recent.get(videoId) : undefined;
+      const first = reused ?? (await freshOrRecent(transport, videoId, query));
       const chosen = chooseTrack(first.info, query.languages, query.translate);
+      if (!chosen && options.speech) {
+        // Audio URLs are bound to the address that made the player call: a response read earlier, perhaps by
+        // another route, is read again here, and the audio comes over this fetch's own transport.
+        const own = reused ? await session(transport, videoId, query.signal) : first;
+        return await options.speech.read({ transport, videoId, info: own.info, query });
+      }
       if (!chosen) throw new AppError("transcript_unavailable", `Video ${videoId} has no captions, so there is no transcript to answer from`);
       const { info, choice } = await ungated(transport, videoId, first, chosen, query);
       const cues = await captions(transport, videoId, choice, first.cookie, query.signal);

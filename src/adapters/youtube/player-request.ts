@@ -6,6 +6,8 @@ import { unreadable } from "./unreadable.ts";
 export interface InnertubeClient {
   name: string;
   version: string;
+  /** More `context.client` fields the client is known by (an audio client's device, OS and user agent). */
+  context?: Readonly<Record<string, string | number>>;
 }
 
 /** How one player call is made. */
@@ -26,7 +28,7 @@ export interface PlayerCall {
 export async function requestPlayer(transport: YoutubeTransport, videoId: string, call: PlayerCall): Promise<string> {
   const key = call.apiKey ? `&key=${encodeURIComponent(call.apiKey)}` : "";
   const body = JSON.stringify({
-    context: { client: { clientName: call.client.name, clientVersion: call.client.version, hl: "en", gl: "US" } },
+    context: { client: { clientName: call.client.name, clientVersion: call.client.version, hl: "en", gl: "US", ...call.client.context } },
     videoId,
     contentCheckOk: true,
     racyCheckOk: true,
@@ -54,6 +56,7 @@ export function readPlayerBody(text: string, videoId: string): PlayerInfo {
 
 /** The apps' own user agents; YouTube answers some clients differently without them. */
 function userAgent(client: InnertubeClient): string {
+  if (typeof client.context?.userAgent === "string") return client.context.userAgent;
   if (client.name === "ANDROID") return `com.google.android.youtube/${client.version} (Linux; U; Android 14) gzip`;
   if (client.name === "IOS") return `com.google.ios.youtube/${client.version} (iPhone16,2; U; CPU iOS 17_5_1 like Mac OS X)`;
   return "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36";

@@ -1,4 +1,5 @@
 import { AppError } from "../../domain/errors.ts";
+import { readAudioFormats, type AudioFormat } from "./audio-formats.ts";
 import { unreadable } from "./unreadable.ts";
 
 /** A caption track as the player response lists it. */
@@ -17,6 +18,8 @@ export interface PlayerInfo {
   /** Index into `tracks` of the video's default track, when YouTube names one. */
   defaultTrackIndex?: number;
   translationLanguages: string[];
+  /** Audio-only formats, lowest bitrate first (speech-to-text of a caption-less video). */
+  audioFormats?: AudioFormat[];
 }
 
 const BOT_CHECK = /confirm you(’|')re not a bot|unusual traffic/i;
@@ -47,6 +50,7 @@ export function readPlayerResponse(json: unknown, videoId: string): PlayerInfo {
     translationLanguages: Array.isArray(renderer?.translationLanguages)
       ? renderer.translationLanguages.map((l: any) => l?.languageCode).filter((c: unknown) => typeof c === "string")
       : [],
+    audioFormats: readAudioFormats(data.streamingData),
   };
 }
 

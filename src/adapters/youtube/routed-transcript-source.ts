@@ -30,6 +30,11 @@ export interface RoutedOptions {
   blockRetries: number;
   /** Reads one transcript with every request through `transport`. */
   read(transport: YoutubeTransport, videoId: string, query: TranscriptQuery): Promise<Transcript>;
+  /**
+   * Whether a failed try's error is a block of its route (default: every `upstream_blocked`).
+   * An `upstream_blocked` it disowns (another service's rate limit met during the read) ends the fetch as it is.
+   */
+  isBlock?: (error: unknown) => boolean;
   /** Told how each try on a route ended (metrics). */
   observe?: (route: string, outcome: RouteOutcome) => void;
   now?: () => number;
@@ -53,6 +58,7 @@ export interface RoutedOptions {
  */
 export function createRoutedTranscriptSource(options: RoutedOptions): TranscriptSource {
   const now = options.now ?? Date.now;
+  const isBlock = options.isBlock ?? ((error: unknown) => isAppError(error, "upstream_blocked"));
   let turn = 0;
 
   /** @returns the route to try, or when the earliest one may be tried again */
@@ -95,7 +101,7 @@ export function createRoutedTranscriptSource(options: RoutedOptions): Transcript
           await options.breaker.passed(route.key).catch(() => {});
           return transcript;
         } catch (error) {
-          if (!isAppError(error, "upstream_blocked")) {
+          if (!isBlock(error) || !isAppError(error)) {
             options.observe?.(route.label, "other");
             throw error;
           }

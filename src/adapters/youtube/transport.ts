@@ -31,6 +31,14 @@ export interface YoutubeTransport {
    */
   text(url: string, init?: YoutubeRequest): Promise<string>;
   /**
+   * One binary body (a range of a media file), same origin rewrite, time limit and status checks as `text`
+   * (an HTML reCAPTCHA page is upstream_blocked too).
+   *
+   * @param maxBytes most bytes of the body
+   * @returns the body and its headers (`content-range` tells a range's total)
+   */
+  bytes(url: string, init: YoutubeRequest, maxBytes: number): Promise<{ body: Uint8Array; headers: Headers }>;
+  /**
    * @param signal the caller's abort signal
    * @returns a `fetch` for third-party code: same origin rewrite and time limit, no status checks
    */
@@ -51,6 +59,25 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
     limitBody(response, maxBytes, () => new AppError("upstream_error", `YouTube sent a response larger than ${mebibytes(maxBytes)}; try again later`), signal);
 
   async function text(url: string, init: YoutubeRequest = {}): Promise<string> {
+    return await send(url, init, async (response, signal) => {
+      const body = await capped(response, signal).text();
+      // The reCAPTCHA wall may answer any URL, with a 200: it is a block wherever it comes.
+      if (body.includes(RECAPTCHA)) throw recaptcha();
+      return body;
+    });
+  }
+
+  async function bytes(url: string, init: YoutubeRequest, max: number): Promise<{ body: Uint8Array; headers: Headers }> {
+    return await send(url, init, async (response, signal) => {
+      const tooLarge = () => new AppError("upstream_error", `YouTube sent a response larger than ${mebibytes(max)}; try again later`);
+      const body = new Uint8Array(await limitBody(response, max, tooLarge, signal).arrayBuffer());
+      // Media comes as bytes; an HTML page instead may be the reCAPTCHA wall, a block here as anywhere.
+      if (/text\/html/i.test(response.headers.get("content-type") ?? "") && new TextDecoder().decode(body).includes(RECAPTCHA)) throw recaptcha();
+      return { body, headers: response.headers };
+    });
+  }
+
+  async function send<T>(url: string, init: YoutubeRequest, read: (response: Response, signal: AbortSignal) => Promise<T>): Promise<T> {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     try {
@@ -62,12 +89,7 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
         redirect: "manual",
       });
       assertOk(response);
-      const body = await capped(response, signal).text();
-      // The reCAPTCHA wall may answer any URL, with a 200: it is a block wherever it comes.
-      if (body.includes(RECAPTCHA)) {
-        throw new AppError("upstream_blocked", "YouTube asked this server to solve a reCAPTCHA (unusual traffic); try again later", { retryAfterSeconds: 60 });
-      }
-      return body;
+      return await read(response, signal);
     } catch (error) {
       if (isAppError(error)) throw error;
       if (signal.aborted) throw new AppError("upstream_timeout", `YouTube did not answer within ${seconds} s; try again later`, { cause: error });
@@ -87,7 +109,11 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
     return hooked as typeof fetch;
   }
 
-  return { text, hook };
+  return { text, bytes, hook };
+}
+
+function recaptcha(): AppError {
+  return new AppError("upstream_blocked", "YouTube asked this server to solve a reCAPTCHA (unusual traffic); try again later", { retryAfterSeconds: 60 });
 }
 
 function assertOk(response: Response): void {
@@ -117,6 +143,10 @@ export function countingTransport(transport: YoutubeTransport, count?: () => voi
     text(url, init) {
       count();
       return transport.text(url, init);
+    },
+    bytes(url, init, maxBytes) {
+      count();
+      return transport.bytes(url, init, maxBytes);
     },
     hook(signal) {
       const hooked = transport.hook(signal);

@@ -9,7 +9,8 @@ export interface ProgressStep {
 }
 
 /**
- * Numbers the stages of one answer: the transcript is step 1, reading part
+ * Numbers the stages of one answer: the transcript is step 1, transcribing
+ * piece k of M (speech-to-text) 1 + (k + 1) / (M + 2), reading part
  * k of N (a long video) is step 2 + k, writing comes after the reading
  * (step N + 3, or 2 without it). `total` is N + 3 once the number of parts
  * is known; before that it is not sent, as the work may still turn long.
@@ -31,6 +32,9 @@ export function createProgressSteps(): { next(event: AnswerProgress): ProgressSt
       switch (event.stage) {
         case "transcript":
           return step(1, "Fetching the transcript");
+        case "transcribing":
+          // Between the transcript (1) and the reading (2): fractions that grow with the pieces transcribed.
+          return step(1 + (event.done + 1) / (event.total + 2), event.done === 0 ? `Transcribing the audio in ${event.total} pieces` : `Transcribed piece ${event.done} of ${event.total}`);
         case "reading":
           parts = event.total;
           return step(2 + event.done, event.done === 0 ? `Reading the transcript in ${event.total} parts` : `Read part ${event.done} of ${event.total}`);

@@ -3,6 +3,7 @@ import type { CacheLookup } from "../../domain/ports.ts";
 import { createHttpMetrics } from "./http-metrics.ts";
 import { batchedCounter, bind } from "./label-children.ts";
 import type { ServiceMetrics } from "./service-metrics.ts";
+import { createSpeechMetrics } from "./speech-metrics.ts";
 import { createUpstreamMetrics } from "./upstream-metrics.ts";
 
 const LOOKUPS: CacheLookup[] = ["hit", "miss", "shared"];
@@ -51,6 +52,7 @@ export function createPrometheusMetrics(options: { defaultMetrics?: boolean } = 
     watchRoutes: (read) => (routes = read),
     watchInFlight: http.watchInFlight,
     ...upstream,
+    speech: createSpeechMetrics(registry),
     transcriptLookup: (result) => transcriptLookups[result].inc(),
     answerLookup: (result) => answerLookups[result].inc(),
     redisAvailability(available) {

@@ -1,4 +1,5 @@
 import type { LlmCallObserver } from "../../adapters/llm/groq-completer.ts";
+import type { SpeechObserver } from "../../adapters/speech/piece-transcription.ts";
 import type { YoutubeObserver } from "../../adapters/youtube/observed-call.ts";
 import type { RouteOutcome } from "../../adapters/youtube/routed-transcript-source.ts";
 import type { CacheLookup } from "../../domain/ports.ts";
@@ -29,6 +30,8 @@ export interface ServiceMetrics {
   youtube: YoutubeObserver;
   llm: LlmCallObserver;
   llmBudget: LlmBudgetObserver;
+  /** Speech-to-text uploads and their audio seconds. */
+  speech?: SpeechObserver;
   transcriptLookup(result: CacheLookup): void;
   answerLookup(result: CacheLookup): void;
   /** One try of a transcript fetch on an egress route (`direct` or `host:port`) ended so. */

@@ -33,6 +33,29 @@ function rig(labels: string[], outcome: (label: string) => "ok" | "blocked" | "g
 const query = { languages: ["en"], translate: false };
 
 describe("createRoutedTranscriptSource()", () => {
+  test("an upstream_blocked that isBlock disowns ends the fetch where it is: no other route, no block counted", async () => {
+    const tries: string[] = [];
+    const routes: EgressRoute[] = ["a", "b"].map((label) => ({ label, key: label, renews: true, open: () => ({ transport: {} as YoutubeTransport, close() {} }) }));
+    const breaker = createRouteBreaker({ store: createMemoryRouteStates(), failures: 1, cooldownMs: 90_000, trialLeaseMs: 1_000 });
+    const other = new AppError("upstream_blocked", "the speech service is rate-limiting", { retryAfterSeconds: 7 });
+    const outcomes: string[] = [];
+    const source = createRoutedTranscriptSource({
+      routes,
+      breaker,
+      blockRetries: 3,
+      isBlock: (error) => error !== other,
+      observe: (_, outcome) => outcomes.push(outcome),
+      async read() {
+        tries.push("try");
+        throw other;
+      },
+    });
+    await expect(source.fetch("v", query)).rejects.toBe(other);
+    expect(tries).toEqual(["try"]);
+    expect(outcomes).toEqual(["other"]);
+    expect(await breaker.admit("a")).toEqual({ ok: true, trial: false });
+  });
+
   test("spreads fetches over the routes in turn", async () => {
     const { source, tries } = rig(["a", "b", "c"], () => "ok");
     for (let i = 0; i < 6; i++) await source.fetch("v", query);

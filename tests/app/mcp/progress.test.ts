@@ -21,6 +21,17 @@ describe("createProgressSteps", () => {
     ]);
   });
 
+  test("a caption-less video: its transcription's pieces come between the transcript and the writing, increasing", () => {
+    const steps = run([{ stage: "transcript" }, { stage: "transcribing", done: 0, total: 3 }, { stage: "transcribing", done: 1, total: 3 }, { stage: "transcribing", done: 3, total: 3 }, { stage: "writing" }]);
+    expect(steps).toEqual([
+      { progress: 1, message: "Fetching the transcript" },
+      { progress: 1.2, message: "Transcribing the audio in 3 pieces" },
+      { progress: 1.4, message: "Transcribed piece 1 of 3" },
+      { progress: 1.8, message: "Transcribed piece 3 of 3" },
+      { progress: 2, message: "Writing the answer" },
+    ]);
+  });
+
   test("a short video: transcript then writing, with no total", () => {
     expect(run([{ stage: "transcript" }, { stage: "writing" }])).toEqual([
       { progress: 1, message: "Fetching the transcript" },

@@ -113,7 +113,8 @@ describe("createPrometheusMetrics()", () => {
     expect(own.sort()).toEqual([
       "vcs_cache_lookups_total", "vcs_http_request_duration_seconds", "vcs_http_requests_in_flight", "vcs_http_requests_total",
       "vcs_llm_budget_queue_length", "vcs_llm_budget_remaining_tokens", "vcs_llm_budget_wait_seconds", "vcs_llm_call_duration_seconds",
-      "vcs_llm_calls_total", "vcs_llm_request_budget_wait_seconds", "vcs_llm_tokens_total", "vcs_refused_requests_total", "vcs_youtube_request_duration_seconds", "vcs_youtube_requests_total",
+      "vcs_llm_calls_total", "vcs_llm_request_budget_wait_seconds", "vcs_llm_tokens_total", "vcs_refused_requests_total", "vcs_stt_audio_seconds_total", "vcs_stt_uploads_total",
+      "vcs_youtube_request_duration_seconds", "vcs_youtube_requests_total",
       "vcs_youtube_route_requests_total", "vcs_youtube_route_up",
     ]);
     for (const name of own) expect(text).toMatch(new RegExp(`^# HELP ${name} \\S`, "m"));

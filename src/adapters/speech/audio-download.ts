@@ -1,0 +1,70 @@
+/** Downloads one audio-only format in ranges, over the transport that made the video's player call. */
+import { AppError, isAppError } from "../../domain/errors.ts";
+import type { AudioFormat } from "../youtube/audio-formats.ts";
+import { onOrigin } from "../youtube/origin.ts";
+import type { YoutubeTransport } from "../youtube/transport.ts";
+
+/** Bytes asked per range request (YouTube throttles a plain GET of a whole format; ranges of ~10 MB are served at full speed). */
+export const RANGE_BYTES = 10 * 1024 * 1024;
+
+/** The message of every audio that could not be read: the caller learns why there is no transcript. */
+export function audioUnreadable(videoId: string, why: string): AppError {
+  return new AppError("transcript_unavailable", `Video ${videoId} has no captions and its audio could not be read (${why}), so there is no transcript to answer from`);
+}
+
+/**
+ * @param transport the video's transport (its route: googlevideo URLs are bound to the address that asked)
+ * @param format the format to fetch; its URL's origin is replaced by the transport's
+ * @param options.maxBytes most bytes of the whole file
+ * @param options.rangeBytes bytes per request
+ * @returns the whole file
+ * @throws {AppError} transcript_unavailable when YouTube refuses the audio (403 and other statuses, a body
+ *   over the cap); the transport's upstream_blocked and upstream_timeout as they are
+ */
+export async function downloadAudio(transport: YoutubeTransport, videoId: string, format: AudioFormat, options: { maxBytes: number; rangeBytes?: number; signal?: AbortSignal }): Promise<Uint8Array> {
+  const url = onOrigin(format.url ?? "", "http://audio.invalid");
+  const path = url.pathname + url.search;
+  const step = options.rangeBytes ?? RANGE_BYTES;
+  const parts: Uint8Array[] = [];
+  let total = format.contentLength;
+  let at = 0;
+  for (;;) {
+    if (at >= options.maxBytes) throw audioUnreadable(videoId, `it is larger than ${options.maxBytes} bytes`);
+    const asked = Math.min(step, options.maxBytes - at);
+    const { body, headers } = await readRange(transport, videoId, path, at, at + asked - 1, options.signal);
+    parts.push(body);
+    at += body.byteLength;
+    const range = headers.get("content-range");
+    total = total ?? rangeTotal(range);
+    // No content-range: the server sent the whole file at once; a short range: the file ended.
+    if (body.byteLength < asked || range === null || (total !== undefined && at >= total)) break;
+  }
+  if (at === 0) throw audioUnreadable(videoId, "YouTube sent no audio bytes");
+  return concat(parts, at);
+}
+
+async function readRange(transport: YoutubeTransport, videoId: string, path: string, start: number, end: number, signal?: AbortSignal) {
+  try {
+    return await transport.bytes(path, { headers: { range: `bytes=${start}-${end}` }, signal }, end - start + 1);
+  } catch (error) {
+    // 403 (the URL needs a PoToken, or was bound to another address), 404, a body over the cap: the audio cannot be read.
+    if (isAppError(error, "upstream_error")) throw audioUnreadable(videoId, error.message.replace(/; try again later$/, ""));
+    throw error;
+  }
+}
+
+/** @returns the total of `bytes 0-99/1234`, if stated */
+function rangeTotal(header: string | null): number | undefined {
+  const total = /\/(\d+)\s*$/.exec(header ?? "")?.[1];
+  return total === undefined ? undefined : Number(total);
+}
+
+function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
+  const whole = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    whole.set(part, offset);
+    offset += part.byteLength;
+  }
+  return whole;
+}

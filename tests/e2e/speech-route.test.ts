@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { SPEECH_VIDEOS, startFakeYoutubeAudio } from "../support/fake-youtube-audio.ts";
+import { runToExit, startService, targetFromEnv } from "../support/service-process.ts";
+import { KEY, startBoundProxy, startSpeechRig, type SpeechRig } from "../support/speech-e2e.ts";
+import { ask } from "../support/youtube-e2e.ts";
+
+const proxy = startBoundProxy("127.0.0.2");
+let rig: SpeechRig;
+beforeAll(async () => {
+  await proxy.ready;
+  rig = await startSpeechRig({ HTTPS_PROXY: proxy.url() });
+});
+afterAll(async () => {
+  await rig?.close();
+  await proxy.close();
+});
+
+describe(`speech-to-text: route and settings (${targetFromEnv()})`, () => {
+  test("the audio is fetched over the player call's route: the address its URL is bound to", async () => {
+    const outcome = await ask(rig.service, SPEECH_VIDEOS.webm);
+    expect(outcome.status).toBe(200);
+    const player = rig.youtube.seen.filter((s) => s.endpoint === "player");
+    const audio = rig.youtube.seen.filter((s) => s.endpoint === "audio");
+    expect(player.map((s) => s.ip)).toEqual(["127.0.0.2"]);
+    expect(audio.length).toBeGreaterThan(0);
+    expect(audio.every((s) => s.ip === "127.0.0.2" && s.status === 206)).toBe(true);
+  });
+
+  test("the fake really binds: the same audio URL asked from another address is a 403", async () => {
+    const player = await fetch(`${rig.youtube.origin}/youtubei/v1/player`, { method: "POST", body: JSON.stringify({ videoId: SPEECH_VIDEOS.webm, context: { client: { clientName: "ANDROID" } } }) }).then((r) => r.json());
+    const bound = player.streamingData.adaptiveFormats.find((f: any) => f.itag === 249).url.replace("ip=127.0.0.1", "ip=127.0.0.2");
+    const url = new URL(bound);
+    const response = await fetch(`${rig.youtube.origin}${url.pathname}${url.search}`, { headers: { range: "bytes=0-99" } });
+    expect(response.status).toBe(403);
+  });
+
+  test("off by default: a caption-less video stays a 422 and its audio is never touched", async () => {
+    const youtube = startFakeYoutubeAudio();
+    const service = await startService({ API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: rig.stt.baseUrl, GROQ_MODEL: "fake-model" });
+    try {
+      const outcome = await ask(service, SPEECH_VIDEOS.webm);
+      expect(outcome.status).toBe(422);
+      expect(outcome.code).toBe("transcript_unavailable");
+      expect(outcome.message).toContain("has no captions");
+      expect(youtube.count("audio")).toBe(0);
+    } finally {
+      await service.stop();
+      await youtube.close();
+    }
+  });
+
+  test("STT=groq without GROQ_API_KEY stops start-up with exit 2, naming both settings", async () => {
+    const { code, output } = await runToExit({ API_KEYS: KEY, STT: "groq" });
+    expect(code).toBe(2);
+    expect(output).toContain("STT=groq needs GROQ_API_KEY");
+  });
+});
