@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { ChatOutcome, ChatResponse, ChatService } from "../domain/chat.ts";
 import { createChatRequest, type ChatInput, type ChatRequest } from "../domain/chat-request.ts";
 import { AppError } from "../domain/errors.ts";
+import { linkSignals } from "../domain/linked-signal.ts";
 import type { ApiKeys, KeyIdentity, RateLimiter } from "../domain/ports.ts";
 import { CHAT_RESPONSES, ChatBody } from "./chat-schema.ts";
 import { wantsStream } from "./accept.ts";
@@ -118,9 +119,14 @@ export function createHttpApp(deps: HttpAppDeps) {
       live: streams.live,
       errorBody,
       run: async (listener, gone) => {
-        const outcome = await deps.chat.answer(chatRequest, { listener, signal: AbortSignal.any([gone, request.signal]), timeoutMs: streams.timeoutMs });
-        noteOutcome(request, outcome);
-        return outcome.response;
+        const linked = linkSignals([gone, request.signal]);
+        try {
+          const outcome = await deps.chat.answer(chatRequest, { listener, signal: linked.signal, timeoutMs: streams.timeoutMs });
+          noteOutcome(request, outcome);
+          return outcome.response;
+        } finally {
+          linked.dispose();
+        }
       },
     });
   };
