@@ -16,6 +16,7 @@ import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { VIDEOS } from "../tests/support/fixtures.ts";
 import { binaryPath, ROOT, startService, type RunningService, type Target } from "../tests/support/service-process.ts";
 import { rssMiB } from "../tests/soak/rss.ts";
+import { connectInspector } from "../tests/support/heap-inspector.ts";
 
 const { values: args, positionals } = parseArgs({ allowPositionals: true, options: { requests: { type: "string", default: "4000" }, rounds: { type: "string", default: "3" }, concurrency: { type: "string", default: "12" } } });
 const REQUESTS = Number(args.requests);
@@ -27,12 +28,16 @@ const KEY = "memory-key-0123456789";
 const youtube = startFakeYoutube();
 const llm = startFakeLlm();
 llm.respondWith(() => ({ content: "The video reviews a small tablet and likes its screen [0:01]." }));
-const env = { API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_memory", GROQ_BASE_URL: llm.baseUrl, LLM_MAX_RETRIES: "0", ANSWER_CACHE_MAX_ENTRIES: "2000" };
+const env = { ...(process.env.MEM_EXTRA ? JSON.parse(process.env.MEM_EXTRA) : {}), API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_memory", GROQ_BASE_URL: llm.baseUrl, LLM_MAX_RETRIES: "0", ANSWER_CACHE_MAX_ENTRIES: "2000" };
 
 /** Starts a target; Bun's gets the heap probe preloaded. */
 async function start(target: Target, probeFile: string): Promise<RunningService> {
+  if (target === "deno") {
+    const command = [`${ROOT}node_modules/.bin/deno`, "run", "--v8-flags=--optimize-for-size", `--inspect=127.0.0.1:${INSPECT_PORT}`, "--allow-net", "--allow-env", "--allow-read", "--allow-write", `${ROOT}src/app/main-deno.ts`];
+    return await startService(env, { target, command });
+  }
   if (target !== "bun") return await startService(env, { target });
-  const command = [process.execPath, "--preload", `${import.meta.dir}/memory-probe.ts`, `${ROOT}src/app/main-bun.ts`];
+  const command = [process.execPath, "--preload", `${ROOT}tests/support/heap-probe.ts`, `${ROOT}src/app/main-bun.ts`];
   return await startService({ ...env, MEMORY_PROBE_FILE: probeFile }, { target, command });
 }
 
@@ -42,6 +47,22 @@ async function heapTypes(service: RunningService, probeFile: string): Promise<Re
   for (let i = 0; i < 100 && !existsSync(probeFile); i++) await Bun.sleep(50);
   await Bun.sleep(100);
   return existsSync(probeFile) ? JSON.parse(readFileSync(probeFile, "utf8")).types : undefined;
+}
+
+const INSPECT_PORT = 9400 + (process.pid % 500);
+
+/** Deno's heap after a full GC, in MiB: used and total (V8), and external. */
+async function denoHeap(): Promise<string> {
+  const inspector = await connectInspector(INSPECT_PORT);
+  try {
+    await inspector.gc();
+    const usage = (await inspector.evaluate("JSON.stringify(Deno.memoryUsage())")) as string;
+    const { heapUsed, heapTotal, external } = JSON.parse(usage) as Record<string, number>;
+    const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+    return `heap used ${mib(heapUsed)} / total ${mib(heapTotal)}, external ${mib(external)}`;
+  } finally {
+    inspector.close();
+  }
 }
 
 let counter = 0;
@@ -76,6 +97,7 @@ for (const target of TARGETS) {
     await round(service.url, statuses);
     await Bun.sleep(500);
     rss.push(rssMiB(service.process.pid));
+    if (target === "deno") console.log(`deno: after round ${r}: RSS ${rss.at(-1)!.toFixed(1)} MiB; after a full GC: ${await denoHeap()}, RSS ${rssMiB(service.process.pid).toFixed(1)} MiB`);
     if (target === "bun") {
       last = await heapTypes(service, probeFile);
       if (r === 1) afterFirst = last;
