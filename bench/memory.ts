@@ -57,7 +57,7 @@ async function denoHeap(): Promise<string> {
   try {
     await inspector.gc();
     const usage = (await inspector.evaluate("JSON.stringify(Deno.memoryUsage())")) as string;
-    const { heapUsed, heapTotal, external } = JSON.parse(usage) as Record<string, number>;
+    const { heapUsed, heapTotal, external } = JSON.parse(usage) as { heapUsed: number; heapTotal: number; external: number };
     const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
     return `heap used ${mib(heapUsed)} / total ${mib(heapTotal)}, external ${mib(external)}`;
   } finally {
