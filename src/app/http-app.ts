@@ -202,7 +202,7 @@ export function createHttpApp(deps: HttpAppDeps) {
    * the Elysia route (key, body, schema, answer; errors through the same hook), everything else
    * through Elysia, whose router and hook chain would add a few µs to every cached answer.
    */
-  const serve = async (request: Request): Promise<Response> => (request.method === "POST" && isChatPath(request.url) ? await postChat(request) : await app.fetch(request));
+  const serve = (request: Request): Promise<Response> => (request.method === "POST" && isChatPath(request.url) ? postChat(request) : Promise.resolve(app.fetch(request)));
   const postChat = async (request: Request): Promise<Response> => {
     try {
       return await answerChat(await readChatBody({ request }), request);
