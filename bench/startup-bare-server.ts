@@ -6,10 +6,12 @@
  *   No routing, auth, validation, cache or logs. The reference of the goal.
  * - `elysia`: the same through a minimal Elysia app (route, `t.Object` body
  *   validation), to show how much of the gap is the framework's floor.
+ * - `keyed`: `bare` that also checks the `x-api-key` header (issue 23's baseline:
+ *   "parses the same JSON, checks the key and answers the same body").
  * - `logged`: `bare` plus the service's request log line (its logger, fields
  *   and batched writer), to show what that one duty costs against the goal.
  *
- *   PORT=0 bun bench/startup-bare-server.ts [bare|elysia|logged]
+ *   PORT=0 bun bench/startup-bare-server.ts [bare|keyed|elysia|logged]
  */
 import { Elysia, t } from "elysia";
 import { createBufferedLines } from "../src/app/buffered-lines.ts";
@@ -34,6 +36,14 @@ async function bare(request: Request): Promise<Response> {
   return new Response(answer, { headers });
 }
 
+const KEY = process.env.API_KEYS ?? "";
+
+async function keyed(request: Request): Promise<Response> {
+  if (request.method === "GET") return new Response("ready");
+  if (request.headers.get("x-api-key") !== KEY) return new Response('{"error":{"code":"unauthorized"}}', { status: 401, headers });
+  return await bare(request);
+}
+
 const elysia = new Elysia()
   .get("/", () => "ready")
   .post("/chat", () => new Response(answer, { headers }), {
@@ -51,6 +61,6 @@ async function logged(request: Request): Promise<Response> {
 }
 
 const kind = process.argv[2] ?? "bare";
-const server = Bun.serve({ port: Number(process.env.PORT ?? 0), hostname: "127.0.0.1", fetch: kind === "elysia" ? elysia.fetch : kind === "logged" ? logged : bare });
+const server = Bun.serve({ port: Number(process.env.PORT ?? 0), hostname: "127.0.0.1", fetch: kind === "elysia" ? elysia.fetch : kind === "logged" ? logged : kind === "keyed" ? keyed : bare });
 console.log(`${kind} server listening on http://127.0.0.1:${server.port}`);
 process.on("SIGTERM", () => process.exit(0));

@@ -7,11 +7,15 @@
  * @param maxBytes the most bytes the body may have
  * @param tooLarge makes the error a read fails with once the body is over the cap
  * @param signal the request's: when it aborts, the body is cancelled (and its connection closed)
+ * @param onEnd called once when the body ends (read to its end, failed or cancelled)
  * @returns the same response whose body fails with `tooLarge()` past `maxBytes`
  */
-export function limitBody(response: Response, maxBytes: number, tooLarge: () => Error, signal?: AbortSignal | null): Response {
+export function limitBody(response: Response, maxBytes: number, tooLarge: () => Error, signal?: AbortSignal | null, onEnd?: () => void): Response {
   const source = response.body;
-  if (!source) return response;
+  if (!source) {
+    onEnd?.();
+    return response;
+  }
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   const reader = source.getReader();
   let read = 0;
@@ -22,30 +26,48 @@ export function limitBody(response: Response, maxBytes: number, tooLarge: () => 
     },
     async pull(controller) {
       if (declared > maxBytes) return fail(controller);
-      const { done, value } = await reader.read();
-      if (signal?.aborted) return;
-      if (done) return controller.close();
-      read += value.byteLength;
-      if (read > maxBytes) return fail(controller);
-      controller.enqueue(value);
+      try {
+        const { done, value } = await reader.read();
+        if (signal?.aborted) return;
+        if (done) {
+          end();
+          return controller.close();
+        }
+        read += value.byteLength;
+        if (read > maxBytes) return fail(controller);
+        controller.enqueue(value);
+      } catch (error) {
+        end();
+        throw error;
+      }
     },
-    cancel: (reason) => reader.cancel(reason),
+    cancel: (reason) => {
+      end();
+      return reader.cancel(reason);
+    },
   });
   // Deno does not end a body being read when its request's signal aborts after the headers:
   // fail the read with the signal's reason (a timeout stays a timeout) and cancel the source.
-  signal?.addEventListener(
-    "abort",
-    () => {
-      try {
-        wrapper?.error(signal.reason);
-      } catch {
-        // Already closed or errored.
-      }
-      void reader.cancel(signal.reason).catch(() => {});
-    },
-    { once: true },
-  );
+  const onAbort = (): void => {
+    end();
+    try {
+      wrapper?.error(signal!.reason);
+    } catch {
+      // Already closed or errored.
+    }
+    void reader.cancel(signal!.reason).catch(() => {});
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  // The listener holds the body: removed once it ends, so a long-lived signal keeps no finished body.
+  let ended = false;
+  function end(): void {
+    if (ended) return;
+    ended = true;
+    signal?.removeEventListener("abort", onAbort);
+    onEnd?.();
+  }
   async function fail(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    end();
     controller.error(tooLarge());
     await reader.cancel().catch(() => {});
   }

@@ -6,6 +6,7 @@ import { createChainedApiKeys } from "../adapters/keys/chained-api-keys.ts";
 import { createStaticApiKeys, generateApiKey } from "../adapters/keys/env-api-keys.ts";
 import { createFileApiKeys } from "../adapters/keys/file-api-keys.ts";
 import type { IssuedApiKeys } from "../adapters/keys/issued-api-keys.ts";
+import { rememberDigests, sha256Hex, type KeyDigest } from "../adapters/keys/key-digest.ts";
 import { createMemoryCache } from "../adapters/cache/memory-cache.ts";
 import { createMemoryRateLimiter, type Budget } from "../adapters/limits/memory-rate-limiter.ts";
 import { createMemoryWorkGate } from "../adapters/limits/memory-work-gate.ts";
@@ -52,23 +53,26 @@ const REDIS_START_WAIT_MS = 3_000;
  *
  * @param config the validated settings
  * @param io.logger where Redis outages and file trouble are logged
+ * @param digest how presented keys are digested (SHA-256 by default)
  */
-export async function composeKeyStore(config: Config, io: { logger: Logger; onRedisAvailability?: (available: boolean) => void }): Promise<KeyStore> {
+export async function composeKeyStore(config: Config, io: { logger: Logger; onRedisAvailability?: (available: boolean) => void }, digest?: KeyDigest): Promise<KeyStore> {
   if (!config.redisUrl) {
-    return { keys: createFileApiKeys({ path: config.keysFile, log: io.logger }), where: config.keysFile, close: async () => {} };
+    return { keys: createFileApiKeys({ path: config.keysFile, log: io.logger, digest }), where: config.keysFile, close: async () => {} };
   }
   // Loaded only when Redis is configured: evaluating ioredis is a third of the compiled binary's start-up.
   const { createRedisConnection } = await import("../adapters/redis/redis-connection.ts");
   const redis = createRedisConnection({ url: config.redisUrl, prefix: config.redisKeyPrefix, log: io.logger, onAvailability: io.onRedisAvailability });
   await redis.ready(REDIS_START_WAIT_MS);
-  return { keys: createRedisApiKeys({ connection: redis }), where: "Redis", redis, close: () => redis.close() };
+  return { keys: createRedisApiKeys({ connection: redis, digest }), where: "Redis", redis, close: () => redis.close() };
 }
 
 /** Builds the state adapters the configuration asks for. */
 export async function composeState(config: Config, io: { logger: Logger; onRedisAvailability?: (available: boolean) => void }): Promise<ServiceState> {
-  const store = await composeKeyStore(config, io);
+  // Clients send the same key with every request: its digest is computed once (at most 1,024 keys remembered).
+  const digest = rememberDigests(sha256Hex);
+  const store = await composeKeyStore(config, io, digest);
   const generatedKey = config.apiKeys.length === 0 && !(await hasIssuedKeys(store.keys)) ? generateApiKey() : undefined;
-  const staticKeys = createStaticApiKeys(generatedKey ? [generatedKey] : config.apiKeys);
+  const staticKeys = createStaticApiKeys(generatedKey ? [generatedKey] : config.apiKeys, { digest });
   const budgetFor = budgetsFrom(config, io.logger);
   const memoryLimiter = createMemoryRateLimiter({ budgetFor });
   const { redis } = store;

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { ChatOutcome, ChatResponse, ChatService } from "../domain/chat.ts";
 import { createChatRequest, type ChatInput, type ChatRequest } from "../domain/chat-request.ts";
 import { AppError } from "../domain/errors.ts";
+import { linkSignals } from "../domain/linked-signal.ts";
 import type { ApiKeys, KeyIdentity, RateLimiter } from "../domain/ports.ts";
 import { CHAT_RESPONSES, ChatBody } from "./chat-schema.ts";
 import { wantsStream } from "./accept.ts";
@@ -18,6 +19,7 @@ import type { RequestNotes } from "./request-log.ts";
 import { createCors } from "./cors.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import { serverTiming } from "./server-timing.ts";
+import { createResponseJson } from "./response-json.ts";
 
 export interface HttpAppDeps {
   chat: ChatService;
@@ -55,6 +57,7 @@ interface Exchange {
 export function createHttpApp(deps: HttpAppDeps) {
   const exchanges = new WeakMap<Request, Exchange>();
   const cors = createCors(deps.corsOrigins ?? []);
+  const responseJson = createResponseJson();
 
   const exchangeOf = (request: Request): Exchange => {
     let exchange = exchanges.get(request);
@@ -118,50 +121,67 @@ export function createHttpApp(deps: HttpAppDeps) {
       live: streams.live,
       errorBody,
       run: async (listener, gone) => {
-        const outcome = await deps.chat.answer(chatRequest, { listener, signal: AbortSignal.any([gone, request.signal]), timeoutMs: streams.timeoutMs, onRoute: routeNotes(deps.notes, request) });
-        noteOutcome(request, outcome);
-        return outcome.response;
+        const linked = linkSignals([gone, request.signal]);
+        try {
+          const outcome = await deps.chat.answer(chatRequest, { listener, signal: linked.signal, timeoutMs: streams.timeoutMs, onRoute: routeNotes(deps.notes, request) });
+          noteOutcome(request, outcome);
+          return outcome.response;
+        } finally {
+          linked.dispose();
+        }
       },
     });
+  };
+
+  /** The contract's error answer for whatever a request failed with (Elysia's code names framework failures). */
+  const failed = async (code: string | number, error: unknown, request: Request): Promise<Response> => {
+    const exchange = exchangeOf(request);
+    const appError = toAppError(code, error, request);
+    deps.notes?.note(request, { errorCode: appError.code });
+    const headers = { ...commonHeaders(request), ...exchange.limitHeaders };
+    await settleBudget(exchange, appError, headers);
+    if (appError.code === "internal_error") deps.logger.error("unhandled_error", { request_id: exchange.requestId, error: describeError(error) });
+    return errorResponse(appError, exchange.requestId, headers);
+  };
+
+  /** `POST /chat` once its key and body were checked. */
+  const answerChat = async (body: unknown, request: Request): Promise<Response> => {
+    const exchange = exchangeOf(request);
+    // Validated before it is counted: a request refused as invalid costs the key nothing.
+    const chatRequest = createChatRequest(body as ChatInput);
+    const decision = await deps.rateLimiter.take(exchange.identity!);
+    exchange.limitHeaders = rateLimitHeaders(decision);
+    if (!decision.allowed) {
+      throw new AppError("rate_limited", "This API key is over its rate limit; retry after the time in the Retry-After header", { retryAfterSeconds: decision.resetSeconds });
+    }
+    deps.notes?.note(request, { videoId: chatRequest.videoId, promptLength: [...chatRequest.prompt].length });
+    if (deps.streams && wantsStream(request)) return await streamed(request, chatRequest, deps.streams);
+    // The caller going away (request.signal) cancels the work, unless another caller shares it. The signal
+    // is read only when there is work to wait for (Bun makes it on first read): a cached answer never needs it.
+    const outcome = await deps.chat.answer(chatRequest, {
+      get signal() {
+        return request.signal;
+      },
+      onRoute: routeNotes(deps.notes, request),
+    });
+    noteOutcome(request, outcome);
+    const { timings, usage } = outcome.answer;
+    const headers = commonHeaders(request);
+    Object.assign(headers, exchange.limitHeaders);
+    headers["content-type"] = JSON_CONTENT_TYPE;
+    headers["server-timing"] = serverTiming(outcome.cache, timings, performance.now() - exchange.startedAt, usage, outcome.answer.speech);
+    return new Response(responseJson(outcome.response satisfies ChatResponse, outcome.answer), { headers });
   };
 
   // Elysia looks for the path's "/" from index 11 of request.url by default, which skips it when the
   // Host is one to three letters (`http://api/chat`): every route would answer 404. The service only
   // ever sees `http://` URLs (it terminates no TLS), so searching from index 7 is exact and costs nothing.
-  return new Elysia({ normalize: false, handler: { standardHostname: false } })
-    .onError(async ({ code, error, request }) => {
-      const exchange = exchangeOf(request);
-      const appError = toAppError(code, error, request);
-      deps.notes?.note(request, { errorCode: appError.code });
-      const headers = { ...commonHeaders(request), ...exchange.limitHeaders };
-      await settleBudget(exchange, appError, headers);
-      if (appError.code === "internal_error") deps.logger.error("unhandled_error", { request_id: exchange.requestId, error: describeError(error) });
-      return errorResponse(appError, exchange.requestId, headers);
-    })
+  const app = new Elysia({ normalize: false, handler: { standardHostname: false } })
+    .onError(({ code, error, request }) => failed(code, error, request))
     .use(apiDocs({ commonHeaders }))
     .post(
       "/chat",
-      async ({ body, request }) => {
-        const exchange = exchangeOf(request);
-        // Validated before it is counted: a request refused as invalid costs the key nothing.
-        const chatRequest = createChatRequest(body as ChatInput);
-        const decision = await deps.rateLimiter.take(exchange.identity!);
-        exchange.limitHeaders = rateLimitHeaders(decision);
-        if (!decision.allowed) {
-          throw new AppError("rate_limited", "This API key is over its rate limit; retry after the time in the Retry-After header", { retryAfterSeconds: decision.resetSeconds });
-        }
-        deps.notes?.note(request, { videoId: chatRequest.videoId, promptLength: [...chatRequest.prompt].length });
-        if (deps.streams && wantsStream(request)) return await streamed(request, chatRequest, deps.streams);
-        // The caller going away (request.signal) cancels the work, unless another caller shares it.
-        const outcome = await deps.chat.answer(chatRequest, { signal: request.signal, onRoute: routeNotes(deps.notes, request) });
-        noteOutcome(request, outcome);
-        const { timings, usage } = outcome.answer;
-        const headers = commonHeaders(request);
-        Object.assign(headers, exchange.limitHeaders);
-        headers["content-type"] = JSON_CONTENT_TYPE;
-        headers["server-timing"] = serverTiming(outcome.cache, timings, performance.now() - exchange.startedAt, usage, outcome.answer.speech);
-        return new Response(JSON.stringify(outcome.response satisfies ChatResponse), { headers });
-      },
+      ({ body, request }) => answerChat(body, request),
       {
         // The key is checked before the body is read: an unknown caller learns nothing about validation.
         // The trailing "json" is never reached; it declares the media type to the OpenAPI document.
@@ -177,6 +197,27 @@ export function createHttpApp(deps: HttpAppDeps) {
       preflight.headers.set("x-request-id", exchangeOf(request).requestId);
       return preflight;
     }, { detail: { hide: true } });
+
+  /**
+   * What the server calls: `POST /chat` (its exact path, any query) straight to the same steps as
+   * the Elysia route (key, body, schema, answer; errors through the same hook), everything else
+   * through Elysia, whose router and hook chain would add a few µs to every cached answer.
+   */
+  const serve = (request: Request): Promise<Response> => (request.method === "POST" && isChatPath(request.url) ? postChat(request) : Promise.resolve(app.fetch(request)));
+  const postChat = async (request: Request): Promise<Response> => {
+    try {
+      return await answerChat(await readChatBody({ request }), request);
+    } catch (error) {
+      return await failed("UNKNOWN", error, request);
+    }
+  };
+  return Object.assign(app, { serve });
+}
+
+/** Whether an `http://` request URL's path is exactly `/chat` (a query string may follow). */
+function isChatPath(url: string): boolean {
+  const start = url.indexOf("/", 7);
+  return start >= 0 && url.startsWith("/chat", start) && (url.length === start + 5 || url[start + 5] === "?");
 }
 
 /** Notes the YouTube egress route of each try on the request's log line (the last try's stays). */

@@ -60,7 +60,7 @@ export async function runService(runtime: Runtime): Promise<void> {
     // Last, so probes and scrapes are answered while requests drain; nothing on it needs finishing.
     await admin?.listener.abort();
   };
-  const serveMain = () => runtime.serve({ port: config.port, host: config.host, fetch: inFlight.wrap(requestLog.wrap(service.app.fetch)), maxBodyBytes: config.maxBodyBytes, streamEnded: streams.ended, ...connectionBounds(config) });
+  const serveMain = () => runtime.serve({ port: config.port, host: config.host, fetch: inFlight.wrap(requestLog.wrap(service.app.serve)), maxBodyBytes: config.maxBodyBytes, streamEnded: streams.ended, ...connectionBounds(config) });
   const listener = await listenOrExit(runtime, exit, config.host, config.port, "PORT or HOST", serveMain, closeAll);
   admin?.readiness.serving();
   lines.flush();

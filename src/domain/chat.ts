@@ -2,6 +2,7 @@ import type { ChatRequest, Language, OutputFormat } from "./chat-request.ts";
 import { createLocalFlight } from "./coalesce.ts";
 import { describeDuration } from "./duration.ts";
 import { deadline, withDeadline } from "./deadline.ts";
+import { linkSignals } from "./linked-signal.ts";
 import { Generations, type AnswerListener, type Generation } from "./generation.ts";
 import type { AnswerUsage, AnswerWriter, Cache, CacheLookup, SharedFlight, TranscriptSource, WorkGate, WorkRole } from "./ports.ts";
 import { lastCueEnd, type SpeechFacts } from "./transcript.ts";
@@ -79,10 +80,15 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
   /** A generation stops at its time limit, or as soon as none of its callers waits any more. */
   async function generate(request: ChatRequest, generation: Generation, timeoutMs: number, streamed: boolean, onRoute?: AnswerOptions["onRoute"]): Promise<GeneratedAnswer> {
-    const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), generation.signal]);
+    const linked = linkSignals([generation.signal], { ms: timeoutMs });
+    const { signal } = linked;
     const deadline = Date.now() + timeoutMs;
     const work = deps.gate.run(() => fetchAndWrite(request, signal, deadline, generation, streamed, onRoute));
-    return await withDeadline(work, signal, timeoutMs);
+    try {
+      return await withDeadline(work, signal, timeoutMs);
+    } finally {
+      linked.dispose();
+    }
   }
 
   async function fetchAndWrite(request: ChatRequest, signal: AbortSignal, deadline: number, generation: Generation, streamed: boolean, onRoute?: AnswerOptions["onRoute"]): Promise<GeneratedAnswer> {

@@ -1,11 +1,10 @@
+import { linkSignals } from "./linked-signal.ts";
 import { AppError, isAppError } from "./errors.ts";
 
 /** A caller's own deadline, or its going away: it stops waiting for shared work (`upstream_timeout` at the deadline). */
 export function deadline(ms: number, gone?: AbortSignal): { signal: AbortSignal; clear(): void } {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(timedOut(ms)), ms);
-  const signal = gone ? AbortSignal.any([controller.signal, gone]) : controller.signal;
-  return { signal, clear: () => clearTimeout(timer) };
+  const linked = linkSignals([gone], { ms, reason: () => timedOut(ms) });
+  return { signal: linked.signal, clear: linked.dispose };
 }
 
 /** The error of a request that ran out of time. */

@@ -44,4 +44,21 @@ describe("limitBody() and the request's signal", () => {
     await Bun.sleep(20);
     expect(String(cancelled)).toContain("caller left");
   });
+
+  test("once the body is read, its abort listener is removed and onEnd is called once: a long-lived signal keeps no finished body", async () => {
+    const controller = new AbortController();
+    const removed: string[] = [];
+    const remove = controller.signal.removeEventListener.bind(controller.signal);
+    controller.signal.removeEventListener = (type: string, listener: EventListenerOrEventListenerObject, options?: EventListenerOptions | boolean) => {
+      removed.push(type);
+      remove(type, listener, options);
+    };
+    let ends = 0;
+    const limited = limitBody(new Response("hello"), 100, () => new Error("too large"), controller.signal, () => ends++);
+    expect(await limited.text()).toBe("hello");
+    expect(removed).toEqual(["abort"]);
+    expect(ends).toBe(1);
+    controller.abort();
+    expect(ends).toBe(1);
+  });
 });

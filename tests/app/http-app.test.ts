@@ -9,7 +9,7 @@ const VIDEO = "https://www.youtube.com/watch?v=GJLlxj_dtq8";
 type App = ReturnType<typeof appWithFakes>["app"];
 
 function chat(app: App, body: unknown, headers: Record<string, string> = {}, method = "POST"): Promise<Response> {
-  return app.handle(
+  return app.serve(
     new Request(`${BASE}/chat`, {
       method,
       headers: { "content-type": "application/json", "x-api-key": TEST_KEY, ...headers },

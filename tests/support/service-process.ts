@@ -69,11 +69,11 @@ export async function runToExit(env: Record<string, string>, options: { target?:
  * its banner. The environment is exactly `env` plus PATH and HOME, so the
  * developer's own settings never leak into a test.
  */
-export async function startService(env: Record<string, string>, options: { target?: Target; cwd?: string; timeoutMs?: number } = {}): Promise<RunningService> {
+export async function startService(env: Record<string, string>, options: { target?: Target; cwd?: string; timeoutMs?: number; command?: string[] } = {}): Promise<RunningService> {
   const target = options.target ?? targetFromEnv();
   let output = "";
   const child = track(
-    spawn(commandFor(target), {
+    spawn(options.command ?? commandFor(target), {
       cwd: options.cwd ?? defaultCwd(target),
       env: childEnv(env),
       stdout: "pipe",

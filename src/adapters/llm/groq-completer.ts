@@ -1,5 +1,6 @@
 import Groq from "groq-sdk";
 import { AppError, isAppError } from "../../domain/errors.ts";
+import { linkSignals } from "../../domain/linked-signal.ts";
 import { limitBody, mebibytes } from "../body-limit.ts";
 import { reportFromHeaders, reportFromMessage, type LimitReport } from "./budget/limits-report.ts";
 import { ProviderLimitError, type Completer, type Completion, type CompletionRequest } from "./completer.ts";
@@ -107,11 +108,11 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
       const onText = request.onText && ((piece: string) => ((handedOver = true), request.onText!(piece)));
       for (let attempt = 0; ; attempt++) {
         // The SDK's own timeout stops at the headers; this one also bounds a body that trickles in.
-        const timeout = AbortSignal.timeout(options.timeoutMs);
+        const timeout = linkSignals([request.signal], { ms: options.timeoutMs });
         try {
-          return await observed({ ...request, onText }, request.signal ? AbortSignal.any([request.signal, timeout]) : timeout);
+          return await observed({ ...request, onText }, timeout.signal);
         } catch (error) {
-          const failure = classify(error, options, request.signal, timeout.aborted);
+          const failure = classify(error, options, request.signal, timeout.timedOut);
           if (failure.limit) throw failure.limit;
           if (!failure.retryable || handedOver) throw failure.error;
           const wait = failure.delayMs ?? backoffMs(attempt, options.random);
@@ -119,6 +120,8 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
           await sleep(wait, request.signal).catch((cause) => {
             throw outOfTime(cause);
           });
+        } finally {
+          timeout.dispose();
         }
       }
     },

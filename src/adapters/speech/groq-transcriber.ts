@@ -4,6 +4,7 @@ import { AppError, isAppError } from "../../domain/errors.ts";
 import { limitBody, mebibytes } from "../body-limit.ts";
 import { reportFromHeaders, reportFromMessage, type LimitReport } from "../llm/budget/limits-report.ts";
 import type { AudioPiece } from "./audio-pieces.ts";
+import { linkSignals } from "../../domain/linked-signal.ts";
 
 /** One timed line whisper heard; times in seconds from the piece's start. */
 export interface SpeechSegment {
@@ -56,8 +57,8 @@ export function createGroqTranscriber(options: GroqTranscriberOptions): Transcri
   const client = new Groq({ apiKey: options.apiKey, baseURL: options.baseUrl, timeout: options.timeoutMs, maxRetries: 0, fetch: capped });
 
   return async (piece, videoId, signal) => {
-    const timeout = AbortSignal.timeout(options.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const linked = linkSignals([signal], { ms: options.timeoutMs });
+    const combined = linked.signal;
     try {
       const file = await toFile(piece.bytes, `audio.${piece.extension}`);
       const { data, response } = await client.audio.transcriptions
@@ -65,7 +66,9 @@ export function createGroqTranscriber(options: GroqTranscriberOptions): Transcri
         .withResponse();
       return { ...readVerbose(data, videoId), report: reportFromHeaders(response.headers) };
     } catch (error) {
-      throw failure(error, videoId, options.timeoutMs, timeout.aborted && !signal?.aborted);
+      throw failure(error, videoId, options.timeoutMs, linked.timedOut);
+    } finally {
+      linked.dispose();
     }
   };
 }

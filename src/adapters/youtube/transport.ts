@@ -1,4 +1,5 @@
 import { AppError, isAppError } from "../../domain/errors.ts";
+import { linkSignals } from "../../domain/linked-signal.ts";
 import { limitBody, mebibytes } from "../body-limit.ts";
 import { onOrigin } from "./origin.ts";
 
@@ -55,8 +56,8 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
   const fetcher = options.fetch ?? fetch;
   const seconds = options.timeoutMs / 1000;
   const maxBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
-  const capped = (response: Response, signal: AbortSignal) =>
-    limitBody(response, maxBytes, () => new AppError("upstream_error", `YouTube sent a response larger than ${mebibytes(maxBytes)}; try again later`), signal);
+  const capped = (response: Response, signal: AbortSignal, onEnd?: () => void) =>
+    limitBody(response, maxBytes, () => new AppError("upstream_error", `YouTube sent a response larger than ${mebibytes(maxBytes)}; try again later`), signal, onEnd);
 
   async function text(url: string, init: YoutubeRequest = {}): Promise<string> {
     return await send(url, init, async (response, signal) => {
@@ -78,8 +79,8 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
   }
 
   async function send<T>(url: string, init: YoutubeRequest, read: (response: Response, signal: AbortSignal) => Promise<T>): Promise<T> {
-    const timeout = AbortSignal.timeout(options.timeoutMs);
-    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    const linked = linkSignals([init.signal], { ms: options.timeoutMs });
+    const { signal } = linked;
     try {
       const response = await fetcher(onOrigin(url, options.baseUrl), {
         method: init.method ?? "GET",
@@ -88,12 +89,15 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
         signal,
         redirect: "manual",
       });
+      if (!isOk(response)) await response.body?.cancel().catch(() => {});
       assertOk(response);
       return await read(response, signal);
     } catch (error) {
       if (isAppError(error)) throw error;
       if (signal.aborted) throw new AppError("upstream_timeout", `YouTube did not answer within ${seconds} s; try again later`, { cause: error });
       throw new AppError("upstream_error", "Could not reach YouTube; try again later", { cause: error });
+    } finally {
+      linked.dispose();
     }
   }
 
@@ -101,10 +105,15 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
     const hooked = (input: string | URL | Request, init: RequestInit = {}) => {
       const url = onOrigin(input instanceof Request ? input.url : String(input), options.baseUrl);
       if (url.pathname === "/api/timedtext") url.searchParams.delete("fmt");
-      const timeout = AbortSignal.timeout(options.timeoutMs);
-      const signals = [timeout, signal, init.signal ?? undefined].filter((s): s is AbortSignal => s !== undefined);
-      const combined = AbortSignal.any(signals);
-      return fetcher(url, { ...init, signal: combined, redirect: "manual" }).then((response) => capped(response, combined));
+      // The links are cut once the body ends (or the request fails): nothing outlives the exchange.
+      const linked = linkSignals([signal, init.signal], { ms: options.timeoutMs });
+      return fetcher(url, { ...init, signal: linked.signal, redirect: "manual" }).then(
+        (response) => capped(response, linked.signal, linked.dispose),
+        (error: unknown) => {
+          linked.dispose();
+          throw error;
+        },
+      );
     };
     return hooked as typeof fetch;
   }
@@ -114,6 +123,10 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
 
 function recaptcha(): AppError {
   return new AppError("upstream_blocked", "YouTube asked this server to solve a reCAPTCHA (unusual traffic); try again later", { retryAfterSeconds: 60 });
+}
+
+function isOk(response: Response): boolean {
+  return response.status >= 200 && response.status < 300 && !/\/sorry\b/.test(response.headers.get("location") ?? "");
 }
 
 function assertOk(response: Response): void {

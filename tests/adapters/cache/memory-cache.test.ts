@@ -22,4 +22,18 @@ describe("createMemoryCache()", () => {
     expect(await cache.get("k")).toBeUndefined();
     expect(await cache.get("zero")).toBeUndefined();
   });
+
+  test("a read entry outlives entries not read since (least recently used out first); a hot one is not moved on every read", async () => {
+    const cache = createMemoryCache<string>({ maxEntries: 4 });
+    for (const key of ["a", "b", "c", "d"]) await cache.set(key, key, 60_000);
+    expect(await cache.get("a")).toBe("a");
+    await cache.set("e", "e", 60_000);
+    expect(await cache.get("b")).toBeUndefined();
+    expect(await cache.get("a")).toBe("a");
+    // Read again at once, "a" stays in the recent half: it still survives the next maxEntries / 2 insertions.
+    await cache.set("f", "f", 60_000);
+    await cache.set("g", "g", 60_000);
+    expect(await cache.get("a")).toBe("a");
+    expect(await cache.get("c")).toBeUndefined();
+  });
 });

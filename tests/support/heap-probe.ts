@@ -1,0 +1,12 @@
+/** Preloaded into a Bun service by tests and bench/memory.ts: on SIGUSR2, a full GC, then the heap size and object counts by type to MEMORY_PROBE_FILE. */
+import { heapStats } from "bun:jsc";
+import { writeFileSync } from "node:fs";
+
+const file = process.env.MEMORY_PROBE_FILE;
+if (file) {
+  process.on("SIGUSR2", () => {
+    Bun.gc(true);
+    const stats = heapStats();
+    writeFileSync(file, JSON.stringify({ heapSize: stats.heapSize, objectCount: stats.objectCount, types: stats.objectTypeCounts }));
+  });
+}
