@@ -15,14 +15,14 @@
  *   PORT=0 API_KEYS=k YOUTUBE_BASE_URL=... bun bench/breakdown-server.ts <stage>
  */
 import { Elysia } from "elysia";
-import { checkChatBody } from "../src/app/chat-body-check.ts";
-import { ChatBody } from "../src/app/chat-schema.ts";
-import { composeChat } from "../src/app/compose.ts";
-import { composeWriter } from "../src/app/compose-llm.ts";
-import { composeState } from "../src/app/compose-state.ts";
-import { loadConfig } from "../src/app/config.ts";
-import { readJsonBody } from "../src/app/json-body.ts";
-import { silentLogger } from "../src/app/logger.ts";
+import { checkChatBody } from "../src/app/contract/chat-body-check.ts";
+import { ChatBody } from "../src/app/contract/chat-schema.ts";
+import { composeChat } from "../src/app/compose/service.ts";
+import { composeWriter } from "../src/app/compose/llm.ts";
+import { composeState } from "../src/app/compose/state.ts";
+import { loadConfig } from "../src/app/config/config.ts";
+import { readJsonBody } from "../src/app/http/json-body.ts";
+import { silentLogger } from "../src/app/log/logger.ts";
 import { createChatRequest, type ChatInput } from "../src/domain/chat-request.ts";
 
 export const STAGES = ["elysia", "body", "key", "rules", "answer"] as const;

@@ -13,8 +13,8 @@
  * language and the wanted one scores below r × the best score (r = 1: any
  * other best guess).
  */
-import { MIN_DETECTOR_LETTERS, scriptVerdict } from "../src/adapters/llm/language-check.ts";
-import { corpusCases, letterCount, type Case } from "../tests/adapters/llm/language-corpus/corpus.ts";
+import { MIN_DETECTOR_LETTERS, scriptVerdict } from "../src/adapters/llm/shaping/language-check.ts";
+import { corpusCases, letterCount, type Case } from "../tests/adapters/llm/shaping/language-corpus/corpus.ts";
 
 /** Scores for the candidate languages, best first, by two-letter code. */
 type Scorer = (latin: string) => [string, number][];

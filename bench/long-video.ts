@@ -7,7 +7,7 @@
  *
  * Run: bun bench/long-video.ts
  */
-import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../src/domain/tokens.ts";
+import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../src/domain/reading/tokens.ts";
 import { startFakeLlm, type LlmCall } from "../tests/support/fake-llm.ts";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { VIDEOS, watchUrl } from "../tests/support/fixtures.ts";

@@ -14,7 +14,7 @@
  *   bun bench/metrics-hot-path.ts [--chunks 60] [--chunk-requests 2000]
  */
 import { parseArgs } from "node:util";
-import { runService, type Runtime } from "../src/app/start.ts";
+import { runService, type Runtime } from "../src/app/start/start.ts";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { median } from "../tests/soak/rss.ts";
 

@@ -14,9 +14,9 @@
  *   PORT=0 bun bench/startup-bare-server.ts [bare|keyed|elysia|logged]
  */
 import { Elysia, t } from "elysia";
-import { createBufferedLines } from "../src/app/buffered-lines.ts";
-import { createLogger } from "../src/app/logger.ts";
-import { requestFields } from "../src/app/request-log.ts";
+import { createBufferedLines } from "../src/app/log/buffered-lines.ts";
+import { createLogger } from "../src/app/log/logger.ts";
+import { requestFields } from "../src/app/log/request-log.ts";
 
 const answer = JSON.stringify({
   url: "https://www.youtube.com/watch?v=GJLlxj_dtq8",

@@ -1,7 +1,7 @@
 import type { ChatResponse } from "../domain/chat.ts";
 import type { ErrorCode } from "../domain/errors.ts";
 import type { AnswerProgress } from "../domain/ports.ts";
-import type { createHttpApp } from "./http-app.ts";
+import type { createHttpApp } from "./http/http-app.ts";
 
 /**
  * The type of the service's HTTP app, for a typed client with Elysia's Eden:

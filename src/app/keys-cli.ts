@@ -1,9 +1,9 @@
 import process from "node:process";
 import { issueKey, type KeyRecord } from "../adapters/keys/issued-api-keys.ts";
-import { composeKeyStore } from "./compose-state.ts";
-import { ConfigError, loadConfig } from "./config.ts";
-import { createLogger } from "./logger.ts";
-import { parseRateLimit } from "./rate-limit-spec.ts";
+import { composeKeyStore } from "./compose/state.ts";
+import { ConfigError, loadConfig } from "./config/config.ts";
+import { createLogger } from "./log/logger.ts";
+import { parseRateLimit } from "./config/rate-limit-spec.ts";
 
 /** What the CLI talks to: the environment and two output streams. */
 export interface CliIo {

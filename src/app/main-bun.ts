@@ -1,5 +1,5 @@
-import { runService } from "./start.ts";
-import type { Listener } from "./start-shutdown.ts";
+import { runService } from "./start/start.ts";
+import type { Listener } from "./start/shutdown.ts";
 
 /** Entry point on Bun: `bun run server`, and the compiled binary (`bun run build`). */
 async function main(): Promise<void> {

@@ -1,6 +1,6 @@
 import process from "node:process";
-import { serveGuarded } from "./deno-guarded-serve.ts";
-import { runService } from "./start.ts";
+import { serveGuarded } from "./start/deno-guarded-serve.ts";
+import { runService } from "./start/start.ts";
 
 /** Entry point on Deno: `deno task server` (permissions in deno.json). */
 async function main(): Promise<void> {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { createMemoryCache } from "../../src/adapters/cache/memory-cache.ts";
-import { composeTranscriptSource } from "../../src/app/compose-youtube.ts";
-import { loadConfig } from "../../src/app/config.ts";
-import { silentLogger } from "../../src/app/logger.ts";
+import { composeTranscriptSource } from "../../src/app/compose/youtube.ts";
+import { loadConfig } from "../../src/app/config/config.ts";
+import { silentLogger } from "../../src/app/log/logger.ts";
 import type { Transcript } from "../../src/domain/transcript.ts";
 import { fixture, VIDEOS } from "../support/fixtures.ts";
 import { checkContract, KEY, NORMAL_ID, NORMAL_URL, startHarness, type Harness } from "../fuzz/harness.ts";

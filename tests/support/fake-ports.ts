@@ -3,8 +3,8 @@ import { createChatService } from "../../src/domain/chat.ts";
 import { AppError, type ErrorCode } from "../../src/domain/errors.ts";
 import type { AnswerSpec, AnswerWriter, Cache, KeyIdentity, RateDecision, RateLimiter, TranscriptSource, WorkGate } from "../../src/domain/ports.ts";
 import type { Transcript, TranscriptQuery } from "../../src/domain/transcript.ts";
-import { createHttpApp } from "../../src/app/http-app.ts";
-import { silentLogger } from "../../src/app/logger.ts";
+import { createHttpApp } from "../../src/app/http/http-app.ts";
+import { silentLogger } from "../../src/app/log/logger.ts";
 
 /** A transcript like the fixture video's: 316 s long, three English cues. */
 export function sampleTranscript(videoId = "GJLlxj_dtq8"): Transcript {

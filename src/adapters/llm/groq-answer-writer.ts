@@ -1,7 +1,7 @@
 import type { AnswerWriter } from "../../domain/ports.ts";
 import { createMemoryBudgetStore } from "./budget/budget-store.ts";
 import { createLlmBudget, type LlmBudget } from "./budget/llm-budget.ts";
-import { createGroqCompleter, type LlmCallObserver } from "./groq-completer.ts";
+import { createGroqCompleter, type LlmCallObserver } from "./calls/groq-completer.ts";
 import { createLlmAnswerWriter } from "./llm-answer-writer.ts";
 
 export interface GroqWriterOptions {

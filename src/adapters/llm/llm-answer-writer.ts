@@ -1,13 +1,13 @@
 import type { AnswerSpec, AnswerWriter } from "../../domain/ports.ts";
 import { isAppError } from "../../domain/errors.ts";
-import { AnswerShaper } from "./answer-shaper.ts";
-import type { Completer } from "./completer.ts";
+import { AnswerShaper } from "./shaping/answer-shaper.ts";
+import type { Completer } from "./calls/completer.ts";
 import type { LlmBudget, Reservation } from "./budget/llm-budget.ts";
-import { createTokenCalibration } from "./calibration.ts";
-import { draftAnswer, type Allowance } from "./draft.ts";
-import { isWrongLanguage } from "./language-check.ts";
-import { messages, rewritePrompt } from "./prompts.ts";
-import { CHARGE_MARGIN, createRun, type Run } from "./run.ts";
+import { createTokenCalibration } from "./planning/calibration.ts";
+import { draftAnswer, type Allowance } from "./planning/draft.ts";
+import { isWrongLanguage } from "./shaping/language-check.ts";
+import { messages, rewritePrompt } from "./planning/prompts.ts";
+import { CHARGE_MARGIN, createRun, type Run } from "./calls/run.ts";
 
 export interface LlmWriterOptions {
   /** Shown in the banner and logs, e.g. `groq:llama-3.1-8b-instant`. */

@@ -1,9 +1,9 @@
-import { carryScores } from "../../domain/aligned-readings.ts";
-import { createBm25 } from "../../domain/bm25.ts";
-import { distinctBest } from "../../domain/near-duplicates.ts";
-import { groupPassages, type Passage } from "../../domain/passages.ts";
-import { terms } from "../../domain/terms.ts";
-import { centrality } from "../../domain/textrank.ts";
+import { carryScores } from "../../domain/reading/aligned-readings.ts";
+import { createBm25 } from "../../domain/reading/bm25.ts";
+import { distinctBest } from "../../domain/reading/near-duplicates.ts";
+import { groupPassages, type Passage } from "../../domain/reading/passages.ts";
+import { terms } from "../../domain/reading/terms.ts";
+import { centrality } from "../../domain/reading/textrank.ts";
 import type { Cue } from "../../domain/transcript.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { AnswerWriter, TranscriptSource } from "../../domain/ports.ts";
-import type { Passage } from "../../domain/passages.ts";
+import type { Passage } from "../../domain/reading/passages.ts";
 import { formatTimestamp } from "../../domain/transcript.ts";
 import type { OutputFormat } from "../../domain/chat-request.ts";
 import { centralPassages, relevantPassages } from "./extractive.ts";

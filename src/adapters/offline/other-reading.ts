@@ -1,5 +1,5 @@
 import type { TranscriptSource } from "../../domain/ports.ts";
-import { questionLanguage } from "../../domain/question-language.ts";
+import { questionLanguage } from "../../domain/reading/question-language.ts";
 import type { Transcript } from "../../domain/transcript.ts";
 
 /** A second reading of the video, and what it cost. */

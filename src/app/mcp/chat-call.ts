@@ -3,8 +3,8 @@ import type { ChatService } from "../../domain/chat.ts";
 import { AppError } from "../../domain/errors.ts";
 import type { AnswerListener } from "../../domain/generation.ts";
 import type { KeyIdentity, RateLimiter } from "../../domain/ports.ts";
-import { describeError } from "../framework-errors.ts";
-import type { Logger } from "../logger.ts";
+import { describeError } from "../http/framework-errors.ts";
+import type { Logger } from "../log/logger.ts";
 import { answerResult, errorResult, toChatRequest, type ToolResult } from "./chat-tool.ts";
 import { createProgressSteps, type ProgressStep } from "./progress.ts";
 

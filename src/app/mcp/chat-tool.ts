@@ -2,9 +2,9 @@
 import type { ChatResponse } from "../../domain/chat.ts";
 import { createChatRequest, LANGUAGES, type ChatInput, type ChatRequest } from "../../domain/chat-request.ts";
 import { AppError } from "../../domain/errors.ts";
-import { checkChatBody } from "../chat-body-check.ts";
-import { ChatBody, ChatResponseBody } from "../chat-schema.ts";
-import { MAX_RETRY_AFTER_SECONDS } from "../error-response.ts";
+import { checkChatBody } from "../contract/chat-body-check.ts";
+import { ChatBody, ChatResponseBody } from "../contract/chat-schema.ts";
+import { MAX_RETRY_AFTER_SECONDS } from "../contract/error-response.ts";
 
 export const TOOL_NAME = "chat_about_video";
 

@@ -3,12 +3,12 @@ import type { Readable, Writable } from "node:stream";
 // Deno is told where the types are: the SDK's `./*` export maps `server/stdio.js` to `server/stdio.js.d.ts`.
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createBufferedLines } from "../buffered-lines.ts";
-import { composeMcp } from "../compose.ts";
-import { ConfigError, loadConfig, type Config } from "../config.ts";
-import { createLogger } from "../logger.ts";
+import { createBufferedLines } from "../log/buffered-lines.ts";
+import { composeMcp } from "../compose/service.ts";
+import { ConfigError, loadConfig, type Config } from "../config/config.ts";
+import { createLogger } from "../log/logger.ts";
 import { createMcpServer } from "./mcp-server.ts";
-import { EXIT_BAD_CONFIG } from "../start.ts";
+import { EXIT_BAD_CONFIG } from "../start/start.ts";
 
 /** What MCP mode needs from a runtime: stdio as Node streams (the SDK's transport reads and writes them). */
 export interface McpRuntime {

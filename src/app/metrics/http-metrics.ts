@@ -1,5 +1,5 @@
 import { Gauge, Histogram, type Registry } from "prom-client";
-import type { RequestFacts } from "../request-log.ts";
+import type { RequestFacts } from "../log/request-log.ts";
 import { batchedCounter, type Increment } from "./label-children.ts";
 
 /** Hits take well under a millisecond; generations seconds (up to REQUEST_TIMEOUT_MS). */

@@ -1,9 +1,9 @@
-import type { LlmCallObserver } from "../../adapters/llm/groq-completer.ts";
+import type { LlmCallObserver } from "../../adapters/llm/calls/groq-completer.ts";
 import type { SpeechObserver } from "../../adapters/speech/piece-transcription.ts";
 import type { YoutubeObserver } from "../../adapters/youtube/observed-call.ts";
 import type { RouteOutcome } from "../../adapters/youtube/routed-transcript-source.ts";
 import type { CacheLookup } from "../../domain/ports.ts";
-import type { RequestFacts } from "../request-log.ts";
+import type { RequestFacts } from "../log/request-log.ts";
 
 /**
  * Where the LLM token budget reports its state. Each call sets the figure it

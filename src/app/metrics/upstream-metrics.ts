@@ -1,5 +1,5 @@
 import { Gauge, Histogram, type Registry } from "prom-client";
-import type { LlmCallObserver, LlmOutcome } from "../../adapters/llm/groq-completer.ts";
+import type { LlmCallObserver, LlmOutcome } from "../../adapters/llm/calls/groq-completer.ts";
 import type { YoutubeCall, YoutubeObserver, YoutubeOutcome } from "../../adapters/youtube/observed-call.ts";
 import { batchedCounter, bind } from "./label-children.ts";
 import type { LlmBudgetObserver } from "./service-metrics.ts";

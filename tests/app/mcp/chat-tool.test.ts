@@ -1,6 +1,6 @@
 // The tool's definition, the mapping of arguments to a ChatRequest, and of outcomes to tool results.
 import { describe, expect, test } from "bun:test";
-import { ChatBody } from "../../../src/app/chat-schema.ts";
+import { ChatBody } from "../../../src/app/contract/chat-schema.ts";
 import { answerResult, CHAT_TOOL, errorResult, toChatRequest } from "../../../src/app/mcp/chat-tool.ts";
 import { AppError } from "../../../src/domain/errors.ts";
 import { appWithFakes, TEST_KEY } from "../../support/fake-ports.ts";

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { silentLogger } from "../../../src/app/logger.ts";
+import { silentLogger } from "../../../src/app/log/logger.ts";
 import { createMcpServer } from "../../../src/app/mcp/mcp-server.ts";
 import { createChatService } from "../../../src/domain/chat.ts";
 import type { AnswerSpec } from "../../../src/domain/ports.ts";

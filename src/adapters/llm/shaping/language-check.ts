@@ -1,0 +1,108 @@
+import type { Language } from "../../../domain/chat-request.ts";
+
+/** Letters needed before a script share means anything. */
+const MIN_SCRIPT_LETTERS = 30;
+/** Letters needed before the detector is trusted to tell Latin-script languages apart. */
+export const MIN_DETECTOR_LETTERS = 80;
+/** Below this share of the wanted script's letters in common words, the answer is in another script. */
+const MIN_SCRIPT_SHARE = 0.5;
+/**
+ * The wanted language is flagged only when it scores below this share of the
+ * detector's best guess. Chosen by bench/language-detectors.ts: tinyld light
+ * catches every wrong answer and flags no right one from 0.9 to 1,
+ * and starts missing at 0.8.
+ */
+export const DETECTOR_RATIO = 0.95;
+/** The Latin-script languages the detector weighs against each other (ISO 639-1). */
+export const LATIN_CANDIDATES = ["en", "es", "pt", "fr", "it", "de", "nl", "ca", "ro", "pl", "tr", "id"];
+
+const SCRIPTS: Record<"hi" | "ru" | "latin", RegExp> = {
+  hi: /\p{Script=Devanagari}/u,
+  ru: /\p{Script=Cyrillic}/u,
+  latin: /\p{Script=Latin}/u,
+};
+const WORD = /[\p{L}\p{M}][\p{L}\p{M}\p{N}'’-]*/gu;
+/** Names and codes (capitalised, or with digits) say nothing about the language around them. */
+const NAME = /^\p{Lu}|\p{N}/u;
+/** Spans that say nothing about the answer's language: timestamps, URLs, inline code, quotations. */
+const IGNORED = /\[[\d:]+\]|https?:\/\/\S+|`[^`]*`|"[^"\n]*"|“[^”\n]*”|«[^»\n]*»|„[^“”\n]*[“”]/g;
+
+const LETTERS = /[\p{L}\p{M}]/gu;
+
+function letters(words: string[]): string[] {
+  return words.join("").match(LETTERS) ?? [];
+}
+
+/**
+ * The words to judge and the answer's letter count. Common words (names and
+ * codes left out) when they have enough letters; otherwise, in an answer
+ * long enough for the detector, every word (shouted or Title Case text is
+ * still prose); otherwise none.
+ */
+function judgedWords(text: string): { words: string[]; letterCount: number } {
+  const all = text.normalize("NFC").replace(IGNORED, " ").match(WORD) ?? [];
+  const letterCount = letters(all).length;
+  const common = all.filter((word) => !NAME.test(word));
+  if (letters(common).length >= MIN_SCRIPT_LETTERS) return { words: common, letterCount };
+  return { words: letterCount >= MIN_DETECTOR_LETTERS ? all : [], letterCount };
+}
+
+/**
+ * The script stage of the check: true when the answer is plainly in another
+ * script, false when it is right or too short to judge, or, for English,
+ * Spanish and Portuguese answers of `detectorLetters` letters or more, the
+ * Latin-script words a detector must judge. Shares and the detector see
+ * common words only, so an answer full of product names is judged by the
+ * words around them.
+ */
+export function scriptVerdict(text: string, language: Language, detectorLetters = MIN_DETECTOR_LETTERS): boolean | string {
+  const { words, letterCount } = judgedWords(text);
+  const judged = letters(words);
+  if (judged.length < MIN_SCRIPT_LETTERS) return false;
+  const script = language === "hi" || language === "ru" ? SCRIPTS[language] : SCRIPTS.latin;
+  const share = judged.filter((c) => script.test(c)).length / judged.length;
+  if (share < MIN_SCRIPT_SHARE) return true;
+  if (language === "hi" || language === "ru" || letterCount < detectorLetters) return false;
+  return words.filter((word) => SCRIPTS.latin.test(word)).join(" ");
+}
+
+/**
+ * Whether an answer is plainly in another language than the one asked for,
+ * leaning towards passing. Timestamps, URLs, inline code and quotations are
+ * ignored.
+ *
+ * Names and codes (capitalised words, words with digits) are left out while
+ * 30 letters of common words remain; a longer answer without them (shouted,
+ * Title Case) is judged on all its words.
+ *
+ * - Under 30 letters to judge: passes, too short to tell.
+ * - Hindi and Russian: flagged when under half the judged letters are
+ *   Devanagari or Cyrillic (English, Hinglish, ...).
+ * - English, Spanish and Portuguese: flagged when under half are Latin; from
+ *   80 letters on, also when tinyld's best guess among twelve Latin-script
+ *   languages is another one and the wanted one scores below 0.95 of it.
+ *   Between 30 and 79 letters (a streamed first part) only the script is
+ *   judged: Spanish for Portuguese passes there, Russian for Spanish does not.
+ *
+ * @param text the answer, or a first part of it
+ * @param language the language asked for
+ * @returns true only when the text is confidently in another language
+ */
+export async function isWrongLanguage(text: string, language: Language): Promise<boolean> {
+  const verdict = scriptVerdict(text, language);
+  if (typeof verdict === "boolean") return verdict;
+  const { detectAll } = await loadDetector();
+  const scores = detectAll(verdict, { only: LATIN_CANDIDATES });
+  const best = scores[0];
+  if (!best || best.lang === language || best.accuracy <= 0) return false;
+  const score = scores.find(({ lang }) => lang === language)?.accuracy ?? 0;
+  return score < DETECTOR_RATIO * best.accuracy;
+}
+
+let detector: Promise<typeof import("tinyld/light")> | undefined;
+
+/** tinyld's profiles load on the first check, keeping them out of the binary's start-up. */
+function loadDetector(): Promise<typeof import("tinyld/light")> {
+  detector ??= import("tinyld/light");
+  return detector;
+}

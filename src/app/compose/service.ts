@@ -1,0 +1,92 @@
+import { createChatService, type ChatService } from "../../domain/chat.ts";
+import type { AnswerWriter, RateLimiter, TranscriptSource } from "../../domain/ports.ts";
+import type { Config } from "../config/config.ts";
+import { composeWriter } from "./llm.ts";
+import { composeState, type ServiceState } from "./state.ts";
+import { createRedisRouteStates } from "../../adapters/redis/redis-route-states.ts";
+import { createMemoryRouteStates } from "../../adapters/youtube/route-breaker.ts";
+import { composeTranscriptSource, composeYoutubeEgress } from "./youtube.ts";
+import { createHttpApp } from "../http/http-app.ts";
+import type { Logger } from "../log/logger.ts";
+import type { ServiceMetrics } from "../metrics/service-metrics.ts";
+import type { RequestNotes } from "../log/request-log.ts";
+import type { LiveStreams } from "../stream/live-streams.ts";
+
+/** The running service's parts, as the entry points need them. */
+export interface Service {
+  app: ReturnType<typeof createHttpApp>;
+  /** Facts for the start-up banner. */
+  banner: { backend: string; generatedKey?: string };
+  close(): Promise<void>;
+}
+
+/** The outside world the adapters are built with; `metrics` only when `ADMIN_PORT` is set. */
+export interface ServiceIo {
+  logger: Logger;
+  fetch?: typeof fetch;
+  metrics?: ServiceMetrics;
+}
+
+/**
+ * The composition root: the only place adapters are built (through the
+ * compose-* files, one per area).
+ *
+ * @param config the validated settings
+ * @param io the outside world, swappable in tests
+ */
+export async function composeService(config: Config, io: ServiceIo & { notes?: RequestNotes; onRedisAvailability?: (available: boolean) => void; streams?: LiveStreams }): Promise<Service> {
+  const { state, writer, chat } = await composeCore(config, io);
+  const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, bodyTimeoutMs: config.connection.bodyTimeoutMs, logger: io.logger, corsOrigins: config.corsOrigins, notes: io.notes, streams: io.streams && { live: io.streams, ...config.stream } });
+  return { app, banner: { backend: writer.name, generatedKey: state.generatedKey }, close: () => state.close() };
+}
+
+/** What the MCP mode runs on: the use case and the rate limiter, on the same state as the HTTP service. */
+export interface McpCore {
+  chat: ChatService;
+  rateLimiter: RateLimiter;
+  /** The answer writer's name (the Groq model, or the offline engine), for the start-up line. */
+  backend: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root of the MCP mode: the same state, transcript source,
+ * writer and use case as {@link composeService}, without the HTTP app.
+ */
+export async function composeMcp(config: Config, io: ServiceIo & { onRedisAvailability?: (available: boolean) => void }): Promise<McpCore> {
+  const { state, writer, chat } = await composeCore(config, io);
+  return { chat, rateLimiter: state.rateLimiter, backend: writer.name, close: () => state.close() };
+}
+
+async function composeCore(config: Config, io: ServiceIo & { onRedisAvailability?: (available: boolean) => void }) {
+  const state = await composeState(config, io);
+  const egress = composeYoutubeEgress(config, state.redis ? createRedisRouteStates({ connection: state.redis, fallback: createMemoryRouteStates() }) : undefined, io.fetch);
+  const transcripts = composeTranscriptSource(config, { ...io, egress }, state.transcriptCache, state.flights, state.redis);
+  const writer = composeWriter(config, io, transcripts, state.redis);
+  return { state, writer, chat: composeChat(config, io, state, writer, transcripts) };
+}
+
+/**
+ * The use case on the configured transcript source, writer and state.
+ *
+ * @param writer the answer writer (built by the caller, which also names it in the banner)
+ * @param transcripts the transcript source, when the caller built it (to share it with the writer)
+ */
+export function composeChat(
+  config: Config,
+  io: ServiceIo,
+  state: ServiceState,
+  writer: AnswerWriter,
+  transcripts: TranscriptSource = composeTranscriptSource(config, io, state.transcriptCache, state.flights, state.redis),
+): ChatService {
+  return createChatService({
+    onLookup: io.metrics?.answerLookup,
+    transcripts,
+    writer,
+    answers: state.answerCache,
+    answerTtlMs: config.answerCache.ttlMs,
+    gate: state.gate,
+    flights: state.flights,
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
+}

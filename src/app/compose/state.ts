@@ -1,0 +1,120 @@
+import type { GeneratedAnswer } from "../../domain/chat.ts";
+import { createLocalFlight } from "../../domain/coalesce.ts";
+import type { ApiKeys, Cache, KeyIdentity, RateLimiter, SharedFlight, WorkGate } from "../../domain/ports.ts";
+import type { Transcript } from "../../domain/transcript.ts";
+import { createChainedApiKeys } from "../../adapters/keys/chained-api-keys.ts";
+import { createStaticApiKeys, generateApiKey } from "../../adapters/keys/env-api-keys.ts";
+import { createFileApiKeys } from "../../adapters/keys/file-api-keys.ts";
+import type { IssuedApiKeys } from "../../adapters/keys/issued-api-keys.ts";
+import { rememberDigests, sha256Hex, type KeyDigest } from "../../adapters/keys/key-digest.ts";
+import { createMemoryCache } from "../../adapters/cache/memory-cache.ts";
+import { createMemoryRateLimiter, type Budget } from "../../adapters/limits/memory-rate-limiter.ts";
+import { createMemoryWorkGate } from "../../adapters/limits/memory-work-gate.ts";
+import { createRedisApiKeys } from "../../adapters/keys/redis-api-keys.ts";
+import { createRedisCache } from "../../adapters/cache/redis-cache.ts";
+import type { RedisConnection } from "../../adapters/redis/redis-connection.ts";
+import { createRedisRateLimiter } from "../../adapters/limits/redis-rate-limiter.ts";
+import { createRedisSharedFlight } from "../../adapters/redis/redis-shared-flight.ts";
+import type { Config } from "../config/config.ts";
+import type { Logger } from "../log/logger.ts";
+import { parseRateLimit } from "../config/rate-limit-spec.ts";
+
+/** Keys, limits and caches: in process memory, or shared through Redis. */
+export interface ServiceState {
+  apiKeys: ApiKeys;
+  rateLimiter: RateLimiter;
+  gate: WorkGate;
+  transcriptCache: Cache<Transcript>;
+  answerCache: Cache<GeneratedAnswer>;
+  /** Identical transcript fetches and generations in flight, shared across instances with Redis. */
+  flights: SharedFlight;
+  /** A key made at start-up because none was configured; printed once in the banner. */
+  generatedKey?: string;
+  /** The shared Redis connection, when `REDIS_URL` is set. */
+  redis?: RedisConnection;
+  close(): Promise<void>;
+}
+
+/** The store of issued keys the configuration names, as the CLI and the server use it. */
+export interface KeyStore {
+  keys: IssuedApiKeys;
+  /** Where the keys live, for messages: the file's path, or `Redis`. */
+  where: string;
+  /** The Redis connection, when keys live in Redis. */
+  redis?: RedisConnection;
+  close(): Promise<void>;
+}
+
+/** How long start-up waits for Redis before going on without it. */
+const REDIS_START_WAIT_MS = 3_000;
+
+/**
+ * Opens the issued-key store: Redis when `REDIS_URL` is set, else `KEYS_FILE`.
+ *
+ * @param config the validated settings
+ * @param io.logger where Redis outages and file trouble are logged
+ * @param digest how presented keys are digested (SHA-256 by default)
+ */
+export async function composeKeyStore(config: Config, io: { logger: Logger; onRedisAvailability?: (available: boolean) => void }, digest?: KeyDigest): Promise<KeyStore> {
+  if (!config.redisUrl) {
+    return { keys: createFileApiKeys({ path: config.keysFile, log: io.logger, digest }), where: config.keysFile, close: async () => {} };
+  }
+  // Loaded only when Redis is configured: evaluating ioredis is a third of the compiled binary's start-up.
+  const { createRedisConnection } = await import("../../adapters/redis/redis-connection.ts");
+  const redis = createRedisConnection({ url: config.redisUrl, prefix: config.redisKeyPrefix, log: io.logger, onAvailability: io.onRedisAvailability });
+  await redis.ready(REDIS_START_WAIT_MS);
+  return { keys: createRedisApiKeys({ connection: redis, digest }), where: "Redis", redis, close: () => redis.close() };
+}
+
+/** Builds the state adapters the configuration asks for. */
+export async function composeState(config: Config, io: { logger: Logger; onRedisAvailability?: (available: boolean) => void }): Promise<ServiceState> {
+  // Clients send the same key with every request: its digest is computed once (at most 1,024 keys remembered).
+  const digest = rememberDigests(sha256Hex);
+  const store = await composeKeyStore(config, io, digest);
+  const generatedKey = config.apiKeys.length === 0 && !(await hasIssuedKeys(store.keys)) ? generateApiKey() : undefined;
+  const staticKeys = createStaticApiKeys(generatedKey ? [generatedKey] : config.apiKeys, { digest });
+  const budgetFor = budgetsFrom(config, io.logger);
+  const memoryLimiter = createMemoryRateLimiter({ budgetFor });
+  const { redis } = store;
+  return {
+    apiKeys: createChainedApiKeys([staticKeys, store.keys]),
+    rateLimiter: redis ? createRedisRateLimiter({ connection: redis, budgetFor, failure: config.rateLimitFailure, fallback: memoryLimiter }) : memoryLimiter,
+    gate: createMemoryWorkGate({ maxInFlight: config.maxInFlight }),
+    transcriptCache: redis
+      ? createRedisCache<Transcript>({ connection: redis, namespace: "transcript" })
+      : createMemoryCache<Transcript>({ maxEntries: config.transcriptCache.maxEntries }),
+    answerCache: redis
+      ? createRedisCache<GeneratedAnswer>({ connection: redis, namespace: "answer" })
+      : createMemoryCache<GeneratedAnswer>({ maxEntries: config.answerCache.maxEntries }),
+    flights: redis ? createRedisSharedFlight({ connection: redis, leaseMs: config.sharedWorkLeaseMs }) : createLocalFlight(),
+    generatedKey,
+    redis,
+    close: () => store.close(),
+  };
+}
+
+/** @returns whether any key was issued; false when the store cannot be read (start-up then makes a key, never opens up) */
+async function hasIssuedKeys(keys: IssuedApiKeys): Promise<boolean> {
+  try {
+    return (await keys.list()).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * @returns each key's budget: its own limit, else `RATE_LIMIT`, else none.
+ *   A stored limit that does not parse falls back to the default (logged once per key).
+ */
+function budgetsFrom(config: Config, logger: Logger): (identity: KeyIdentity) => Budget | undefined {
+  const parsed = new Map<string, Budget | undefined>();
+  return (identity) => {
+    if (!identity.rateLimit) return config.rateLimit;
+    if (!parsed.has(identity.rateLimit)) {
+      const budget = parseRateLimit(identity.rateLimit);
+      if (!budget) logger.warn("key_rate_limit_invalid", { key_id: identity.id, rate_limit: identity.rateLimit });
+      parsed.set(identity.rateLimit, budget);
+    }
+    return parsed.get(identity.rateLimit) ?? config.rateLimit;
+  };
+}

@@ -1,0 +1,88 @@
+import type { Cache, SharedFlight, TranscriptSource } from "../../domain/ports.ts";
+import type { Transcript } from "../../domain/transcript.ts";
+import { sha256Hex } from "../../adapters/keys/key-digest.ts";
+import { createCachedTranscriptSource } from "../../adapters/youtube/cached-transcript-source.ts";
+import { createInnertubeReader } from "../../adapters/youtube/innertube-transcript-source.ts";
+import { createRouteBreaker, createMemoryRouteStates, type RouteBreaker, type RouteStateStore } from "../../adapters/youtube/route-breaker.ts";
+import { createRoutedTranscriptSource, type EgressRoute } from "../../adapters/youtube/routed-transcript-source.ts";
+import { withSecondStrategy } from "../../adapters/youtube/second-strategy.ts";
+import { createYoutubeTransport } from "../../adapters/youtube/transport.ts";
+import { readWithPackage } from "../../adapters/youtube/youtube-transcript-package-source.ts";
+import type { RedisConnection } from "../../adapters/redis/redis-connection.ts";
+import { composeSpeech } from "./speech.ts";
+import { isSpeechServiceFailure } from "../../adapters/speech/speech-reader.ts";
+import { isAppError } from "../../domain/errors.ts";
+import type { Config } from "../config/config.ts";
+import type { Logger } from "../log/logger.ts";
+import type { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { routeFetch } from "./route-fetch.ts";
+import { routeLabel, withSession } from "../config/youtube-routes.ts";
+
+/** The routes to YouTube with their breakers, shared by the transcript source, metrics and readiness. */
+export interface YoutubeEgress {
+  routes: EgressRoute[];
+  breaker: RouteBreaker;
+}
+
+/**
+ * @param config the validated settings
+ * @param store where breaker states live (Redis when configured, else memory)
+ * @param fetchOverride replaces every route's fetch (tests of the composition)
+ * @param newSession a fresh id for a proxy URL's `{session}` placeholder, one per try
+ * @returns the configured routes and their breakers
+ */
+export function composeYoutubeEgress(config: Config, store?: RouteStateStore, fetchOverride?: typeof fetch, newSession: () => string = () => crypto.randomUUID().replaceAll("-", "")): YoutubeEgress {
+  const { baseUrl, timeoutMs } = config.youtube;
+  const routes = config.youtube.routes.map((entry): EgressRoute => {
+    const proxy = entry === "direct" ? undefined : entry;
+    const shared = fetchOverride ? { fetch: fetchOverride, close() {} } : routeFetch(proxy && withSession(proxy, newSession()), false);
+    return {
+      label: routeLabel(entry),
+      // A digest of the whole URL: two entries may share host:port with other credentials, which never reach Redis.
+      key: proxy ? `${routeLabel(entry)}#${sha256Hex(proxy).slice(0, 16)}` : "direct",
+      renews: proxy !== undefined,
+      open() {
+        // Every try on a proxy opens a new connection, so that a rotating gateway gives it a new address (docs/decisions.md).
+        // A `{session}` in the URL gets a new id per try: a gateway with sticky sessions then keeps the try's requests on one address.
+        const connection = proxy && !fetchOverride ? routeFetch(withSession(proxy, newSession()), true) : { fetch: shared.fetch, close() {} };
+        return { transport: createYoutubeTransport({ baseUrl, timeoutMs, fetch: connection.fetch }), close: connection.close };
+      },
+    };
+  });
+  const breaker = createRouteBreaker({
+    store: store ?? createMemoryRouteStates(),
+    failures: config.youtube.routeFailures,
+    cooldownMs: config.youtube.routeCooldownMs,
+    trialLeaseMs: Math.max(4 * timeoutMs, 5_000),
+  });
+  return { routes, breaker };
+}
+
+/**
+ * Builds the transcript source: YouTube through InnerTube, the
+ * `youtube-transcript` package behind it for answers InnerTube's reader could
+ * not parse, both over one egress route per try, all behind the transcript
+ * cache and the sharing of fetches in flight.
+ *
+ * @param config the validated settings
+ * @param io the outside world; `fetch` replaces every route's fetch in tests; `egress` the routes (made here when omitted)
+ * @param cache where transcripts are kept
+ * @param flights where identical fetches in flight are shared (this process only when omitted)
+ * @param redis the shared connection, for the speech-to-text budget
+ */
+export function composeTranscriptSource(config: Config, io: { logger: Logger; fetch?: typeof fetch; metrics?: ServiceMetrics; egress?: YoutubeEgress }, cache: Cache<Transcript>, flights?: SharedFlight, redis?: RedisConnection): TranscriptSource {
+  const egress = io.egress ?? composeYoutubeEgress(config, undefined, io.fetch);
+  io.metrics?.watchRoutes(() => egress.routes.map((r) => ({ route: r.label, up: egress.breaker.up(r.key) })));
+  const innertube = createInnertubeReader({ baseUrl: config.youtube.baseUrl, clients: config.youtube.clients, observe: io.metrics?.youtube, speech: composeSpeech(config, io, redis) });
+  const source = createRoutedTranscriptSource({
+    routes: egress.routes,
+    breaker: egress.breaker,
+    blockRetries: config.youtube.blockRetries,
+    observe: io.metrics?.youtubeRoute,
+    // The speech-to-text service's 429 (met after the audio came) is no block of the route the audio came by.
+    isBlock: (error) => isAppError(error, "upstream_blocked") && !isSpeechServiceFailure(error),
+    read: (transport, videoId, query) =>
+      withSecondStrategy({ fetch: (id, q) => innertube(transport, id, q) }, { fetch: (id, q) => readWithPackage(transport, id, q) }).fetch(videoId, query),
+  });
+  return createCachedTranscriptSource({ source, cache, ttlMs: config.transcriptCache.ttlMs, flights, observe: io.metrics?.transcriptLookup, speech: config.stt !== undefined });
+}

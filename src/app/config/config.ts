@@ -1,0 +1,173 @@
+import { EnvReader } from "./readers.ts";
+import { readYoutubeRoutes, type YoutubeRoutesConfig } from "./youtube-routes.ts";
+import { parseRateLimit, type RateLimitSpec } from "./rate-limit-spec.ts";
+import { readStt, type SttConfig } from "./stt.ts";
+
+/** Every setting of the service, read once at start-up. Names are in README's configuration table. */
+export interface Config {
+  port: number;
+  host: string;
+  apiKeys: string[];
+  keysFile: string;
+  groq: { apiKey?: string; baseUrl?: string; model: string };
+  youtube: { baseUrl: string; proxy?: string; timeoutMs: number; clients: { name: string; version: string }[] } & YoutubeRoutesConfig;
+  llm: {
+    timeoutMs: number;
+    maxRetries: number;
+    retryBudgetMs: number;
+    /** Optional cap on one call's input; unset, calls grow to what the context window and the provider's limit allow. */
+    inputTokenBudget?: number;
+    maxOutputTokens: number;
+    concurrency: number;
+    /** The model's context window, input and output together. */
+    contextTokens: number;
+    /** The provider's limits assumed until it states its own, per `budgetWindowMs`. */
+    tokensPerMinute: number;
+    requestsPerMinute: number;
+    /** The provider's window (a minute; tests shorten it). */
+    budgetWindowMs: number;
+    /** The operator set `LLM_TOKENS_PER_MINUTE`: an endpoint stating no limits is paced by it, never unpaced. */
+    limitsStated: boolean;
+  };
+  requestTimeoutMs: number;
+  /** A streamed request's time limit, and the longest silence on its stream (CONTRACT §7). */
+  stream: { timeoutMs: number; keepAliveMs: number };
+  /** Bounds on slow and idle connections, the same on every runtime (docs/decisions.md). */
+  connection: { headersTimeoutMs: number; bodyTimeoutMs: number; idleTimeoutMs: number };
+  maxBodyBytes: number;
+  maxInFlight: number;
+  rateLimit?: RateLimitSpec;
+  rateLimitFailure: "open" | "closed";
+  redisUrl?: string;
+  /** Prepended to every Redis key, so several services (or test runs) can share one Redis. */
+  redisKeyPrefix: string;
+  corsOrigins: string[];
+  transcriptCache: { ttlMs: number; maxEntries: number };
+  answerCache: { ttlMs: number; maxEntries: number };
+  /** Lease of shared work in Redis: a dead owner's work is taken over after about this long. */
+  sharedWorkLeaseMs: number;
+  logFormat: "json" | "pretty" | "auto";
+  shutdownGraceMs: number;
+  /** Speech-to-text of caption-less videos (`STT=groq`); undefined when off. */
+  stt?: SttConfig;
+  /** The admin listener (health, readiness, metrics); none unless `ADMIN_PORT` is set. */
+  admin?: { port: number; host: string; redisGraceMs: number };
+}
+
+/** Start-up stops with this when settings are wrong; its message lists every problem. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+export const DEFAULT_GROQ_MODEL = "llama-3.1-8b-instant";
+const HOUR_MS = 3_600_000;
+
+/**
+ * @param env the process environment
+ * @throws {ConfigError} naming every variable with a bad value
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const read = new EnvReader(env);
+  const proxy = read.url("HTTPS_PROXY", undefined, false, true) ?? read.url("https_proxy", undefined, false, true);
+  const config: Config = {
+    port: read.int("PORT", 3000, 0, 65535),
+    host: read.host("HOST", "0.0.0.0"),
+    apiKeys: read.list("API_KEYS"),
+    keysFile: read.string("KEYS_FILE", "./data/api-keys.json"),
+    groq: { apiKey: read.raw("GROQ_API_KEY"), baseUrl: read.url("GROQ_BASE_URL", undefined), model: read.string("GROQ_MODEL", DEFAULT_GROQ_MODEL) },
+    youtube: {
+      baseUrl: read.url("YOUTUBE_BASE_URL", "https://www.youtube.com", true)!,
+      proxy,
+      timeoutMs: read.int("YOUTUBE_TIMEOUT_MS", 10_000, 100, 120_000),
+      clients: readClients(read),
+      ...readYoutubeRoutes(read, proxy),
+    },
+    llm: {
+      timeoutMs: read.int("LLM_TIMEOUT_MS", 60_000, 100, 600_000),
+      maxRetries: read.int("LLM_MAX_RETRIES", 2, 0, 10),
+      retryBudgetMs: read.int("LLM_RETRY_BUDGET_MS", 10_000, 0, 300_000),
+      inputTokenBudget: read.optionalInt("LLM_INPUT_TOKEN_BUDGET", 500, 10_000_000),
+      maxOutputTokens: read.int("LLM_MAX_OUTPUT_TOKENS", 1_024, 64, 32_768),
+      // 16: a long video's parts are mapped in one wave when the provider's budget allows (docs/decisions.md).
+      concurrency: read.int("LLM_CONCURRENCY", 16, 1, 64),
+      ...readModelLimits(read),
+    },
+    requestTimeoutMs: read.int("REQUEST_TIMEOUT_MS", 120_000, 1_000, 900_000),
+    stream: { timeoutMs: read.int("STREAM_TIMEOUT_MS", 600_000, 1_000, 3_600_000), keepAliveMs: read.int("STREAM_KEEPALIVE_MS", 15_000, 50, 15_000) },
+    // Bun counts its idle timeout in whole seconds, at most 255.
+    connection: {
+      headersTimeoutMs: read.int("HEADERS_TIMEOUT_MS", 10_000, 1_000, 600_000),
+      bodyTimeoutMs: read.int("BODY_TIMEOUT_MS", 10_000, 100, 600_000),
+      idleTimeoutMs: read.int("IDLE_TIMEOUT_MS", 10_000, 1_000, 255_000),
+    },
+    maxBodyBytes: read.int("MAX_BODY_BYTES", 16_384, 1_024, 10_485_760),
+    maxInFlight: read.int("MAX_IN_FLIGHT", 64, 1, 100_000),
+    rateLimit: readRateLimit(read),
+    rateLimitFailure: read.oneOf("RATE_LIMIT_ON_REDIS_FAILURE", ["open", "closed"] as const, "open"),
+    redisUrl: readRedisUrl(read),
+    redisKeyPrefix: read.string("REDIS_KEY_PREFIX", "vcs:"),
+    corsOrigins: read.list("CORS_ORIGINS"),
+    transcriptCache: { ttlMs: read.int("TRANSCRIPT_CACHE_TTL_MS", 6 * HOUR_MS, 0, 30 * 24 * HOUR_MS), maxEntries: read.int("TRANSCRIPT_CACHE_MAX_ENTRIES", 500, 1, 1_000_000) },
+    answerCache: { ttlMs: read.int("ANSWER_CACHE_TTL_MS", HOUR_MS, 0, 30 * 24 * HOUR_MS), maxEntries: read.int("ANSWER_CACHE_MAX_ENTRIES", 2_000, 1, 1_000_000) },
+    sharedWorkLeaseMs: read.int("SHARED_WORK_LEASE_MS", 5_000, 100, 600_000),
+    logFormat: read.oneOf("LOG_FORMAT", ["json", "pretty", "auto"] as const, "auto"),
+    shutdownGraceMs: read.int("SHUTDOWN_GRACE_MS", 30_000, 0, 600_000),
+  };
+  config.admin = readAdmin(read, config.port);
+  config.stt = readStt(read, config.groq.apiKey !== undefined);
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  return config;
+}
+
+/** Published free-plan limits and context windows of Groq models; other models get the first row's figures. */
+const MODEL_LIMITS: Record<string, { tokensPerMinute: number; requestsPerMinute: number; contextTokens: number }> = {
+  "llama-3.1-8b-instant": { tokensPerMinute: 6_000, requestsPerMinute: 30, contextTokens: 131_072 },
+  "llama-3.3-70b-versatile": { tokensPerMinute: 12_000, requestsPerMinute: 30, contextTokens: 131_072 },
+  "meta-llama/llama-4-scout-17b-16e-instruct": { tokensPerMinute: 30_000, requestsPerMinute: 30, contextTokens: 131_072 },
+};
+
+function readModelLimits(read: EnvReader) {
+  const known = MODEL_LIMITS[read.string("GROQ_MODEL", DEFAULT_GROQ_MODEL)];
+  return {
+    contextTokens: read.int("LLM_CONTEXT_TOKENS", known?.contextTokens ?? 8_192, 1_024, 10_000_000),
+    tokensPerMinute: read.int("LLM_TOKENS_PER_MINUTE", known?.tokensPerMinute ?? 6_000, 100, 1_000_000_000),
+    requestsPerMinute: read.int("LLM_REQUESTS_PER_MINUTE", known?.requestsPerMinute ?? 30, 1, 10_000_000),
+    budgetWindowMs: read.int("LLM_BUDGET_WINDOW_MS", 60_000, 100, 3_600_000),
+    limitsStated: read.raw("LLM_TOKENS_PER_MINUTE") !== undefined,
+  };
+}
+
+function readClients(read: EnvReader): { name: string; version: string }[] {
+  const clients = read.list("YOUTUBE_CLIENTS").map((entry) => {
+    const [name, version] = entry.split(":").map((s) => s.trim());
+    if (!name || !version || !/^[A-Z_]+$/.test(name)) read.fail(`YOUTUBE_CLIENTS must list NAME:VERSION pairs such as ANDROID:20.10.38,IOS:20.10.4: current entry is ${JSON.stringify(entry)}`);
+    return { name: name ?? "", version: version ?? "" };
+  });
+  return clients.length > 0 ? clients : [{ name: "ANDROID", version: "20.10.38" }, { name: "IOS", version: "20.10.4" }];
+}
+
+/** `ADMIN_PORT` turns the admin listener on; it must differ from `PORT` (0 for both means two free ports). */
+function readAdmin(read: EnvReader, port: number): Config["admin"] {
+  const redisGraceMs = read.int("READINESS_REDIS_GRACE_MS", 30_000, 0, 3_600_000);
+  if (read.raw("ADMIN_PORT") === undefined) return undefined;
+  const adminPort = read.int("ADMIN_PORT", 0, 0, 65535);
+  if (adminPort !== 0 && adminPort === port) read.fail(`ADMIN_PORT must differ from PORT: both are ${port}`);
+  return { port: adminPort, host: read.host("ADMIN_HOST", "127.0.0.1"), redisGraceMs };
+}
+
+function readRateLimit(read: EnvReader): RateLimitSpec | undefined {
+  const value = read.raw("RATE_LIMIT");
+  if (value === undefined) return undefined;
+  const spec = parseRateLimit(value);
+  if (!spec) read.fail(`RATE_LIMIT must look like 60/min, 10/s, 500/hour or 1000/day: current value is ${JSON.stringify(value)}`);
+  return spec;
+}
+
+function readRedisUrl(read: EnvReader): string | undefined {
+  const value = read.raw("REDIS_URL");
+  if (value !== undefined && !/^rediss?:\/\//.test(value)) read.fail("REDIS_URL must start with redis:// or rediss://");
+  return value;
+}

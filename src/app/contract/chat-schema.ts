@@ -1,0 +1,64 @@
+import { t } from "elysia";
+import { LANGUAGES, MODEL_ID, OUTPUT_FORMATS, PROMPT_MAX_CODE_POINTS } from "../../domain/chat-request.ts";
+
+/** The request body of `POST /chat`: validation and the OpenAPI document both come from it. */
+export const ChatBody = t.Object(
+  {
+    url: t.String({
+      description: "A YouTube video URL: youtube.com/watch?v=ID, youtu.be/ID, /shorts/ID, /embed/ID, /live/ID, /v/ID or youtube-nocookie.com/embed/ID",
+      examples: ["https://www.youtube.com/watch?v=GJLlxj_dtq8"],
+    }),
+    model: t.Optional(t.UnionEnum([MODEL_ID], { default: MODEL_ID, description: "Model used to generate the response; chat-1.0 is the only one" })),
+    prompt: t.Optional(
+      t.String({
+        default: "summary",
+        description: `A question or instruction about the video; "summary" (any case) or blank asks for a summary. Longer than ${PROMPT_MAX_CODE_POINTS} characters (Unicode code points) is cut to the first ${PROMPT_MAX_CODE_POINTS}, not rejected; the response echoes the cut prompt.`,
+        examples: ["What does the reviewer think of the keyboard?"],
+      }),
+    ),
+    language: t.Optional(t.UnionEnum([...LANGUAGES], { default: "en", description: "Language of the response" })),
+    output_format: t.Optional(t.UnionEnum([...OUTPUT_FORMATS], { default: "text", description: "text: plain text with no Markdown syntax; markdown: Markdown" })),
+  },
+  { additionalProperties: false },
+);
+
+/** The response body of `POST /chat` (spec §2.2). */
+export const ChatResponseBody = t.Object({
+  url: t.String({ description: "The video URL exactly as sent" }),
+  model: t.String({ examples: [MODEL_ID] }),
+  prompt: t.String({ description: "The prompt as processed: cut to 500 characters, or summary when defaulted" }),
+  language: t.UnionEnum([...LANGUAGES]),
+  output_format: t.UnionEnum([...OUTPUT_FORMATS]),
+  output: t.String({ description: "The generated answer" }),
+  video_duration: t.String({ description: "Video length: whole minutes from 60 s on (\"5 minutes\", \"1 minute\"), else seconds (\"45 seconds\"); \"unknown\" when YouTube and the transcript do not tell", examples: ["5 minutes"] }),
+});
+
+export const ErrorBody = t.Object({
+  error: t.Object({
+    code: t.String({ description: "Stable machine-readable code" }),
+    message: t.String({ description: "What went wrong and what to do, for people" }),
+    request_id: t.String(),
+  }),
+});
+
+export const CHAT_FIELDS = Object.keys(ChatBody.properties);
+
+/**
+ * Response bodies of `POST /chat` by status (CONTRACT §4), so a typed client
+ * (Eden) knows every status it may get. Errors are answered by the error
+ * handler, so these add no run-time check; the document's descriptions and
+ * examples come from `docs-document.ts`.
+ */
+export const CHAT_RESPONSES = {
+  200: ChatResponseBody,
+  400: ErrorBody,
+  401: ErrorBody,
+  413: ErrorBody,
+  415: ErrorBody,
+  422: ErrorBody,
+  429: ErrorBody,
+  500: ErrorBody,
+  502: ErrorBody,
+  503: ErrorBody,
+  504: ErrorBody,
+};

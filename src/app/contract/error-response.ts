@@ -1,0 +1,37 @@
+import { AppError, type ErrorCode } from "../../domain/errors.ts";
+import { ERROR_STATUS } from "./error-status.ts";
+
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+/** The longest `Retry-After` the service sends. */
+export const MAX_RETRY_AFTER_SECONDS = 86_400;
+
+/**
+ * Builds the contract's error response. Unknown errors become a bare 500:
+ * their message may hold internals, so it is never sent.
+ *
+ * @param error what was thrown (already unwrapped)
+ * @param requestId echoed in the body so callers can quote it
+ * @param headers headers to send along (x-request-id, Allow, RateLimit-*)
+ */
+export function errorResponse(error: AppError, requestId: string, headers: Record<string, string>): Response {
+  const status = ERROR_STATUS[error.code];
+  const out = new Headers(headers);
+  out.set("content-type", JSON_CONTENT_TYPE);
+  // An upstream's wait is passed on, but never beyond a day: past that it is garbage, not advice.
+  if (error.retryAfterSeconds !== undefined) out.set("retry-after", String(Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(error.retryAfterSeconds)))));
+  if (error.code === "method_not_allowed" && !out.has("allow")) out.set("allow", "POST");
+  // The rest of a late body may still come: the connection cannot be reused, so it is closed.
+  if (error.code === "request_timeout") out.set("connection", "close");
+  const body = { error: { code: error.code, message: error.message, request_id: requestId } };
+  return new Response(JSON.stringify(body), { status, headers: out });
+}
+
+/** Maps Elysia's own error codes to ours; anything else is a bug. */
+export function fromFrameworkCode(code: string | number): ErrorCode {
+  if (code === "NOT_FOUND") return "not_found";
+  if (code === "PARSE" || code === "VALIDATION" || code === "INVALID_COOKIE_SIGNATURE") return "invalid_request";
+  return "internal_error";
+}
+
+export const INTERNAL_ERROR_MESSAGE = "Something went wrong on our side; try again, and quote the request id if it persists";

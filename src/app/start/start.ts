@@ -1,0 +1,123 @@
+import { bannerLines } from "./banner.ts";
+import { composeService } from "../compose/service.ts";
+import { ConfigError, loadConfig, type Config } from "../config/config.ts";
+import { createBufferedLines } from "../log/buffered-lines.ts";
+import { createLogger } from "../log/logger.ts";
+import { createRequestLog } from "../log/request-log.ts";
+import { startAdmin, type Admin } from "./admin.ts";
+import { createInFlight, shutDown, type Listener, type ServeOptions } from "./shutdown.ts";
+import { createLiveStreams } from "../stream/live-streams.ts";
+import { AppError } from "../../domain/errors.ts";
+
+export type { ServeOptions } from "./shutdown.ts";
+
+/** What start-up needs from a runtime (Bun, Deno): the only part that differs between entry points. */
+export interface Runtime {
+  /** Shown in the banner, e.g. `Bun 1.4.5`. */
+  name: string;
+  env: Record<string, string | undefined>;
+  stdoutIsTerminal: boolean;
+  print(line: string): void;
+  printError(line: string): void;
+  exit(code: number): never;
+  serve(options: ServeOptions): Listener | Promise<Listener>;
+  /** Calls `handler` on SIGTERM and SIGINT. */
+  onStopSignal(handler: (signal: string) => void): void;
+}
+
+/** Exit code when the settings are wrong (all problems are printed first). */
+export const EXIT_BAD_CONFIG = 2;
+
+/**
+ * Starts the service on a runtime: validates the settings, builds the
+ * service, listens, prints the banner, and stops gracefully on a signal.
+ * Exits with {@link EXIT_BAD_CONFIG} when the settings are wrong.
+ *
+ * @param runtime the runtime's serve, signal and output primitives
+ */
+export async function runService(runtime: Runtime): Promise<void> {
+  const config = loadConfigOrExit(runtime);
+  const pretty = config.logFormat === "pretty" || (config.logFormat === "auto" && runtime.stdoutIsTerminal);
+  // Log lines go out together once per timer turn (one write for many requests), and are flushed before every exit.
+  const lines = createBufferedLines((text) => runtime.print(text));
+  const exit = (code: number): never => {
+    lines.flush();
+    return runtime.exit(code);
+  };
+  const logger = createLogger({ write: lines.line, pretty });
+  const admin = config.admin ? await listenOrExit(runtime, exit, config.admin.host, config.admin.port, "ADMIN_PORT or ADMIN_HOST", () => startAdmin(config.admin!, { redisConfigured: config.redisUrl !== undefined, serve: runtime.serve })) : undefined;
+  const streams = createLiveStreams();
+  const requestLog = createRequestLog({ logger, observe: admin?.metrics.request, streamEnded: streams.ended });
+  const onRedisAvailability = (available: boolean): void => {
+    admin?.readiness.redis(available);
+    admin?.metrics.redisAvailability(available);
+  };
+  const service = await composeService(config, { logger, notes: requestLog.notes, metrics: admin?.metrics, onRedisAvailability, streams });
+  const inFlight = createInFlight();
+  admin?.metrics.watchInFlight(() => inFlight.count + streams.count);
+  const closeAll = async (): Promise<void> => {
+    await service.close();
+    // Last, so probes and scrapes are answered while requests drain; nothing on it needs finishing.
+    await admin?.listener.abort();
+  };
+  const serveMain = () => runtime.serve({ port: config.port, host: config.host, fetch: inFlight.wrap(requestLog.wrap(service.app.serve)), maxBodyBytes: config.maxBodyBytes, streamEnded: streams.ended, ...connectionBounds(config) });
+  const listener = await listenOrExit(runtime, exit, config.host, config.port, "PORT or HOST", serveMain, closeAll);
+  admin?.readiness.serving();
+  lines.flush();
+  let stopping = false;
+  runtime.onStopSignal((signal) => {
+    if (stopping) return;
+    stopping = true;
+    // Not ready at once, so the orchestrator stops sending traffic while requests in flight finish.
+    admin?.readiness.stopping();
+    // Streams count as requests in flight until they end; those still open after the grace period get an `error` event.
+    const working = {
+      get count() {
+        return inFlight.count + streams.count;
+      },
+      idle: () => Promise.all([inFlight.idle(), streams.idle()]).then(() => {}),
+    };
+    const interrupt = async (): Promise<void> => streams.interrupt(new AppError("overloaded", "The server is shutting down; send the request again", { retryAfterSeconds: 1 }));
+    void shutDown({ listener, inFlight: working, graceMs: config.shutdownGraceMs, closeService: closeAll, logger, signal, beforeAbort: interrupt }).then(() => exit(0));
+  });
+  // After the stop signals are handled: a supervisor that signals as soon as it reads the banner must not kill us.
+  printBanner(runtime, config, listener, service, admin);
+}
+
+/** Listens, or prints why not and exits 1 (after `cleanUp`). */
+async function listenOrExit<T>(runtime: Runtime, exit: (code: number) => never, host: string, port: number, settings: string, listen: () => Promise<T> | T, cleanUp?: () => Promise<void>): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    runtime.printError(`Cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}; set ${settings}`);
+    await cleanUp?.();
+    return exit(1);
+  }
+}
+
+function printBanner(runtime: Runtime, config: Config, listener: Listener, service: { banner: { backend: string; generatedKey?: string } }, admin: Admin | undefined): void {
+  const shown = hostForUrl(config.host);
+  for (const line of bannerLines({ url: `http://${shown}:${listener.port}`, backend: service.banner.backend, generatedKey: service.banner.generatedKey, runtime: runtime.name, adminUrl: admin?.url })) {
+    runtime.print(line);
+  }
+}
+
+function connectionBounds(config: Config): { headersTimeoutMs: number; idleTimeoutMs: number } {
+  return { headersTimeoutMs: config.connection.headersTimeoutMs, idleTimeoutMs: config.connection.idleTimeoutMs };
+}
+
+/** A listening address as a URL shows it: `localhost` for the wildcard, IPv6 in brackets. */
+function hostForUrl(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "localhost";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+function loadConfigOrExit(runtime: Runtime): Config {
+  try {
+    return loadConfig(runtime.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    runtime.printError(error.message);
+    return runtime.exit(EXIT_BAD_CONFIG);
+  }
+}
