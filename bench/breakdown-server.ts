@@ -1,3 +1,4 @@
+/** @module The ladder of servers for the cached-request breakdown, each adding one part of the cached path. */
 /**
  * The stages of bench/cached-request-breakdown.ts: `POST /chat` served with
  * one more part of the service's cached path at each stage, all answering

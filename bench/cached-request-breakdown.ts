@@ -1,3 +1,4 @@
+/** @module Benchmark of where a cached `POST /chat` spends its time, stage by stage, at the HTTP level. */
 /**
  * Where a cached `POST /chat` spends its time, at the HTTP level: the same
  * load against a ladder of servers, each adding one part of the service's

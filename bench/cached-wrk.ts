@@ -1,3 +1,4 @@
+/** @module Benchmark of cached `POST /chat` against a bare `Bun.serve` in one run, driven by wrk. */
 /**
  * Cached `POST /chat` against a bare `Bun.serve` (parses the same JSON, checks the key, answers a
  * body of the same size) in one run, with wrk (Debian's `wrk`, an external load generator): rounds

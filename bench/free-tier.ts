@@ -1,3 +1,4 @@
+/** @module Benchmark of long-video summaries on a free Groq key, in real time, through the real service. */
 /**
  * Benchmark (issue 13): summaries of 30-minute, 1-hour and 3-hour videos on a
  * free Groq key, in real time, end to end through the real service. The fake

@@ -1,3 +1,4 @@
+/** @module Compares language detectors and thresholds for the language check on the labelled corpus. */
 /**
  * Which detector and threshold tell English, Spanish and Portuguese apart in
  * the language check: every candidate runs behind the check's script stage

@@ -1,3 +1,4 @@
+/** @module One keep-alive HTTP/1.1 load connection on a raw socket, one request at a time. */
 import { connect, type Socket } from "node:net";
 
 /** One response as the load client sees it. */

@@ -1,3 +1,4 @@
+/** @module Load test of the overload bound: many connections against slow upstreams, with latency and memory. */
 /**
  * Load test of the overload bound: many concurrent keep-alive connections
  * against one instance whose upstreams are slow loopback fakes. Every

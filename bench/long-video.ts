@@ -1,3 +1,4 @@
+/** @module Benchmark of a three-hour transcript through `POST /chat` against a fixed-latency fake LLM. */
 /**
  * Benchmark: a three-hour transcript through POST /chat against a fake LLM
  * that takes a fixed time per call. Prints, per scenario, the wall time in

@@ -1,3 +1,4 @@
+/** @module Benchmark of memory under issue 23's load: RSS per round and the heap's largest retainers by type. */
 /**
  * Memory under the issue-23 load: ROUNDS rounds of REQUESTS requests, CONCURRENCY at a time;
  * half ask about distinct unknown video ids (422), half ask distinct questions about one video

@@ -1,3 +1,4 @@
+/** @module Measures in process what the Prometheus metrics add to a cached `POST /chat`. */
 /**
  * What the Prometheus metrics add to a cached `POST /chat`, measured in
  * process: the real start-up (`runService`) run twice in one process, on a

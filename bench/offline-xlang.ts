@@ -1,3 +1,4 @@
+/** @module Benchmark of the offline engine on the labelled cross-language set, with one and two readings. */
 /**
  * The offline engine on the labelled cross-language set (issue 18): 200
  * questions, each asked in one of the five languages about an answer in each

@@ -1,3 +1,4 @@
+/** @module Benchmark of work shared across one to four instances on Redis: upstream calls and latency. */
 /**
  * Work in flight shared across instances: `bun bench/shared-work.ts [rounds=5] [requests=200]`.
  *

@@ -1,3 +1,4 @@
+/** @module Benchmark of cutting an hour of caption-less audio into upload pieces with Mediabunny. */
 /**
  * What cutting a caption-less video's audio into upload pieces costs (Mediabunny, no decoding):
  * one hour of WebM/Opus (the committed fixture looped by ffmpeg with `-c copy`, so the

@@ -1,3 +1,4 @@
+/** @module The baseline servers of the start-up benchmark: bare `Bun.serve`, minimal Elysia, and logged. */
 /**
  * The baselines of bench/startup-throughput.ts, serving `POST /chat` with a
  * fixed JSON shaped like a chat response:

@@ -1,3 +1,4 @@
+/** @module Helpers for the start-up benchmark: free ports, timed process starts and throughput runs. */
 import { spawn, type Subprocess } from "bun";
 import { connect, createServer } from "node:net";
 import { LoadConnection } from "./load-http-connection.ts";

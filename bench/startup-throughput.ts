@@ -1,3 +1,4 @@
+/** @module Benchmark of start-up time, idle memory and cached throughput on Bun, the binary and Deno. */
 /**
  * Start-up time, idle memory and cached throughput of each way to run the
  * service: `bun run server`, the compiled binary (built here, copied alone

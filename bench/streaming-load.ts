@@ -1,3 +1,4 @@
+/** @module Load test of streamed answers: hundreds of concurrent streams checked end to end, with memory. */
 /**
  * Load test of streamed answers: `bun bench/streaming-load.ts [streams] [slowReaders]`.
  *

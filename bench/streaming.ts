@@ -1,3 +1,4 @@
+/** @module Benchmark of a streamed answer's time to first byte, first delta and end against a JSON answer. */
 /**
  * Time to first byte, to the first `delta`, and to the end of a streamed
  * answer, against a non-streamed request's total, in the same run:

@@ -1,3 +1,4 @@
+/** @module Cold-path benchmark of the YouTube transcript fetch through `POST /chat`: round trips and own time. */
 /**
  * Cold-path benchmark of the YouTube transcript fetch, end to end through
  * `POST /chat`: `bun bench/youtube-cold-path.ts [latencyMs] [samples]`.

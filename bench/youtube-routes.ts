@@ -1,3 +1,4 @@
+/** @module Benchmark of rotation on block through a rotating gateway with 40 % of its addresses blocked. */
 /**
  * Rotation on block: a rotating gateway whose addresses are 40 % blocked
  * (4 of 10 answer the bot check; each new connection picks one at random,

@@ -1,24 +1,36 @@
+/** @module The house's rules, checked: dependency direction, rooms, mirrored tests, file headers, README Layout. */
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { importCycles, importGraph, relativeImports, sourceFiles } from "./support/import-graph.ts";
 
-const SRC = new URL("../src/", import.meta.url).pathname;
+const ROOT = new URL("../", import.meta.url).pathname;
+const SRC = join(ROOT, "src/");
 const DOMAIN = join(SRC, "domain/");
-const ADAPTERS = join(SRC, "adapters/");
-const TEST_ADAPTERS = new URL("./adapters/", import.meta.url).pathname;
-/** Helpers shared by several adapter areas, the only files allowed loose in src/adapters. */
-const SHARED_ADAPTER_HELPERS = ["body-limit.ts"];
 const FORBIDDEN = [
   /from\s+["'](\.\.\/)+(adapters|app)\//,
-  /from\s+["'](elysia|groq-sdk|youtube-transcript|redis|ioredis|@elysiajs\/[a-z-]+|bun:[a-z]+|node:[a-z_/]+)["']/,
+  /from\s+["'](elysia|groq-sdk|youtube-transcript|redis|ioredis|@elysiajs\/[a-z-]+|@modelcontextprotocol\/[a-z-]+|bun:[a-z]+|node:[a-z_/]+)["']/,
   /\bBun\./,
   /\bDeno\./,
   /\bprocess\./,
 ];
+/**
+ * The files allowed directly in a folder that has rooms, and how many. Everything
+ * else lives in a room: a name prefix (`docs-*`) is a sign that a folder is missing.
+ */
+const LOOSE: Record<string, { allowed?: readonly string[]; atMost: number }> = {
+  "src/app": { allowed: ["main-bun.ts", "main-deno.ts", "keys-cli.ts", "client-types.ts", "mcp.ts"], atMost: 6 },
+  "src/adapters": { allowed: ["body-limit.ts"], atMost: 1 },
+  "src/adapters/llm": { allowed: ["groq-answer-writer.ts", "llm-answer-writer.ts"], atMost: 4 },
+  "src/domain": { atMost: 12 },
+};
+/** Test folders that mirror src/ file for file. */
+const MIRRORED = ["domain", "adapters", "app"];
 
 const entries = (dir: string) => readdirSync(dir, { withFileTypes: true });
 const folders = (dir: string) => entries(dir).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const looseFiles = (dir: string) => entries(dir).filter((e) => e.isFile()).map((e) => e.name).sort();
+const allFolders = (dir: string): string[] => folders(dir).flatMap((name) => [join(dir, name), ...allFolders(join(dir, name))]);
 
 describe("dependency direction", () => {
   const files = sourceFiles(DOMAIN);
@@ -35,9 +47,14 @@ describe("dependency direction", () => {
 
   test("src imports local files with explicit .ts extensions (so Deno runs the same source)", () => {
     const bare = sourceFiles(SRC).flatMap((file) =>
-      relativeImports(readFileSync(file, "utf8")).filter((spec) => !spec.endsWith(".ts") && !spec.endsWith(".json")).map((spec) => `${file}: ${spec}`),
+      relativeImports(readFileSync(file, "utf8")).filter((spec) => !spec.endsWith(".ts") && !spec.endsWith(".json")).map((spec) => `${file}: ${spec}`)
     );
     expect(bare).toEqual([]);
+  });
+
+  test("the adapters import nothing from src/app (the composition root builds them, not the reverse)", () => {
+    const outward = sourceFiles(join(SRC, "adapters/")).filter((file) => relativeImports(readFileSync(file, "utf8")).some((spec) => /(\.\.\/)+app\//.test(spec)));
+    expect(outward.map((file) => relative(ROOT, file))).toEqual([]);
   });
 });
 
@@ -49,16 +66,64 @@ describe("layout", () => {
     expect(cycles).toEqual([]);
   });
 
-  test("every adapter file lives in the folder of its area (only shared helpers at the root)", () => {
-    const loose = entries(ADAPTERS).filter((e) => e.isFile()).map((e) => e.name).filter((name) => !SHARED_ADAPTER_HELPERS.includes(name));
-    expect(loose).toEqual([]);
-    expect(folders(ADAPTERS).length).toBeGreaterThanOrEqual(4);
+  test.each(Object.entries(LOOSE))("%s holds only its allowed loose files, within its bound", (folder, rule) => {
+    const loose = looseFiles(join(ROOT, folder));
+    expect(loose.length).toBeLessThanOrEqual(rule.atMost);
+    if (rule.allowed) expect(loose.filter((name) => !rule.allowed!.includes(name))).toEqual([]);
   });
 
-  test("tests/adapters mirrors the folders of src/adapters", () => {
-    expect(folders(TEST_ADAPTERS)).toEqual(folders(ADAPTERS));
-    const looseTests = entries(TEST_ADAPTERS).filter((e) => e.isFile()).map((e) => e.name.replace(/\.test\.ts$/, ".ts"));
-    expect(looseTests.filter((name) => !SHARED_ADAPTER_HELPERS.includes(name))).toEqual([]);
+  test("no two rooms of src/app import each other", () => {
+    const app = join(SRC, "app/");
+    const roomOf = (file: string) => relative(app, file).split("/")[0]!;
+    const edges = new Set<string>();
+    for (const [file, targets] of importGraph(sourceFiles(app))) {
+      for (const target of targets) {
+        if (!target.startsWith(app) || !relative(app, file).includes("/") || !relative(app, target).includes("/")) continue;
+        if (roomOf(file) !== roomOf(target)) edges.add(`${roomOf(file)} → ${roomOf(target)}`);
+      }
+    }
+    const mutual = [...edges].filter((edge) => edges.has(edge.split(" → ").reverse().join(" → ")));
+    expect(mutual).toEqual([]);
+  });
+
+  test.each(MIRRORED)("tests/%s mirrors src: every test names a source file (`x.test.ts` or `x.<aspect>.test.ts`)", (area) => {
+    const tests = sourceFiles(join(ROOT, "tests", area)).filter((file) => file.endsWith(".test.ts"));
+    expect(tests.length).toBeGreaterThan(5);
+    const orphans = tests.filter((file) => {
+      const source = relative(join(ROOT, "tests"), file).replace(/(\.[a-z-]+)?\.test\.ts$/, ".ts");
+      return !existsSync(join(SRC, source));
+    });
+    expect(orphans.map((file) => relative(ROOT, file))).toEqual([]);
+  });
+
+  test("tests mirror the rooms of src: each folder of tests/{domain,adapters,app} exists in src", () => {
+    const testFolders = MIRRORED.flatMap((area) => allFolders(join(ROOT, "tests", area)).map((dir) => relative(join(ROOT, "tests"), dir)));
+    const extra = testFolders.filter((dir) => !existsSync(join(SRC, dir)) && !/fixtures|corpus/.test(dir));
+    expect(extra).toEqual([]);
+  });
+
+  test("every source, test and bench file opens with one line saying what it is for", () => {
+    const files = ["src", "tests", "bench"].flatMap((dir) => sourceFiles(join(ROOT, dir)));
+    const bare = files.filter((file) => !/^\/\*\* @module [^\n]+\*\/$/.test(readFileSync(file, "utf8").split("\n", 1)[0]!));
+    expect(bare.map((file) => relative(ROOT, file))).toEqual([]);
+  });
+
+  test("the README's Layout lists exactly the folders of src/", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const layout = /## Layout\n+```\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    const listed: string[] = [];
+    const stack: string[] = [];
+    for (const line of layout.split("\n")) {
+      // A folder line: two spaces a level, the name, then its description (continuation lines are deeper).
+      const match = /^((?:  )*)([a-z][\w-]*\/)(?: {2,}|$)/.exec(line);
+      if (!match || match[1]!.length / 2 > stack.length) continue;
+      const depth = match[1]!.length / 2;
+      stack.length = depth;
+      stack.push(match[2]!);
+      listed.push(stack.join("").replace(/\/$/, ""));
+    }
+    const actual = ["src", ...allFolders(SRC).map((dir) => relative(ROOT, dir))];
+    expect(listed.filter((dir) => dir.startsWith("src")).sort()).toEqual(actual.sort());
   });
 });
 
@@ -70,3 +135,4 @@ describe("the import-cycle finder", () => {
     expect(relativeImports('import type { X } from "./draft.ts";\nconst m = await import("./lazy.ts");')).toEqual(["./draft.ts", "./lazy.ts"]);
   });
 });
+

@@ -1,3 +1,4 @@
+/** @module Caps how much of an upstream response body is read, releasing the connection past the cap. */
 /**
  * Caps how much of an upstream's response body is read, so that a broken or
  * hostile upstream cannot make the service hold an unbounded body in memory.

@@ -1,3 +1,4 @@
+/** @module Types for a typed client: the HTTP app's type for Eden and the events of a streamed answer. */
 import type { ChatResponse } from "../domain/chat.ts";
 import type { ErrorCode } from "../domain/errors.ts";
 import type { AnswerProgress } from "../domain/ports.ts";

@@ -1,3 +1,4 @@
+/** @module The `keys` command: issues, lists and revokes API keys in the configured store. */
 import process from "node:process";
 import { issueKey, type KeyRecord } from "../adapters/keys/issued-api-keys.ts";
 import { composeKeyStore } from "./compose/state.ts";

@@ -1,3 +1,4 @@
+/** @module Entry point on Bun: starts the server with `Bun.serve` or runs a subcommand. */
 import { runService } from "./start/start.ts";
 import type { Listener } from "./start/shutdown.ts";
 

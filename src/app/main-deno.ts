@@ -1,3 +1,4 @@
+/** @module Entry point on Deno: starts the server behind the guarded serve or runs a subcommand. */
 import process from "node:process";
 import { serveGuarded } from "./start/deno-guarded-serve.ts";
 import { runService } from "./start/start.ts";

@@ -1,3 +1,4 @@
+/** @module The chat request: accepted model, languages and formats, defaults, prompt cut and summary detection. */
 import { AppError } from "./errors.ts";
 import { parseVideoId } from "./video-id.ts";
 

@@ -1,3 +1,4 @@
+/** @module The chat use case: answers a request about a video with caching, sharing and deadlines. */
 import type { ChatRequest, Language, OutputFormat } from "./chat-request.ts";
 import { createLocalFlight } from "./coalesce.ts";
 import { describeDuration } from "./duration.ts";

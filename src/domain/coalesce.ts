@@ -1,3 +1,4 @@
+/** @module Coalescing of equal concurrent work, in this process or shared with other instances. */
 import { AppError, isAppError } from "./errors.ts";
 import type { FlightEvents, SharedFlight, SharedResult } from "./ports.ts";
 

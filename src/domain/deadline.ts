@@ -1,3 +1,4 @@
+/** @module Per-request deadlines: abort signals and the `upstream_timeout` error of work that ran out of time. */
 import { linkSignals } from "./linked-signal.ts";
 import { AppError, isAppError } from "./errors.ts";
 

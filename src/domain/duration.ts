@@ -1,3 +1,4 @@
+/** @module Words a video's length as whole minutes or seconds for the answer. */
 /**
  * Words a video's length as CONTRACT §3 asks: whole minutes (rounded down)
  * from 60 seconds on, seconds below that.

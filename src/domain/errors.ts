@@ -1,3 +1,4 @@
+/** @module The service's one error type, `AppError`, and the stable error codes of the public contract. */
 /** Stable error codes of the public contract (CONTRACT §4). */
 export type ErrorCode =
   | "invalid_request"

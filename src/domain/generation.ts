@@ -1,3 +1,4 @@
+/** @module One generation in flight, shared by its callers: the replayable event log and cancellation. */
 import type { AnswerEvent, AnswerEvents, FlightEvents } from "./ports.ts";
 
 /** Follows a generation's events: the ones so far at once, then each as it comes. */

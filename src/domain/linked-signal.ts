@@ -1,4 +1,4 @@
-/** An abort signal linked to other signals and a time limit, whose links are cut once the work is done. */
+/** @module An abort signal linked to other signals and a time limit, whose links are cut once the work is done. */
 
 /** A signal that aborts when any source does, or at its time limit. */
 export interface LinkedSignal {

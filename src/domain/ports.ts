@@ -1,3 +1,4 @@
+/** @module The ports of the domain: transcript source, answer writer, keys, cache, rate limits and shared work. */
 import type { Language, OutputFormat } from "./chat-request.ts";
 import type { Transcript, TranscriptQuery } from "./transcript.ts";
 

@@ -1,3 +1,4 @@
+/** @module The transcript model: cues, transcript facts, fetch options and timestamp formatting. */
 import type { Language } from "./chat-request.ts";
 
 /** One caption line; times in seconds. */

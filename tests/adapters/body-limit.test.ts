@@ -1,3 +1,4 @@
+/** @module Tests of `limitBody()`: the body cap, declared lengths and cancellation on the request's signal. */
 import { describe, expect, test } from "bun:test";
 import { limitBody } from "../../src/adapters/body-limit.ts";
 

@@ -1,3 +1,4 @@
+/** @module Starts Debian's headless Chromium with a throw-away profile for the browser tests. */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

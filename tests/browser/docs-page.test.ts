@@ -1,3 +1,4 @@
+/** @module Browser tests of the docs page in Chromium: rendering under its CSP, a real call, a streamed answer. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import type { Page } from "playwright-core";

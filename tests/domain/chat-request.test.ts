@@ -1,3 +1,4 @@
+/** @module Tests of the chat request: defaults, URL checks and the 500-code-point prompt cut. */
 import { describe, expect, test } from "bun:test";
 import { createChatRequest, isSummaryPrompt, normalizePrompt } from "../../src/domain/chat-request.ts";
 import { AppError } from "../../src/domain/errors.ts";

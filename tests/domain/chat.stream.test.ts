@@ -1,3 +1,4 @@
+/** @module Tests of the chat use case with a listener: progress, deltas, late joiners and cancellation. */
 import { describe, expect, test } from "bun:test";
 import { createChatService } from "../../src/domain/chat.ts";
 import { createChatRequest } from "../../src/domain/chat-request.ts";

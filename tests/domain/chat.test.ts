@@ -1,3 +1,4 @@
+/** @module Tests of the chat use case: languages, durations, the answer cache, sharing, deadlines and errors. */
 import { describe, expect, test } from "bun:test";
 import { createChatService, type GeneratedAnswer } from "../../src/domain/chat.ts";
 import { createChatRequest } from "../../src/domain/chat-request.ts";

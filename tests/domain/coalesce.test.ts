@@ -1,3 +1,4 @@
+/** @module Tests of `Coalescer`, the local flight and `coalesceLocally()`. */
 import { describe, expect, test } from "bun:test";
 import { Coalescer, coalesceLocally, createLocalFlight } from "../../src/domain/coalesce.ts";
 import { AppError, isAppError } from "../../src/domain/errors.ts";

@@ -1,3 +1,4 @@
+/** @module Tests of `describeDuration()`: metadata, last cue end and unknown lengths. */
 import { describe, expect, test } from "bun:test";
 import { describeDuration } from "../../src/domain/duration.ts";
 

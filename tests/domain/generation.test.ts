@@ -1,3 +1,4 @@
+/** @module Tests of a shared generation: replay, relayed events, dead owners and cancellation. */
 import { describe, expect, test } from "bun:test";
 import { Generation, Generations } from "../../src/domain/generation.ts";
 import type { AnswerEvent } from "../../src/domain/ports.ts";

@@ -1,3 +1,4 @@
+/** @module Tests of linked-signal.ts: sources and a time limit linked, and nothing held after dispose. */
 import { describe, expect, test } from "bun:test";
 import { linkSignals } from "../../src/domain/linked-signal.ts";
 

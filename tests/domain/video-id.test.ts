@@ -1,3 +1,4 @@
+/** @module Tests of `parseVideoId()` on accepted and refused URLs, and of its memo of recent results. */
 import { describe, expect, test } from "bun:test";
 import { parseVideoId } from "../../src/domain/video-id.ts";
 

@@ -1,3 +1,4 @@
+/** @module End-to-end tests of a chat request's main flow: response fields, what the LLM gets, secrets, bad URLs. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
 import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";

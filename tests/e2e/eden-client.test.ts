@@ -1,3 +1,4 @@
+/** @module End-to-end tests of the typed Eden client (`treaty<App>`) against the running service. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { treaty } from "@elysiajs/eden";
 import type { App } from "../../src/app/client-types.ts";

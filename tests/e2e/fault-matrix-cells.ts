@@ -1,3 +1,4 @@
+/** @module The cells of the fault matrix: each upstream times each fault, with expected outcomes and limits. */
 import { truncatedTranscript } from "../support/caption-bodies.ts";
 import { ANSWERS } from "../support/fake-llm.ts";
 import type { Endpoint, Fault } from "../support/fake-youtube.ts";

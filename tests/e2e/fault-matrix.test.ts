@@ -1,3 +1,4 @@
+/** @module End-to-end fault matrix: every upstream call times every fault, checked for status, code and timing. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { VIDEOS } from "../support/fixtures.ts";
 import { targetFromEnv } from "../support/service-process.ts";

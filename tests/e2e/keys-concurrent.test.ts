@@ -1,3 +1,4 @@
+/** @module End-to-end test of concurrent `keys create` and `keys revoke` runs against one key file. */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

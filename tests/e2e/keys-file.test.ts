@@ -1,3 +1,4 @@
+/** @module End-to-end tests of keys in a file: the CLI, the running server, generated keys, per-key limits. */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

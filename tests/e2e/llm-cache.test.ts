@@ -1,3 +1,4 @@
+/** @module End-to-end tests of the answer cache with a fake LLM: repeats, shared generations, distinct requests. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { ANSWERS, requestedLanguage } from "../support/fake-llm.ts";
 import { watchUrl } from "../support/fixtures.ts";

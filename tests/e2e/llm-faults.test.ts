@@ -1,3 +1,4 @@
+/** @module End-to-end tests of LLM failures with a fake LLM: 429 waits, 5xx retries and hangs. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { ANSWERS } from "../support/fake-llm.ts";
 import { watchUrl } from "../support/fixtures.ts";

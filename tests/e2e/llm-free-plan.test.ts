@@ -1,3 +1,4 @@
+/** @module End-to-end tests on Groq's free-plan limits, time-scaled: long videos, 429s, overload and paid plans. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues, NEEDLE } from "../support/long-transcript.ts";

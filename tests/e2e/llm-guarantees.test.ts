@@ -1,3 +1,4 @@
+/** @module End-to-end tests of the answer's language, format and citation promises with a fake LLM. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { ANSWERS } from "../support/fake-llm.ts";
 import { watchUrl } from "../support/fixtures.ts";

@@ -1,3 +1,4 @@
+/** @module Starts the service under test with its fake YouTube and fake LLM for the llm-* end-to-end tests. */
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
 import type { ProviderLimitsOptions } from "../support/provider-limits.ts";
 import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";

@@ -1,3 +1,4 @@
+/** @module End-to-end tests of a three-hour video with a fake LLM: budgeted map-reduce and question excerpts. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import llama3Tokenizer from "llama3-tokenizer-js";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../src/domain/reading/tokens.ts";

@@ -1,3 +1,4 @@
+/** @module End-to-end tests of the offline engine (no `GROQ_API_KEY`) in every response language and format. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml } from "../support/long-transcript.ts";

@@ -1,4 +1,4 @@
-// An MCP process and an HTTP instance sharing one Redis: caches and the rate limit.
+/** @module An MCP process and an HTTP instance sharing one Redis: caches and the rate limit. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";

@@ -1,4 +1,4 @@
-// `server mcp` end to end: the SDK's stdio client spawns each target against the loopback YouTube and LLM.
+/** @module `server mcp` end to end: the SDK's stdio client spawns each target against the loopback YouTube and LLM. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { spawn } from "bun";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";

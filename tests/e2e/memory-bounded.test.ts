@@ -1,4 +1,4 @@
-/** Per-request state is released: the heap (RSS on the binary) after a full GC does not grow with the number of requests served. */
+/** @module Per-request state is released: the heap (RSS on the binary) after a full GC does not grow with the number of requests served. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
 import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";

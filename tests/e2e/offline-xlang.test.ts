@@ -1,3 +1,4 @@
+/** @module End-to-end tests of offline answers across languages from a video's English and Spanish tracks. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml } from "../support/long-transcript.ts";

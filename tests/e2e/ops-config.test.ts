@@ -1,3 +1,4 @@
+/** @module End-to-end tests that bad settings and a busy port stop start-up with clear messages. */
 import { describe, expect, test } from "bun:test";
 import { runToExit, targetFromEnv } from "../support/service-process.ts";
 

@@ -1,3 +1,4 @@
+/** @module End-to-end tests of the request log and `Server-Timing`: fields, cache hits, refusals, no secrets. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
 import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";

@@ -1,3 +1,4 @@
+/** @module End-to-end tests of the admin port: exact metric counts, health and readiness after SIGTERM. */
 import { describe, expect, test } from "bun:test";
 import { ANSWERS } from "../support/fake-llm.ts";
 import { watchUrl } from "../support/fixtures.ts";

@@ -1,3 +1,4 @@
+/** @module End-to-end test of `/readyz` and `vcs_redis_up` while Redis is gone and back. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startOwnRedis, type OwnRedis } from "../adapters/redis/redis-server.ts";
 import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";

@@ -1,3 +1,4 @@
+/** @module End-to-end test that work past `MAX_IN_FLIGHT` is refused at once as `overloaded`. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ANSWERS, startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
 import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";

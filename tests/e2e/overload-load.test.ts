@@ -1,3 +1,4 @@
+/** @module End-to-end overload test under load: only 200 or 503, nothing hangs, memory stays bounded. */
 import { describe, expect, test } from "bun:test";
 import { runLoad } from "../../bench/load-overload.ts";
 

@@ -1,3 +1,4 @@
+/** @module End-to-end test that requests keep succeeding while Redis is down, and sharing resumes after. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
 import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";

@@ -1,3 +1,4 @@
+/** @module End-to-end tests of two instances on one Redis: shared keys, rate limits and answer cache. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";

@@ -1,3 +1,4 @@
+/** @module End-to-end tests of work shared across instances: one upstream call each, refusals, killed owners. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
 import { ANSWERS, startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";

@@ -1,3 +1,4 @@
+/** @module End-to-end test that short `Host` headers still reach the routes (issue 15 item 1). */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { buildRequest, rawRequest } from "../support/raw-http.ts";
 import { KEY, NORMAL_URL, startHarness, type Harness } from "../fuzz/harness.ts";

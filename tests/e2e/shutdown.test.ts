@@ -1,3 +1,4 @@
+/** @module End-to-end tests of graceful shutdown on SIGTERM and SIGINT, and of the grace period. */
 import { describe, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { ANSWERS } from "../support/fake-llm.ts";

@@ -1,3 +1,4 @@
+/** @module End-to-end tests that idle, slowloris and stalled-body connections are closed on every runtime. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect, type Socket } from "node:net";
 import { KEY, NORMAL_URL, startHarness, type Harness } from "../fuzz/harness.ts";

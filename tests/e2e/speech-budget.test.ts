@@ -1,3 +1,4 @@
+/** @module End-to-end test of the speech budget shared in Redis: refused at once before any download. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testRedisUrl, uniquePrefix } from "../adapters/redis/redis-server.ts";
 import { SPEECH_VIDEOS } from "../support/fake-youtube-audio.ts";

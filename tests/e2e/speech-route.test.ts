@@ -1,3 +1,4 @@
+/** @module End-to-end test that the audio is fetched over the player call's address. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SPEECH_VIDEOS, startFakeYoutubeAudio } from "../support/fake-youtube-audio.ts";
 import { runToExit, startService, targetFromEnv } from "../support/service-process.ts";

@@ -1,4 +1,4 @@
-// Speech-to-text over the egress routes of YOUTUBE_PROXIES: the audio rides its try's route; YouTube's blocks move the fetch, the speech service's do not.
+/** @module Speech-to-text over the egress routes of YOUTUBE_PROXIES: the audio rides its try's route; YouTube's blocks move the fetch, the speech service's do not. */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { startFixedProxy, type FakeProxy } from "../support/fake-proxy.ts";
 import { SPEECH_VIDEOS } from "../support/fake-youtube-audio.ts";

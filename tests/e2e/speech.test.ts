@@ -1,3 +1,4 @@
+/** @module End-to-end tests of speech-to-text for caption-less videos (STT=groq) on every runtime. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { VIDEOS } from "../support/fixtures.ts";
 import { requestLogLines } from "../support/request-log-lines.ts";

@@ -1,3 +1,4 @@
+/** @module End-to-end tests of streamed answers for work running on another instance through Redis. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";

@@ -1,3 +1,4 @@
+/** @module End-to-end tests of streams in flight at SIGTERM: done within the grace period, or an error event. */
 import { describe, expect, test } from "bun:test";
 import { ANSWERS } from "../support/fake-llm.ts";
 import { watchUrl } from "../support/fixtures.ts";

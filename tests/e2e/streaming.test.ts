@@ -1,3 +1,4 @@
+/** @module End-to-end tests of streamed answers (Server-Sent Events): events, timeouts, refusals and failures. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { ANSWERS } from "../support/fake-llm.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";

@@ -1,3 +1,4 @@
+/** @module End-to-end tests pinning each runtime's answer to requests its HTTP parser refuses. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rawRequest } from "../support/raw-http.ts";
 import { KEY, startHarness, type Harness } from "../fuzz/harness.ts";

@@ -1,3 +1,4 @@
+/** @module End-to-end tests of the transcript cache: one YouTube fetch for concurrent requests, per language. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { VIDEOS } from "../support/fixtures.ts";
 import { targetFromEnv } from "../support/service-process.ts";

@@ -1,3 +1,4 @@
+/** @module End-to-end tests of YouTube faults: gated tracks, resets, srv3 bodies, unreadable responses, hangs. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { formatTimestamp } from "../../src/domain/transcript.ts";
 import { EMPTY_TRANSCRIPT, TIMED_SRV3, TIMED_STARTS, truncatedTranscript } from "../support/caption-bodies.ts";

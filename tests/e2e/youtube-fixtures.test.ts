@@ -1,3 +1,4 @@
+/** @module End-to-end tests of `POST /chat` on the captured YouTube fixtures, through the fake YouTube. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { formatTimestamp } from "../../src/domain/transcript.ts";
 import { TIMED_CLASSIC, TIMED_STARTS } from "../support/caption-bodies.ts";

@@ -1,3 +1,4 @@
+/** @module End-to-end test that every YouTube request goes through the configured proxy. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { VIDEOS } from "../support/fixtures.ts";
 import { targetFromEnv } from "../support/service-process.ts";

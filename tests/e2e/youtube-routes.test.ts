@@ -1,4 +1,4 @@
-// Egress routes to YouTube on loopback: blocked addresses, fixed and rotating proxies, breakers (issue 21).
+/** @module Egress routes to YouTube on loopback: blocked addresses, fixed and rotating proxies, breakers (issue 21). */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { startFakeLlm } from "../support/fake-llm.ts";
 import { startFixedProxy, startRotatingProxy, startStickyProxy, type FakeProxy } from "../support/fake-proxy.ts";

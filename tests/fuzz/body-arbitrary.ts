@@ -1,3 +1,4 @@
+/** @module fast-check arbitraries of chat request bodies: fields in any order, odd keys, any JSON values. */
 import fc from "fast-check";
 import { labelledUrl, type LabelledUrl } from "./url-arbitrary.ts";
 

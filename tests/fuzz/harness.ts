@@ -1,3 +1,4 @@
+/** @module The fuzzing harness: the service under test with its fakes, documented statuses and seeded checks. */
 import { expect } from "bun:test";
 import fc from "fast-check";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";

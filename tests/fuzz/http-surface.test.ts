@@ -1,3 +1,4 @@
+/** @module Property-based fuzzing of the running service's HTTP surface: bodies, URLs, prompts, headers, sizes. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { buildRequest } from "../support/raw-http.ts";

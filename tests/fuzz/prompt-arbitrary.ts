@@ -1,3 +1,4 @@
+/** @module fast-check arbitraries of prompts from every Unicode category around the 500 code point cut. */
 import fc from "fast-check";
 
 /**

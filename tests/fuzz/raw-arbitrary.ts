@@ -1,3 +1,4 @@
+/** @module fast-check arbitraries of raw HTTP requests that `fetch` cannot send. */
 import fc from "fast-check";
 
 /** One request written byte for byte on a socket. */

@@ -1,3 +1,4 @@
+/** @module Regression tests for the shrunk counterexamples the fuzzer found, kept once fixed. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { buildRequest } from "../support/raw-http.ts";
 import { expectHealthy, KEY, NORMAL_URL, outbound, send, sendRaw, startHarness, type Harness } from "./harness.ts";

@@ -1,3 +1,4 @@
+/** @module fast-check arbitraries of labelled URLs: real YouTube video URLs and look-alikes to refuse. */
 import fc from "fast-check";
 
 /**

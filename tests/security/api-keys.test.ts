@@ -1,3 +1,4 @@
+/** @module Security tests that API keys are verified by digest lookup, in constant time in their content. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

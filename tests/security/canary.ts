@@ -1,3 +1,4 @@
+/** @module A loopback canary server that no request of the service may ever reach; it only counts. */
 /** A loopback server no request of the service may ever reach: it only counts. */
 export interface Canary {
   origin: string;

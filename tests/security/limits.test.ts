@@ -1,3 +1,4 @@
+/** @module Security tests that the body limit and the 500 code point prompt cut hold end to end. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { buildRequest } from "../support/raw-http.ts";

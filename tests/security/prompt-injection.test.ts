@@ -1,3 +1,4 @@
+/** @module Security tests that instructions inside a transcript or title stay data for the model. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { ANSWERS, requestedLanguage, type LlmCall } from "../support/fake-llm.ts";
 import { fixture, VIDEOS } from "../support/fixtures.ts";

@@ -1,3 +1,4 @@
+/** @module Security tests that keys, stacks and upstream bodies never reach callers or the logs. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Fault, Endpoint } from "../support/fake-youtube.ts";
 import { checkContract, GROQ_KEY, KEY, NORMAL_URL, startHarness, type Harness } from "../fuzz/harness.ts";

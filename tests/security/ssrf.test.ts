@@ -1,3 +1,4 @@
+/** @module Security tests that no request leaves for a host other than the configured YouTube origin. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { createMemoryCache } from "../../src/adapters/cache/memory-cache.ts";
 import { composeTranscriptSource } from "../../src/app/compose/youtube.ts";

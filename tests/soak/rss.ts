@@ -1,3 +1,4 @@
+/** @module Reads the resident memory of a process tree from /proc, and a median, for the soak run. */
 import { readdirSync, readFileSync } from "node:fs";
 
 /**

@@ -1,3 +1,4 @@
+/** @module Soak run: a steady stream of mixed requests against the service, sampling its memory. */
 /**
  * Soak: a steady, bounded stream of mixed valid, invalid and faulty requests
  * against the service (the compiled binary when E2E_BINARY is set), sampling

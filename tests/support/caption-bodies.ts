@@ -1,3 +1,4 @@
+/** @module Caption bodies the fixtures lack: hand-written srv3, a truncated and an empty transcript. */
 /**
  * Caption bodies the fixtures lack (see ../shared/fixtures/youtube/README.md):
  * hand-written in YouTube's srv3 format (times in milliseconds), and faulty

@@ -1,3 +1,4 @@
+/** @module Loopback fake of an OpenAI-compatible chat completions server, with scripted replies and limits. */
 import { padded, resetMidBody, trickle } from "./fault-bodies.ts";
 import { startLoopbackServer } from "./loopback-server.ts";
 import { createProviderLimits, type ProviderLimits, type ProviderLimitsOptions } from "./provider-limits.ts";

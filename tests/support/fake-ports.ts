@@ -1,3 +1,4 @@
+/** @module In-memory fakes of the domain's ports, and the real HTTP app wired to them. */
 import type { GeneratedAnswer } from "../../src/domain/chat.ts";
 import { createChatService } from "../../src/domain/chat.ts";
 import { AppError, type ErrorCode } from "../../src/domain/errors.ts";

@@ -1,4 +1,4 @@
-/** A loopback Groq for speech-to-text: checks each transcription upload and answers verbose_json timed from the file's real length (ffprobe); other paths go to the fake LLM. */
+/** @module A loopback Groq for speech-to-text: checks each transcription upload and answers verbose_json timed from the file's real length (ffprobe); other paths go to the fake LLM. */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-/** A loopback YouTube whose caption-less videos offer real audio (tests/fixtures/audio), served in ranges and bound to the address that asked. */
+/** @module A loopback YouTube whose caption-less videos offer real audio (tests/fixtures/audio), served in ranges and bound to the address that asked. */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { fixture, VIDEOS } from "./fixtures.ts";

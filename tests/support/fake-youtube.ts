@@ -1,3 +1,4 @@
+/** @module Loopback fake of YouTube's player, watch-page and caption endpoints, built from captured responses. */
 import { padded, resetMidBody, trickle } from "./fault-bodies.ts";
 import { fixture, VIDEOS } from "./fixtures.ts";
 import { startLoopbackServer } from "./loopback-server.ts";

@@ -1,3 +1,4 @@
+/** @module Response bodies that misbehave on the wire: cut mid-way, trickling, or padded past any sane size. */
 /**
  * Response bodies that misbehave on the wire, shared by the loopback fakes:
  * a body cut off mid-way, one that trickles in, one padded far past any

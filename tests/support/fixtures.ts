@@ -1,3 +1,4 @@
+/** @module Access to the captured YouTube fixtures and the video ids the fake YouTube serves. */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 

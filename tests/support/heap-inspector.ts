@@ -1,4 +1,4 @@
-/** Deno heap through the V8 inspector (`--inspect`), for tests and bench/memory.ts: a full GC, then an evaluated expression. */
+/** @module Deno heap through the V8 inspector (`--inspect`), for tests and bench/memory.ts: a full GC, then an evaluated expression. */
 
 /** A connection to one inspector target, sending CDP commands in turn. */
 export async function connectInspector(port: number): Promise<{ evaluate(expression: string): Promise<unknown>; gc(): Promise<void>; close(): void }> {

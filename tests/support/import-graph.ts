@@ -1,3 +1,4 @@
+/** @module Builds the import graph of source files and finds its cycles, for the architecture tests. */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 

@@ -1,3 +1,4 @@
+/** @module Runs an answer writer over the labelled cross-language set and scores it. */
 /** Runs an answer writer over the labelled cross-language set (see labelled-set.ts). */
 import type { Language } from "../../src/domain/chat-request.ts";
 import type { AnswerWriter, TranscriptSource } from "../../src/domain/ports.ts";

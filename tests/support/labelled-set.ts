@@ -1,3 +1,4 @@
+/** @module A labelled cross-language set: one tablet review in five languages, with questions about it. */
 /**
  * A labelled set for cross-language offline answers: one short tablet review
  * written in the five response languages, sentence by sentence, so its

@@ -1,3 +1,4 @@
+/** @module Generates a transcript of any length, with a planted sentence, as a classic caption body. */
 /**
  * A generated transcript of any length, in the classic caption format the
  * fake YouTube serves: a cue every four seconds, about 150 spoken words a

@@ -1,3 +1,4 @@
+/** @module A loopback server on a fixed port that a fake can stop and restart listening on. */
 /** A loopback server on a fixed port that a fake can stop and restart listening on. */
 export interface LoopbackServer {
   port: number;

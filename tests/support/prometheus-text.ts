@@ -1,3 +1,4 @@
+/** @module Parses samples of a Prometheus text exposition and computes their movement between scrapes. */
 /**
  * Samples of a Prometheus text exposition, keyed `name{label="value",...}`
  * with labels sorted by name (prom-client prints them in declaration order,

@@ -1,3 +1,4 @@
+/** @module Checks a metrics exposition with `promtool check metrics`, ignoring known default-metric findings. */
 import { spawnSync } from "bun";
 
 /**

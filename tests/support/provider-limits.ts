@@ -1,3 +1,4 @@
+/** @module Groq's published rate limiting played on loopback, for the fake LLM. */
 import llama3Tokenizer from "llama3-tokenizer-js";
 
 /** Per-window budgets a provider enforces, as Groq's plans do (per minute; tests shorten the window). */

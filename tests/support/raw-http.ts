@@ -1,3 +1,4 @@
+/** @module Sends raw bytes on a fresh TCP connection and reads back the HTTP response. */
 import { connect } from "node:net";
 
 /** What came back on a raw connection. */

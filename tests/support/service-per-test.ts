@@ -1,3 +1,4 @@
+/** @module Fake YouTube and LLM for a whole test file, and one fresh service per test. */
 import { afterAll, afterEach, beforeAll } from "bun:test";
 import { startFakeLlm, type FakeLlm } from "./fake-llm.ts";
 import { startFakeYoutube, type FakeYoutube } from "./fake-youtube.ts";

@@ -1,3 +1,4 @@
+/** @module Runs the service under test as a process on Bun, the compiled binary or Deno (`E2E_TARGET`). */
 import { spawn, type Subprocess } from "bun";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";

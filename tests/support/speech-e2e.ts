@@ -1,4 +1,4 @@
-/** The service with STT=groq over its loopback fakes (YouTube with audio, Groq with transcription), and a proxy with its own source address. */
+/** @module The service with STT=groq over its loopback fakes (YouTube with audio, Groq with transcription), and a proxy with its own source address. */
 import http from "node:http";
 import { startFakeLlm, type FakeLlm } from "./fake-llm.ts";
 import { startFakeStt, type FakeStt } from "./fake-stt.ts";

@@ -1,3 +1,4 @@
+/** @module Reads a Server-Sent Events response to its end, with helpers for deltas and event names. */
 import { createParser } from "eventsource-parser";
 
 /** One Server-Sent Event as a client reads it, with when it arrived (performance.now()). */

@@ -1,3 +1,4 @@
+/** @module Starts the fake YouTube, the fake LLM and the real service, and asks `POST /chat` for a video. */
 import { startFakeLlm, type FakeLlm } from "./fake-llm.ts";
 import { startFakeYoutube, type FakeYoutube } from "./fake-youtube.ts";
 import { postChat, startService, type RunningService } from "./service-process.ts";

@@ -1,3 +1,4 @@
+/** @module An in-process cache with expiry, bounded by entry count and evicting the least recently used. */
 import type { Cache } from "../../domain/ports.ts";
 
 interface Entry<T> {

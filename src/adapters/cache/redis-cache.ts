@@ -1,3 +1,4 @@
+/** @module A cache in Redis shared by every instance, values stored as JSON with expiry. */
 import type { Cache } from "../../domain/ports.ts";
 import type { RedisConnection } from "../redis/redis-connection.ts";
 

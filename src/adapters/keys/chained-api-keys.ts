@@ -1,3 +1,4 @@
+/** @module Accepts a key that any of several key sources accepts, asking them in order. */
 import type { ApiKeys } from "../../domain/ports.ts";
 
 /**

@@ -1,3 +1,4 @@
+/** @module Accepts the fixed keys of `API_KEYS`, looked up by digest, and generates new keys. */
 import type { ApiKeys, KeyIdentity } from "../../domain/ports.ts";
 import { sha256Hex, type KeyDigest } from "./key-digest.ts";
 

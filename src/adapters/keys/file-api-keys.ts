@@ -1,3 +1,4 @@
+/** @module Issued API keys in a JSON file (`KEYS_FILE`), with atomic writes and a lock file. */
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { KeyIdentity } from "../../domain/ports.ts";

@@ -1,3 +1,4 @@
+/** @module The issued-key record and store interface, and how a new key is issued. */
 import type { ApiKeys, KeyIdentity } from "../../domain/ports.ts";
 import { generateApiKey } from "./env-api-keys.ts";
 import { sha256Hex } from "./key-digest.ts";

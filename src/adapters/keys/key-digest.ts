@@ -1,3 +1,4 @@
+/** @module SHA-256 digests of API keys, with Bun's native hasher or `node:crypto`. */
 import process from "node:process";
 
 /**

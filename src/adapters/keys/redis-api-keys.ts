@@ -1,3 +1,4 @@
+/** @module Issued API keys in a Redis hash shared by every instance, remembered briefly during outages. */
 import type { KeyIdentity } from "../../domain/ports.ts";
 import { sha256Hex, type KeyDigest } from "./key-digest.ts";
 import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord } from "./issued-api-keys.ts";

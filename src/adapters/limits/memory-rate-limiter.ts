@@ -1,3 +1,4 @@
+/** @module The token-bucket rule and per-key rate limiting in process memory. */
 import type { KeyIdentity, RateDecision, RateLimiter } from "../../domain/ports.ts";
 
 /** A budget: `limit` requests per `windowSeconds`. */

@@ -1,3 +1,4 @@
+/** @module Bounds the work in flight in this process, refusing the rest as `overloaded`. */
 import { AppError } from "../../domain/errors.ts";
 import type { WorkGate } from "../../domain/ports.ts";
 

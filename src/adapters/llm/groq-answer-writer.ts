@@ -1,3 +1,4 @@
+/** @module The answer writer on Groq's chat completions, built on the generic LLM answer writer. */
 import type { AnswerWriter } from "../../domain/ports.ts";
 import { createMemoryBudgetStore } from "./budget/budget-store.ts";
 import { createLlmBudget, type LlmBudget } from "./budget/llm-budget.ts";

@@ -1,3 +1,4 @@
+/** @module An answer writer on any chat-completion model: budgeted calls, language check, citations. */
 import type { AnswerSpec, AnswerWriter } from "../../domain/ports.ts";
 import { isAppError } from "../../domain/errors.ts";
 import { AnswerShaper } from "./shaping/answer-shaper.ts";

@@ -1,3 +1,4 @@
+/** @module Picks a transcript's central passages (TextRank) or those relevant to a question (BM25). */
 import { carryScores } from "../../domain/reading/aligned-readings.ts";
 import { createBm25 } from "../../domain/reading/bm25.ts";
 import { distinctBest } from "../../domain/reading/near-duplicates.ts";

@@ -1,3 +1,4 @@
+/** @module The offline answer writer used without an LLM key: quoted, timestamped transcript passages. */
 import type { AnswerWriter, TranscriptSource } from "../../domain/ports.ts";
 import type { Passage } from "../../domain/reading/passages.ts";
 import { formatTimestamp } from "../../domain/transcript.ts";

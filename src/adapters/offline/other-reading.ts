@@ -1,3 +1,4 @@
+/** @module Chooses and fetches a second reading of a video in another language for the offline engine. */
 import type { TranscriptSource } from "../../domain/ports.ts";
 import { questionLanguage } from "../../domain/reading/question-language.ts";
 import type { Transcript } from "../../domain/transcript.ts";

@@ -1,3 +1,4 @@
+/** @module The few sentences the offline engine writes itself, in every response language. */
 import type { Language } from "../../domain/chat-request.ts";
 
 /** The few sentences the offline engine writes itself, in every response language. */

@@ -1,3 +1,4 @@
+/** @module The Redis connection shared by every Redis adapter, with fail-fast commands and outage tracking. */
 import { Redis } from "ioredis";
 
 /** Where the Redis adapters report an outage (once) and its end. */

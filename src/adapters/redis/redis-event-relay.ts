@@ -1,3 +1,4 @@
+/** @module Relays a shared work's events from its owner to waiters on other instances through Redis Streams. */
 import type { AnswerEvent, FlightEvents } from "../../domain/ports.ts";
 import type { RedisConnection } from "./redis-connection.ts";
 

@@ -1,3 +1,4 @@
+/** @module Identical work shared by every instance through a Redis lease, with takeover of dead owners. */
 import { coalesceLocally } from "../../domain/coalesce.ts";
 import { AppError, isAppError, type ErrorCode } from "../../domain/errors.ts";
 import type { FlightEvents, SharedFlight, SharedResult } from "../../domain/ports.ts";

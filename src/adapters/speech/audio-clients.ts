@@ -1,4 +1,4 @@
-/** The InnerTube clients asked for a direct audio URL when the primary client offered none. */
+/** @module The InnerTube clients asked for a direct audio URL when the primary client offered none. */
 import type { InnertubeClient } from "../youtube/player-request.ts";
 
 /**

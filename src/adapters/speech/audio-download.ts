@@ -1,4 +1,4 @@
-/** Downloads one audio-only format in ranges, over the transport that made the video's player call. */
+/** @module Downloads one audio-only format in ranges, over the transport that made the video's player call. */
 import { AppError, isAppError } from "../../domain/errors.ts";
 import type { AudioFormat } from "../youtube/audio-formats.ts";
 import { onOrigin } from "../youtube/origin.ts";

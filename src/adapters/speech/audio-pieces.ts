@@ -1,4 +1,4 @@
-/** Cuts an audio file into pieces of at most N bytes, each a valid file of the same container, without decoding (Mediabunny). */
+/** @module Cuts an audio file into pieces of at most N bytes, each a valid file of the same container, without decoding (Mediabunny). */
 import { ALL_FORMATS, type AudioCodec, BufferSource, BufferTarget, EncodedAudioPacketSource, EncodedPacketSink, Input, Mp4OutputFormat, Output, WebMOutputFormat, type EncodedPacket } from "mediabunny";
 
 /** One piece of the audio, ready to upload. */

@@ -1,4 +1,4 @@
-/** Transcribes one audio piece with Groq's Whisper endpoint through groq-sdk (`audio.transcriptions.create`, verbose_json). */
+/** @module Transcribes one audio piece with Groq's Whisper endpoint through groq-sdk (`audio.transcriptions.create`, verbose_json). */
 import Groq, { toFile } from "groq-sdk";
 import { AppError, isAppError } from "../../domain/errors.ts";
 import { limitBody, mebibytes } from "../body-limit.ts";

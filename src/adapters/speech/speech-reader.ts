@@ -1,4 +1,4 @@
-/** Reads a caption-less video's transcript from its audio: format choice, download, pieces, transcription, cues. */
+/** @module Reads a caption-less video's transcript from its audio: format choice, download, pieces, transcription, cues. */
 import { AppError, isAppError } from "../../domain/errors.ts";
 import type { Cue, Transcript, TranscriptQuery } from "../../domain/transcript.ts";
 import { lowestDirectAudio, type AudioFormat } from "../youtube/audio-formats.ts";

@@ -1,4 +1,4 @@
-/** Whisper's language names (its verbose_json `language`, e.g. `english`) as the ISO codes a transcript carries. */
+/** @module Whisper's language names (its verbose_json `language`, e.g. `english`) as the ISO codes a transcript carries. */
 
 /** Whisper's own table (openai/whisper `tokenizer.py`), code and name. */
 const TABLE =

@@ -1,4 +1,4 @@
-/** Reads the audio-only formats a player response offers, for speech-to-text. */
+/** @module Reads the audio-only formats a player response offers, for speech-to-text. */
 
 /** One audio-only format of `streamingData.adaptiveFormats`. */
 export interface AudioFormat {

@@ -1,3 +1,4 @@
+/** @module Caches fetched transcripts and shares identical fetches in flight. */
 import { createLocalFlight } from "../../domain/coalesce.ts";
 import { AppError } from "../../domain/errors.ts";
 import type { Cache, CacheLookup, SharedFlight, TranscriptSource } from "../../domain/ports.ts";

@@ -1,3 +1,4 @@
+/** @module Reads transcripts through YouTube's InnerTube player endpoint, with its fallbacks on refusal. */
 import { AppError, isAppError } from "../../domain/errors.ts";
 import type { TranscriptSource } from "../../domain/ports.ts";
 import type { Cue, Transcript, TranscriptQuery } from "../../domain/transcript.ts";

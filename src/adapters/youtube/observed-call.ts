@@ -1,3 +1,4 @@
+/** @module Times each YouTube call and reports how it ended to the metrics. */
 import { isAppError } from "../../domain/errors.ts";
 
 /** Which YouTube request a call is: the InnerTube player, the watch page, or a caption track. */

@@ -1,3 +1,4 @@
+/** @module Rewrites a URL from a YouTube response onto the configured origin. */
 import { AppError } from "../../domain/errors.ts";
 
 /**

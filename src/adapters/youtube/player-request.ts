@@ -1,3 +1,4 @@
+/** @module Sends an InnerTube player request for a video with a given client identity, and reads its body. */
 import type { YoutubeTransport } from "./transport.ts";
 import { readPlayerResponse, type PlayerInfo } from "./player-response.ts";
 import { unreadable } from "./unreadable.ts";

@@ -1,3 +1,4 @@
+/** @module Reads playability, length and caption tracks from an InnerTube player response. */
 import { AppError } from "../../domain/errors.ts";
 import { readAudioFormats, type AudioFormat } from "./audio-formats.ts";
 import { unreadable } from "./unreadable.ts";

@@ -1,3 +1,4 @@
+/** @module Keeps recently read player responses for a few minutes, to reuse for another reading. */
 /**
  * What was read about videos moments ago (their player responses), so that
  * a second reading of the same video (another caption track, fetched right

@@ -1,4 +1,4 @@
-// Sends each transcript fetch by one egress route, moving to another route (or a new connection) when YouTube blocks it.
+/** @module Sends each transcript fetch by one egress route, moving to another route (or a new connection) when YouTube blocks it. */
 import { AppError, isAppError } from "../../domain/errors.ts";
 import type { TranscriptSource } from "../../domain/ports.ts";
 import type { Transcript, TranscriptQuery } from "../../domain/transcript.ts";

@@ -1,3 +1,4 @@
+/** @module Falls back to a second transcript source only when the first could not parse YouTube's answer. */
 import { isAppError } from "../../domain/errors.ts";
 import type { TranscriptSource } from "../../domain/ports.ts";
 import { isUnreadable } from "./unreadable.ts";

@@ -1,3 +1,4 @@
+/** @module Parses YouTube caption tracks (classic and srv3 formats) into cleaned cues. */
 import { AppError } from "../../domain/errors.ts";
 import type { Cue } from "../../domain/transcript.ts";
 import { unreadable } from "./unreadable.ts";

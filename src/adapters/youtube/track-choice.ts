@@ -1,3 +1,4 @@
+/** @module Picks the caption track to fetch, and tells the language a video is spoken in. */
 import type { CaptionTrack, PlayerInfo } from "./player-response.ts";
 
 /** The track to fetch, and the language to translate it into, if any. */

@@ -1,3 +1,4 @@
+/** @module Sends every YouTube request on the configured origin, time-limited, size-capped and abortable. */
 import { AppError, isAppError } from "../../domain/errors.ts";
 import { linkSignals } from "../../domain/linked-signal.ts";
 import { limitBody, mebibytes } from "../body-limit.ts";

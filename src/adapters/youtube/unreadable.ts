@@ -1,3 +1,4 @@
+/** @module The error of a YouTube response not in the documented shape, and its check. */
 import { AppError, isAppError } from "../../domain/errors.ts";
 
 /** Marks a response that was not in the shape YouTube documents (kept as an error's cause, for logs). */

@@ -1,3 +1,4 @@
+/** @module Fetches and reads YouTube's watch page, getting past the consent wall once. */
 import { AppError } from "../../domain/errors.ts";
 import type { YoutubeTransport } from "./transport.ts";
 import { unreadable } from "./unreadable.ts";

@@ -1,3 +1,4 @@
+/** @module The second strategy: transcripts through the `youtube-transcript` package, with a watching fetch hook. */
 import { fetchTranscript, YoutubeTranscriptNotAvailableLanguageError, YoutubeTranscriptTooManyRequestError, type TranscriptResponse } from "youtube-transcript";
 import { AppError } from "../../domain/errors.ts";
 import type { TranscriptSource } from "../../domain/ports.ts";

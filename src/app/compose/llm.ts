@@ -1,3 +1,4 @@
+/** @module Builds the answer writer (Groq when a key is set, else the offline engine) and its token budget. */
 import type { AnswerWriter, TranscriptSource } from "../../domain/ports.ts";
 import { createMemoryBudgetStore } from "../../adapters/llm/budget/budget-store.ts";
 import { createLlmBudget, type BudgetObserver, type LlmBudget } from "../../adapters/llm/budget/llm-budget.ts";

@@ -1,4 +1,4 @@
-// The runtime-specific `fetch` of one egress route (direct or a proxy) that no proxy environment variable can redirect.
+/** @module The runtime-specific `fetch` of one egress route (direct or a proxy) that no proxy environment variable can redirect. */
 import process from "node:process";
 
 /** Environment variables that send a request elsewhere than its route says. */

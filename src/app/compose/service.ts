@@ -1,3 +1,4 @@
+/** @module The composition root: builds the adapters and wires the chat use case into the running service. */
 import { createChatService, type ChatService } from "../../domain/chat.ts";
 import type { AnswerWriter, RateLimiter, TranscriptSource } from "../../domain/ports.ts";
 import type { Config } from "../config/config.ts";

@@ -1,4 +1,4 @@
-/** Builds speech-to-text for caption-less videos (`STT=groq`): the Groq transcriber and its budget, shared in Redis when there is one. */
+/** @module Builds speech-to-text for caption-less videos (`STT=groq`): the Groq transcriber and its budget, shared in Redis when there is one. */
 import { createMemoryBudgetStore, type BudgetStore } from "../../adapters/llm/budget/budget-store.ts";
 import { createRedisBudgetStore } from "../../adapters/llm/budget/redis-budget-store.ts";
 import type { Limits } from "../../adapters/llm/budget/token-bucket.ts";

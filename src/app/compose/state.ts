@@ -1,3 +1,4 @@
+/** @module Builds the keys, rate limits, caches and shared flights, in memory or through Redis. */
 import type { GeneratedAnswer } from "../../domain/chat.ts";
 import { createLocalFlight } from "../../domain/coalesce.ts";
 import type { ApiKeys, Cache, KeyIdentity, RateLimiter, SharedFlight, WorkGate } from "../../domain/ports.ts";

@@ -1,3 +1,4 @@
+/** @module Builds the YouTube transcript source, and a `fetch` that goes through `HTTPS_PROXY`. */
 import type { Cache, SharedFlight, TranscriptSource } from "../../domain/ports.ts";
 import type { Transcript } from "../../domain/transcript.ts";
 import { sha256Hex } from "../../adapters/keys/key-digest.ts";

@@ -1,3 +1,4 @@
+/** @module The service's settings, loaded and validated once from the environment at start-up. */
 import { EnvReader } from "./readers.ts";
 import { readYoutubeRoutes, type YoutubeRoutesConfig } from "./youtube-routes.ts";
 import { parseRateLimit, type RateLimitSpec } from "./rate-limit-spec.ts";

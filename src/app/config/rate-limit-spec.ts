@@ -1,3 +1,4 @@
+/** @module Parses a request budget such as `60/min` into a limit and a window. */
 /** A request budget such as `60/min`: `limit` requests per `windowSeconds`. */
 export interface RateLimitSpec {
   limit: number;

@@ -1,3 +1,4 @@
+/** @module Reads typed settings from an environment, collecting every problem rather than stopping at the first. */
 /** Reads typed settings from an environment, collecting every problem instead of stopping at the first. */
 export class EnvReader {
   readonly problems: string[] = [];

@@ -1,4 +1,4 @@
-// Reads YOUTUBE_PROXIES and the settings of the routes' breakers and retries on block.
+/** @module Reads YOUTUBE_PROXIES and the settings of the routes' breakers and retries on block. */
 import type { EnvReader } from "./readers.ts";
 
 /** Egress routes to YouTube and how blocks on them are handled. */

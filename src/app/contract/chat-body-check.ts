@@ -1,3 +1,4 @@
+/** @module Checks a parsed chat body against the compiled request schema before Elysia does. */
 import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { AppError } from "../../domain/errors.ts";

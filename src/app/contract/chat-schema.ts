@@ -1,3 +1,4 @@
+/** @module TypeBox schemas of `POST /chat`: the request body, the response body and errors by status. */
 import { t } from "elysia";
 import { LANGUAGES, MODEL_ID, OUTPUT_FORMATS, PROMPT_MAX_CODE_POINTS } from "../../domain/chat-request.ts";
 

@@ -1,3 +1,4 @@
+/** @module Builds the contract's JSON error response and maps Elysia's error codes to the service's. */
 import { AppError, type ErrorCode } from "../../domain/errors.ts";
 import { ERROR_STATUS } from "./error-status.ts";
 

@@ -1,3 +1,4 @@
+/** @module The HTTP status of each error code of the contract. */
 import type { ErrorCode } from "../../domain/errors.ts";
 
 /** HTTP status of each error code; a code left out fails to compile. */

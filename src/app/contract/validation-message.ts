@@ -1,3 +1,4 @@
+/** @module Turns schema failures of a request body into one sentence for people. */
 import { CHAT_FIELDS, ChatBody } from "./chat-schema.ts";
 
 /** One schema failure as Elysia/TypeBox report it. */

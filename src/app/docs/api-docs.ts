@@ -1,3 +1,4 @@
+/** @module The API documentation routes: the OpenAPI document, the Swagger UI page and its assets. */
 import { Elysia } from "elysia";
 import { docsAssets, SWAGGER_UI_BASE, type DocsAsset } from "./assets.ts";
 import { buildOpenApiDocument } from "./document.ts";

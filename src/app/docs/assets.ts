@@ -1,3 +1,4 @@
+/** @module Swagger UI's files, imported as text and served under the docs path. */
 // Swagger UI's files, imported as text so that every runtime gets them the same way:
 // `bun run` and Deno read them from node_modules, and `bun build --compile` inlines
 // them into the binary. No CDN, no file system access at run time.

@@ -1,3 +1,4 @@
+/** @module Builds the OpenAPI 3.1 document of `POST /chat` from the app's schemas and error catalogue. */
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import type { AnyElysia } from "elysia";
 import { PROMPT_MAX_CODE_POINTS } from "../../domain/chat-request.ts";

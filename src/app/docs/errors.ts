@@ -1,3 +1,4 @@
+/** @module The error catalogue of `POST /chat` as the OpenAPI document shows it, with real example messages. */
 import type { ErrorCode } from "../../domain/errors.ts";
 
 /** The error codes `POST /chat` itself can answer with (404 and 405 belong to other paths and methods). */

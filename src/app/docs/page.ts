@@ -1,3 +1,4 @@
+/** @module The docs page: its paths, Content-Security-Policy, init script and HTML. */
 /** Where the docs live: the page, and the OpenAPI document (CONTRACT §1). */
 export const DOCS_PATH = "/swagger";
 export const DOCS_JSON_PATH = `${DOCS_PATH}/json`;

@@ -1,3 +1,4 @@
+/** @module The OpenAPI description and schemas of the streamed (Server-Sent Events) answer. */
 import { ChatResponseBody, ErrorBody } from "../contract/chat-schema.ts";
 
 type Json = Record<string, any>;

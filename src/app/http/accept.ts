@@ -1,3 +1,4 @@
+/** @module Decides from the `Accept` header whether a request wants its answer as a stream. */
 /**
  * Whether a request asks for the answer as a stream: its `Accept` lists
  * `text/event-stream` with a non-zero quality, and does not prefer JSON

@@ -1,3 +1,4 @@
+/** @module CORS for the origins in `CORS_ORIGINS`: response headers and preflight handling. */
 const EXPOSED = "x-request-id, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, server-timing";
 
 /**

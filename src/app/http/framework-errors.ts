@@ -1,3 +1,4 @@
+/** @module Turns what the app's error hook caught into the contract's error, and describes errors for logs. */
 import { AppError } from "../../domain/errors.ts";
 import { fromFrameworkCode, INTERNAL_ERROR_MESSAGE } from "../contract/error-response.ts";
 import { describeInvalidBody } from "../contract/validation-message.ts";

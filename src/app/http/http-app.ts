@@ -1,3 +1,4 @@
+/** @module The Elysia app of the public port: `POST /chat`, the docs, hooks and the contract's errors. */
 import { Elysia } from "elysia";
 import type { ChatOutcome, ChatResponse, ChatService } from "../../domain/chat.ts";
 import { createChatRequest, type ChatInput, type ChatRequest } from "../../domain/chat-request.ts";

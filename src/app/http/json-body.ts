@@ -1,3 +1,4 @@
+/** @module Reads a JSON request body with content-type, size, time and nesting checks. */
 import { AppError } from "../../domain/errors.ts";
 import { describeInvalidBody } from "../contract/validation-message.ts";
 

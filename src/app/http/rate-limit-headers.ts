@@ -1,3 +1,4 @@
+/** @module IETF RateLimit header fields for a rate-limit decision. */
 import type { RateDecision } from "../../domain/ports.ts";
 
 /** IETF RateLimit header fields for a decision; none for an unlimited key. */

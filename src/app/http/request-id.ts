@@ -1,3 +1,4 @@
+/** @module Chooses a request id: the caller's `x-request-id` when sane, else a new UUID. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**

@@ -1,3 +1,4 @@
+/** @module Builds the `Server-Timing` header of a chat answer. */
 import type { AnswerUsage } from "../../domain/ports.ts";
 import type { SpeechFacts } from "../../domain/transcript.ts";
 

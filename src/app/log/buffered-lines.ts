@@ -1,3 +1,4 @@
+/** @module Buffers log lines and writes them together once per timer turn. */
 /**
  * Collects log lines and hands them to `write` together, once per timer turn:
  * under load one write call (one system call) carries the lines of every

@@ -1,3 +1,4 @@
+/** @module The structured logger: one JSON object (or short readable line) per log line. */
 /** One structured log line's fields. */
 export type LogFields = Record<string, unknown>;
 

@@ -1,3 +1,4 @@
+/** @module One structured log line per request, with the facts the HTTP app noted while answering it. */
 import type { AnswerUsage, WorkRole } from "../../domain/ports.ts";
 import type { SpeechFacts } from "../../domain/transcript.ts";
 import type { Logger, LogFields } from "./logger.ts";

@@ -1,4 +1,4 @@
-// One `chat_about_video` call: arguments checked as POST /chat's body, the rate limit, the use case, and its result.
+/** @module One `chat_about_video` call: arguments checked as POST /chat's body, the rate limit, the use case, and its result. */
 import type { ChatService } from "../../domain/chat.ts";
 import { AppError } from "../../domain/errors.ts";
 import type { AnswerListener } from "../../domain/generation.ts";

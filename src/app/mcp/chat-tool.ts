@@ -1,4 +1,4 @@
-// The MCP tool `chat_about_video`: its definition, and the mapping of arguments and outcomes to tool results.
+/** @module The MCP tool `chat_about_video`: its definition, and the mapping of arguments and outcomes to tool results. */
 import type { ChatResponse } from "../../domain/chat.ts";
 import { createChatRequest, LANGUAGES, type ChatInput, type ChatRequest } from "../../domain/chat-request.ts";
 import { AppError } from "../../domain/errors.ts";

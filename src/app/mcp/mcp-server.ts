@@ -1,4 +1,4 @@
-// The MCP server (official SDK, low-level `Server`): lists the one tool and routes its calls, progress and cancellation.
+/** @module The MCP server (official SDK, low-level `Server`): lists the one tool and routes its calls, progress and cancellation. */
 import { Server } from "@modelcontextprotocol/sdk/server";
 // The SDK's `./*` export maps `types.js` to `types.js.d.ts` for type checkers; Deno is told where the types are (tsc finds them itself).
 // @ts-types="@modelcontextprotocol/sdk/types"

@@ -1,4 +1,4 @@
-// Turns the use case's progress events into MCP progress notifications: increasing `progress`, `total` once known.
+/** @module Turns the use case's progress events into MCP progress notifications: increasing `progress`, `total` once known. */
 import type { AnswerProgress } from "../../domain/ports.ts";
 
 /** One `notifications/progress` payload, without its token. */

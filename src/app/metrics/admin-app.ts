@@ -1,3 +1,4 @@
+/** @module The admin port's handler: `/healthz`, `/readyz` and Prometheus `/metrics`. */
 import type { Readiness } from "./readiness.ts";
 import type { ServiceMetrics } from "./service-metrics.ts";
 

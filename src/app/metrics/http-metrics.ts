@@ -1,3 +1,4 @@
+/** @module Per-request Prometheus metrics: requests by status and code, durations, refusals, in flight. */
 import { Gauge, Histogram, type Registry } from "prom-client";
 import type { RequestFacts } from "../log/request-log.ts";
 import { batchedCounter, type Increment } from "./label-children.ts";

@@ -1,3 +1,4 @@
+/** @module Batched labelled counters whose children add plain numbers on the hot path. */
 import { Counter, type CounterConfiguration } from "prom-client";
 
 /** What the hot path holds of a counter: an increment. */

@@ -1,3 +1,4 @@
+/** @module The service's metrics on prom-client, in a registry of their own. */
 import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
 import type { CacheLookup } from "../../domain/ports.ts";
 import { createHttpMetrics } from "./http-metrics.ts";

@@ -1,3 +1,4 @@
+/** @module The readiness state behind `/readyz`: starting, shutting down or Redis gone too long. */
 /** Why the service is not ready: still starting, stopping after a signal, or Redis gone too long. */
 export type NotReadyReason = "starting" | "shutting_down" | "redis_unreachable";
 

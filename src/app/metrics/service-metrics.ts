@@ -1,3 +1,4 @@
+/** @module The service metrics interface and the LLM token-budget observer it feeds. */
 import type { LlmCallObserver } from "../../adapters/llm/calls/groq-completer.ts";
 import type { SpeechObserver } from "../../adapters/speech/piece-transcription.ts";
 import type { YoutubeObserver } from "../../adapters/youtube/observed-call.ts";

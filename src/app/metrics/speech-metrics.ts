@@ -1,4 +1,4 @@
-/** The speech-to-text metrics: uploads by outcome and the audio seconds they carried. */
+/** @module The speech-to-text metrics: uploads by outcome and the audio seconds they carried. */
 import { Counter, type Registry } from "prom-client";
 import type { SpeechObserver, UploadOutcome } from "../../adapters/speech/piece-transcription.ts";
 import { batchedCounter, bind } from "./label-children.ts";

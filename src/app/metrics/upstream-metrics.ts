@@ -1,3 +1,4 @@
+/** @module Prometheus metrics of upstream calls to YouTube and the LLM, and of the token budget. */
 import { Gauge, Histogram, type Registry } from "prom-client";
 import type { LlmCallObserver, LlmOutcome } from "../../adapters/llm/calls/groq-completer.ts";
 import type { YoutubeCall, YoutubeObserver, YoutubeOutcome } from "../../adapters/youtube/observed-call.ts";

@@ -1,3 +1,4 @@
+/** @module Starts the admin listener (`ADMIN_PORT`) before the service is composed. */
 import type { Config } from "../config/config.ts";
 import { createAdminHandler } from "../metrics/admin-app.ts";
 import { createReadiness, type Readiness } from "../metrics/readiness.ts";

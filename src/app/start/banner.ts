@@ -1,3 +1,4 @@
+/** @module The lines printed once at start-up, the generated key among them. */
 /** The lines printed once at start-up. The generated key is shown here and nowhere else. */
 export function bannerLines(options: { url: string; backend: string; generatedKey?: string; runtime: string; adminUrl?: string }): string[] {
   const lines = [

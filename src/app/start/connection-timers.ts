@@ -1,3 +1,4 @@
+/** @module Header and idle timers of one connection, for runtimes that set none (Deno). */
 /** Timer primitives, swappable in tests. */
 export interface TimerClock {
   set(run: () => void, ms: number): unknown;

@@ -1,3 +1,4 @@
+/** @module `Deno.serve` behind a TCP relay that adds the header and idle bounds Deno lacks. */
 import { createConnectionTimers, type ConnectionTimers } from "./connection-timers.ts";
 import type { Listener } from "./shutdown.ts";
 

@@ -1,3 +1,4 @@
+/** @module Graceful shutdown: serve options, listener, in-flight request count and the stop sequence. */
 import type { Logger } from "../log/logger.ts";
 
 /** How the runtime's server must listen. */

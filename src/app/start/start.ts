@@ -1,3 +1,4 @@
+/** @module Starts the service on a runtime: settings, composition, listeners, banner and signals. */
 import { bannerLines } from "./banner.ts";
 import { composeService } from "../compose/service.ts";
 import { ConfigError, loadConfig, type Config } from "../config/config.ts";

@@ -1,3 +1,4 @@
+/** @module Streams a chat answer as Server-Sent Events, with keep-alives and bounded buffering. */
 import type { ChatResponse } from "../../domain/chat.ts";
 import { AppError } from "../../domain/errors.ts";
 import type { AnswerListener } from "../../domain/generation.ts";

@@ -1,3 +1,4 @@
+/** @module Tracks the streamed responses in progress, so shutdown and logs know when they end. */
 /** A streamed response in progress, as shutdown sees it. */
 export interface LiveStream {
   /** Ends the stream now with an `error` event carrying `reason`. */

@@ -1,3 +1,4 @@
+/** @module Carries passage scores from one caption track of a video onto another's passages, by time. */
 import type { Passage } from "./passages.ts";
 
 /**

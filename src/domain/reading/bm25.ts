@@ -1,3 +1,4 @@
+/** @module Okapi BM25 ranking over a transcript's passages, hand-written. */
 /**
  * Okapi BM25 ranking over small in-memory collections (a transcript's
  * passages). Hand-written rather than a dependency: it is thirty lines, the

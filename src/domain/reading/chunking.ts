@@ -1,3 +1,4 @@
+/** @module Renders cues as `[m:ss]` lines and cuts transcripts into lines and token-bounded chunks. */
 import { groupPassages } from "./passages.ts";
 import { estimateTokens } from "./tokens.ts";
 import { formatTimestamp, type Cue } from "../transcript.ts";

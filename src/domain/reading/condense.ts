@@ -1,3 +1,4 @@
+/** @module Condenses a transcript to a token budget, keeping central lines spread over its timeline. */
 import { cueLine, type TokenCounter } from "./chunking.ts";
 import { terms } from "./terms.ts";
 import { centrality } from "./textrank.ts";

@@ -1,3 +1,4 @@
+/** @module Detects near-duplicate passages by term-set overlap and keeps the best distinct ones. */
 /** Term-set overlap above which two passages say the same thing. */
 export const NEAR_DUPLICATE_JACCARD = 0.8;
 

@@ -1,3 +1,4 @@
+/** @module Groups caption cues into sentence-like passages for ranking. */
 import type { Cue } from "../transcript.ts";
 
 /** A few consecutive cues read as one sentence-like unit. */

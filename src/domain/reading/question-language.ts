@@ -1,3 +1,4 @@
+/** @module Tells which of the five response languages a short question is written in, when it can. */
 import type { Language } from "../chat-request.ts";
 
 /**

@@ -1,3 +1,4 @@
+/** @module Picks the transcript passages that best answer a question within a token budget. */
 import { createBm25 } from "./bm25.ts";
 import { cueLine, type TokenCounter } from "./chunking.ts";
 import { groupPassages, type Passage } from "./passages.ts";

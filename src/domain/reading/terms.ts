@@ -1,3 +1,4 @@
+/** @module Splits text into index terms in any script: normalised, stop words dropped, crudely stemmed. */
 /**
  * Words of a text as index terms, in any script: lower case, NFKC, letters
  * with their combining marks (Devanagari vowel signs are marks) and digits.

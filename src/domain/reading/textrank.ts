@@ -1,3 +1,4 @@
+/** @module TextRank centrality scores of documents, for picking a transcript's most central lines. */
 /**
  * TextRank (Mihalcea & Tarau, 2004): documents are nodes of a graph whose
  * edges weigh the words two documents share, normalised by their lengths;

@@ -1,3 +1,4 @@
+/** @module A conservative token-count estimate of a text for Llama 3 tokenizers, without a tokenizer. */
 /**
  * A conservative estimate of how many tokens an LLM tokenizer (Llama 3's
  * 128k BPE, the family behind Groq's small models) makes of a text, without

@@ -1,3 +1,4 @@
+/** @module Tests of the in-memory cache: least-recently-used eviction and time to live. */
 import { describe, expect, test } from "bun:test";
 import { createMemoryCache } from "../../../src/adapters/cache/memory-cache.ts";
 

@@ -1,3 +1,4 @@
+/** @module Tests of chained key sources: a key from any source is accepted, the local one first. */
 import { describe, expect, test } from "bun:test";
 import { createChainedApiKeys } from "../../../src/adapters/keys/chained-api-keys.ts";
 import { createStaticApiKeys } from "../../../src/adapters/keys/env-api-keys.ts";

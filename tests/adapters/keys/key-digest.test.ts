@@ -1,3 +1,4 @@
+/** @module Tests of key-digest.ts: digests of presented keys, and the bounded memory of recent ones. */
 import { describe, expect, test } from "bun:test";
 import { rememberDigests, sha256Hex } from "../../../src/adapters/keys/key-digest.ts";
 

@@ -1,3 +1,4 @@
+/** @module Runs the keys CLI as a separate process, as a user would, for the tests. */
 import { spawn } from "bun";
 import { commandFor, ROOT, targetFromEnv } from "../../support/service-process.ts";
 

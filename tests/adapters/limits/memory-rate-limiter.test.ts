@@ -1,3 +1,4 @@
+/** @module Tests of the in-memory token-bucket rate limiter and of `takeTokens()`. */
 import { describe, expect, test } from "bun:test";
 import { createMemoryRateLimiter, takeTokens } from "../../../src/adapters/limits/memory-rate-limiter.ts";
 import type { KeyIdentity } from "../../../src/domain/ports.ts";

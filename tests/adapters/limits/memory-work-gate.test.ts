@@ -1,3 +1,4 @@
+/** @module Tests of the in-memory work gate: its bound, `overloaded` refusals and freed places. */
 import { describe, expect, test } from "bun:test";
 import { createMemoryWorkGate } from "../../../src/adapters/limits/memory-work-gate.ts";
 import { AppError } from "../../../src/domain/errors.ts";

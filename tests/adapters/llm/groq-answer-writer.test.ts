@@ -1,3 +1,4 @@
+/** @module Tests of the Groq answer writer: prompt fencing, rewrites, shaping, long videos and 429s. */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createMemoryBudgetStore } from "../../../src/adapters/llm/budget/budget-store.ts";
 import { createLlmBudget } from "../../../src/adapters/llm/budget/llm-budget.ts";

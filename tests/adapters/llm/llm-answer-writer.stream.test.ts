@@ -1,3 +1,4 @@
+/** @module Tests of the LLM answer writer on a streamed request: deltas, rewrites, progress and cut streams. */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createGroqAnswerWriter, type GroqWriterOptions } from "../../../src/adapters/llm/groq-answer-writer.ts";
 import { promptTokens } from "../../../src/adapters/llm/calls/run.ts";

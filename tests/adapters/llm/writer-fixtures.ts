@@ -1,3 +1,4 @@
+/** @module Shared writer settings, a short transcript and an answer spec for the LLM writer tests. */
 import { createMemoryBudgetStore } from "../../../src/adapters/llm/budget/budget-store.ts";
 import { createLlmBudget } from "../../../src/adapters/llm/budget/llm-budget.ts";
 import type { GroqWriterOptions } from "../../../src/adapters/llm/groq-answer-writer.ts";

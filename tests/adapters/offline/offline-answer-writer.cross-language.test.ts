@@ -1,3 +1,4 @@
+/** @module Tests of the offline engine on the labelled cross-language set, with and without a second reading. */
 import { describe, expect, test } from "bun:test";
 import { createOfflineAnswerWriter } from "../../../src/adapters/offline/offline-answer-writer.ts";
 import { relevantPassages } from "../../../src/adapters/offline/extractive.ts";

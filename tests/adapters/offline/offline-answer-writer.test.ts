@@ -1,3 +1,4 @@
+/** @module Tests of the offline answer writer: summaries, questions, formats, languages and second readings. */
 import { describe, expect, test } from "bun:test";
 import { createOfflineAnswerWriter } from "../../../src/adapters/offline/offline-answer-writer.ts";
 import type { AnswerSpec } from "../../../src/domain/ports.ts";

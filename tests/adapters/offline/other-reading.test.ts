@@ -1,3 +1,4 @@
+/** @module Tests of choosing and fetching the offline engine's second reading of a video. */
 import { describe, expect, test } from "bun:test";
 import { fetchOtherReading, otherReadingLanguage } from "../../../src/adapters/offline/other-reading.ts";
 import { AppError } from "../../../src/domain/errors.ts";

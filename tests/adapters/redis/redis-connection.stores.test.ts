@@ -1,3 +1,4 @@
+/** @module Tests of Redis keys, cache and rate limits shared by instances, and of Redis outages. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
 import { issueKey } from "../../../src/adapters/keys/issued-api-keys.ts";

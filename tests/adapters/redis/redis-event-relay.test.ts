@@ -1,3 +1,4 @@
+/** @module Tests of relaying a shared work's events to other instances through Redis Streams. */
 import { afterAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
 import type { AnswerEvent, FlightEvents, SharedFlight } from "../../../src/domain/ports.ts";

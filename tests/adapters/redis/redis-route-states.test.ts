@@ -1,3 +1,4 @@
+/** @module Tests of redis-route-states.ts on a real Redis: shared breaker states, trial claims, fallback to memory. */
 import { afterAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
 import { createRedisConnection, type RedisConnection } from "../../../src/adapters/redis/redis-connection.ts";

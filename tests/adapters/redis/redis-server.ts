@@ -1,3 +1,4 @@
+/** @module The test Redis: the shared one from `TEST_REDIS_URL`, unique key prefixes, or a private server. */
 import { spawn, type Subprocess } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,3 +1,4 @@
+/** @module Tests of work shared across instances through Redis: leases, wake-ups, takeover and outages. */
 import { afterAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
 import { AppError, isAppError } from "../../../src/domain/errors.ts";

@@ -1,3 +1,4 @@
+/** @module Tests of audio-clients.ts: the audio clients' identities and the context they send. */
 import { describe, expect, test } from "bun:test";
 import { audioClients } from "../../../src/adapters/speech/audio-clients.ts";
 

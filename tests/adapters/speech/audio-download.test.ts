@@ -1,3 +1,4 @@
+/** @module Tests of audio-download.ts against a loopback server: ranged downloads over the given transport. */
 import { afterAll, describe, expect, test } from "bun:test";
 import { downloadAudio } from "../../../src/adapters/speech/audio-download.ts";
 import { createYoutubeTransport } from "../../../src/adapters/youtube/transport.ts";

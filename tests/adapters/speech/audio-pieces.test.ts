@@ -1,3 +1,4 @@
+/** @module Tests of audio-pieces.ts on real WebM and M4A fixtures: pieces under the cap that each decode (ffprobe). */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,3 +1,4 @@
+/** @module Tests of speech-reader.ts: format choice, download, pieces and transcription into cues, and its refusals. */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { createMemoryBudgetStore } from "../../../src/adapters/llm/budget/budget-store.ts";
 import { audioClients } from "../../../src/adapters/speech/audio-clients.ts";

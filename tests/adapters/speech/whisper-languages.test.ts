@@ -1,3 +1,4 @@
+/** @module Tests of whisper-languages.ts: Whisper's language names as ISO codes. */
 import { describe, expect, test } from "bun:test";
 import { languageCode } from "../../../src/adapters/speech/whisper-languages.ts";
 

@@ -1,3 +1,4 @@
+/** @module Tests of audio-formats.ts: the audio-only formats read from a player response. */
 import { describe, expect, test } from "bun:test";
 import { lowestDirectAudio, readAudioFormats } from "../../../src/adapters/youtube/audio-formats.ts";
 import { fixture, VIDEOS } from "../../support/fixtures.ts";

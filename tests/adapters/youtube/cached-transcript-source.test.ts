@@ -1,3 +1,4 @@
+/** @module Tests of the cached transcript source: shared fetches, keys, expiry, failures and lookup metrics. */
 import { describe, expect, test } from "bun:test";
 import { createCachedTranscriptSource, transcriptKey } from "../../../src/adapters/youtube/cached-transcript-source.ts";
 import { createMemoryCache } from "../../../src/adapters/cache/memory-cache.ts";

@@ -1,3 +1,4 @@
+/** @module Tests of the InnerTube transcript source: clients, translations, gated tracks, watch page and consent. */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createInnertubeTranscriptSource } from "../../../src/adapters/youtube/innertube-transcript-source.ts";
 import { AppError } from "../../../src/domain/errors.ts";

@@ -1,3 +1,4 @@
+/** @module Tests of the YouTube call outcomes and timings reported to the observer. */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createInnertubeTranscriptSource } from "../../../src/adapters/youtube/innertube-transcript-source.ts";
 import { observeCall, youtubeOutcome, type YoutubeCall, type YoutubeOutcome } from "../../../src/adapters/youtube/observed-call.ts";

@@ -1,3 +1,4 @@
+/** @module Tests of reading captured InnerTube player responses: tracks, length, refusals and reasons. */
 import { describe, expect, test } from "bun:test";
 import { isAppError } from "../../../src/domain/errors.ts";
 import { playerVideoId, readPlayerResponse } from "../../../src/adapters/youtube/player-response.ts";

@@ -1,3 +1,4 @@
+/** @module Tests of the recent player sessions: time to live and bound. */
 import { describe, expect, test } from "bun:test";
 import { createRecentSessions } from "../../../src/adapters/youtube/recent-sessions.ts";
 

@@ -1,3 +1,4 @@
+/** @module Tests of route-breaker.ts: closed, open with a doubling cool-down, half-open with one trial. */
 import { describe, expect, test } from "bun:test";
 import { createMemoryRouteStates, createRouteBreaker } from "../../../src/adapters/youtube/route-breaker.ts";
 

@@ -1,3 +1,4 @@
+/** @module Tests of routed-transcript-source.ts: one route per try, rotation on block, breakers, Retry-After. */
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../../../src/domain/errors.ts";
 import type { Transcript } from "../../../src/domain/transcript.ts";

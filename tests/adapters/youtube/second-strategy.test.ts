@@ -1,3 +1,4 @@
+/** @module Tests of falling back to the second transcript strategy, and of which error is reported. */
 import { describe, expect, test } from "bun:test";
 import { withSecondStrategy } from "../../../src/adapters/youtube/second-strategy.ts";
 import { unreadable } from "../../../src/adapters/youtube/unreadable.ts";

@@ -1,3 +1,4 @@
+/** @module Tests of caption parsing: classic and srv3 formats, entities, truncated and empty bodies. */
 import { describe, expect, test } from "bun:test";
 import { captionFormat, parseTimedText } from "../../../src/adapters/youtube/timedtext.ts";
 import { SRV3, truncatedTranscript } from "../../support/caption-bodies.ts";

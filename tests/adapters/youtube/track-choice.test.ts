@@ -1,3 +1,4 @@
+/** @module Tests of caption track choice: wanted languages, manual tracks, defaults and translation. */
 import { describe, expect, test } from "bun:test";
 import type { CaptionTrack, PlayerInfo } from "../../../src/adapters/youtube/player-response.ts";
 import { readPlayerResponse } from "../../../src/adapters/youtube/player-response.ts";

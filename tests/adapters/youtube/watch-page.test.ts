@@ -1,3 +1,4 @@
+/** @module Tests of reading the watch page: API key, initial player response, reCAPTCHA and consent wall. */
 import { describe, expect, test } from "bun:test";
 import { classifyPage, readWatchPage } from "../../../src/adapters/youtube/watch-page.ts";
 import { playerVideoId } from "../../../src/adapters/youtube/player-response.ts";

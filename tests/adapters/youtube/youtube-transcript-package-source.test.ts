@@ -1,3 +1,4 @@
+/** @module Tests of the `youtube-transcript` package source and of its cue normalisation. */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createYoutubeTranscriptPackageSource, normalise } from "../../../src/adapters/youtube/youtube-transcript-package-source.ts";
 import { AppError } from "../../../src/domain/errors.ts";

@@ -1,3 +1,4 @@
+/** @module Tests of route-fetch.ts through loopback proxies: listed routes only, whatever NO_PROXY says. */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { routeFetch } from "../../../src/app/compose/route-fetch.ts";
 import { startFixedProxy, startRotatingProxy } from "../../support/fake-proxy.ts";

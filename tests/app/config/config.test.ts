@@ -1,3 +1,4 @@
+/** @module Tests of `loadConfig()`: defaults, stream settings, hosts, lists and every bad value reported at once. */
 import { describe, expect, test } from "bun:test";
 import { ConfigError, DEFAULT_GROQ_MODEL, loadConfig } from "../../../src/app/config/config.ts";
 

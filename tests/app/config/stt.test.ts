@@ -1,3 +1,4 @@
+/** @module Tests of the speech-to-text settings: defaults, `STT=groq` needing a key, every bad value reported. */
 import { describe, expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "../../../src/app/config/config.ts";
 

@@ -1,3 +1,4 @@
+/** @module Tests of the OpenAPI document at `GET /swagger/json`: validity, body schema, errors and streaming. */
 import { describe, expect, test } from "bun:test";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { Value } from "@sinclair/typebox/value";

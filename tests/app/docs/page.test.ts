@@ -1,3 +1,4 @@
+/** @module Tests of the Swagger UI page: its CSP, self-served assets, start-up script and neighbouring 404s. */
 import { describe, expect, test } from "bun:test";
 import type { ChatService } from "../../../src/domain/chat.ts";
 import { createHttpApp } from "../../../src/app/http/http-app.ts";

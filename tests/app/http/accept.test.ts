@@ -1,3 +1,4 @@
+/** @module Tests of `wantsStream()`: which `Accept` headers ask for a streamed answer. */
 import { describe, expect, test } from "bun:test";
 import { wantsStream } from "../../../src/app/http/accept.ts";
 

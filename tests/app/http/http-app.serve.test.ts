@@ -1,3 +1,4 @@
+/** @module Tests that the direct `POST /chat` path answers as the Elysia route does: status, headers and body. */
 import { describe, expect, test } from "bun:test";
 import { appWithFakes, TEST_KEY } from "../../support/fake-ports.ts";
 

@@ -1,3 +1,4 @@
+/** @module Tests of the HTTP app: `POST /chat` success, the error table, the order of checks, docs and CORS. */
 import { describe, expect, test } from "bun:test";
 import type { ErrorCode } from "../../../src/domain/errors.ts";
 import { createMemoryWorkGate } from "../../../src/adapters/limits/memory-work-gate.ts";

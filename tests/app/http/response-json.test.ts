@@ -1,3 +1,4 @@
+/** @module Tests of response-json.ts: the cached answer's JSON body, its output escaped once. */
 import { describe, expect, test } from "bun:test";
 import type { ChatResponse } from "../../../src/domain/chat.ts";
 import { createResponseJson } from "../../../src/app/http/response-json.ts";

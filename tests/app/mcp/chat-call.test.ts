@@ -1,4 +1,4 @@
-// One tool call on the real use case with in-memory ports: results, errors, rate limit, progress, cancellation.
+/** @module One tool call on the real use case with in-memory ports: results, errors, rate limit, progress, cancellation. */
 import { describe, expect, test } from "bun:test";
 import type { Logger } from "../../../src/app/log/logger.ts";
 import { callChatTool, MCP_IDENTITY, type ChatCallDeps } from "../../../src/app/mcp/chat-call.ts";

@@ -1,4 +1,4 @@
-// The tool's definition, the mapping of arguments to a ChatRequest, and of outcomes to tool results.
+/** @module The tool's definition, the mapping of arguments to a ChatRequest, and of outcomes to tool results. */
 import { describe, expect, test } from "bun:test";
 import { ChatBody } from "../../../src/app/contract/chat-schema.ts";
 import { answerResult, CHAT_TOOL, errorResult, toChatRequest } from "../../../src/app/mcp/chat-tool.ts";

@@ -1,4 +1,4 @@
-// The SDK server wired to the tool, driven by the SDK's own client over an in-memory transport.
+/** @module The SDK server wired to the tool, driven by the SDK's own client over an in-memory transport. */
 import { describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";

@@ -1,4 +1,4 @@
-// Progress events of the use case numbered as MCP progress notifications.
+/** @module Progress events of the use case numbered as MCP progress notifications. */
 import { describe, expect, test } from "bun:test";
 import { createProgressSteps } from "../../../src/app/mcp/progress.ts";
 import type { AnswerProgress } from "../../../src/domain/ports.ts";

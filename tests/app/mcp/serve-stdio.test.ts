@@ -1,4 +1,4 @@
-// The MCP stdio runner on in-memory streams: what goes to stdout and stderr, and when it exits.
+/** @module The MCP stdio runner on in-memory streams: what goes to stdout and stderr, and when it exits. */
 import { describe, expect, test } from "bun:test";
 import { PassThrough } from "node:stream";
 import { runMcp, type McpRuntime } from "../../../src/app/mcp/serve-stdio.ts";

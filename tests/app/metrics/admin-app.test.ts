@@ -1,3 +1,4 @@
+/** @module Tests of the admin handler: `/healthz`, `/readyz`, `/metrics` and its 404s and 405s. */
 import { describe, expect, test } from "bun:test";
 import { createAdminHandler } from "../../../src/app/metrics/admin-app.ts";
 import { createPrometheusMetrics } from "../../../src/app/metrics/prometheus-metrics.ts";

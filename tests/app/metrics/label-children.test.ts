@@ -1,3 +1,4 @@
+/** @module Tests of `batchedCounter()`: children start at 0 and hand their counts over at each scrape. */
 import { describe, expect, test } from "bun:test";
 import { Registry } from "prom-client";
 import { batchedCounter } from "../../../src/app/metrics/label-children.ts";

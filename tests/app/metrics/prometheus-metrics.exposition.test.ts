@@ -1,3 +1,4 @@
+/** @module Tests that the `/metrics` exposition passes `promtool check metrics`. */
 import { describe, expect, test } from "bun:test";
 import { createPrometheusMetrics } from "../../../src/app/metrics/prometheus-metrics.ts";
 import { promtoolProblems } from "../../support/promtool.ts";

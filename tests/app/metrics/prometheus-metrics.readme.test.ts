@@ -1,3 +1,4 @@
+/** @module Tests that README's Operating section names the real metrics and its rules pass `promtool`. */
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "bun";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

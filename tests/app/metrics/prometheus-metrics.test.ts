@@ -1,3 +1,4 @@
+/** @module Tests of the Prometheus metrics: requests, upstream calls, budget, labels free of private data. */
 import { describe, expect, test } from "bun:test";
 import { createPrometheusMetrics } from "../../../src/app/metrics/prometheus-metrics.ts";
 import { llmBudgetObserver } from "../../../src/app/metrics/service-metrics.ts";

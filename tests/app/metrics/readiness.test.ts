@@ -1,3 +1,4 @@
+/** @module Tests of the readiness state: starting, serving, stopping and Redis outages against the grace period. */
 import { describe, expect, test } from "bun:test";
 import { createReadiness } from "../../../src/app/metrics/readiness.ts";
 

@@ -1,3 +1,4 @@
+/** @module Tests of speech-metrics.ts: uploads by outcome and audio seconds in the exposition. */
 import { describe, expect, test } from "bun:test";
 import { Registry } from "prom-client";
 import { createSpeechMetrics } from "../../../src/app/metrics/speech-metrics.ts";

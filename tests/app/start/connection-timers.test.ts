@@ -1,3 +1,4 @@
+/** @module Tests of the connection timers: idle and header bounds, requests in the app, pipelining. */
 import { describe, expect, test } from "bun:test";
 import { createConnectionTimers, type ConnectionTimeout, type TimerClock } from "../../../src/app/start/connection-timers.ts";
 

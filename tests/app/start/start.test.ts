@@ -1,3 +1,4 @@
+/** @module Tests of start-up and shutdown: bad settings, ports, banner, admin port, request log, buffered lines. */
 import { describe, expect, test } from "bun:test";
 import { createBufferedLines } from "../../../src/app/log/buffered-lines.ts";
 import { createRequestLog, requestFields } from "../../../src/app/log/request-log.ts";

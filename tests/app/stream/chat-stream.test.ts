@@ -1,3 +1,4 @@
+/** @module Tests of `streamChat()`: event order, keep-alives, slow readers, aborts and mismatched deltas. */
 import { describe, expect, test } from "bun:test";
 import { streamChat } from "../../../src/app/stream/chat-stream.ts";
 import { createLiveStreams } from "../../../src/app/stream/live-streams.ts";

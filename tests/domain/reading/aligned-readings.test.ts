@@ -1,3 +1,4 @@
+/** @module Tests of carrying passage scores between two readings of a video by time. */
 import { describe, expect, test } from "bun:test";
 import { carryScores, span } from "../../../src/domain/reading/aligned-readings.ts";
 import type { Passage } from "../../../src/domain/reading/passages.ts";

@@ -1,3 +1,4 @@
+/** @module Tests of the BM25 ranking and of `terms()` in every script. */
 import { describe, expect, test } from "bun:test";
 import { createBm25 } from "../../../src/domain/reading/bm25.ts";
 import { terms } from "../../../src/domain/reading/terms.ts";

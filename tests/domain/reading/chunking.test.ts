@@ -1,3 +1,4 @@
+/** @module Tests of cutting transcripts into budgeted chunks and of rendering them as `[m:ss]` lines. */
 import { describe, expect, test } from "bun:test";
 import { chunkCues, cueLine, renderCues, transcriptLines } from "../../../src/domain/reading/chunking.ts";
 import { estimateTokens } from "../../../src/domain/reading/tokens.ts";

@@ -1,3 +1,4 @@
+/** @module Tests of condensing a transcript to a budget, spread over its whole timeline. */
 import { describe, expect, test } from "bun:test";
 import { cueLine } from "../../../src/domain/reading/chunking.ts";
 import { condenseLines } from "../../../src/domain/reading/condense.ts";

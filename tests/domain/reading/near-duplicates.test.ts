@@ -1,3 +1,4 @@
+/** @module Tests of near-duplicate detection and of `distinctBest()`. */
 import { describe, expect, test } from "bun:test";
 import { distinctBest, isNearDuplicate } from "../../../src/domain/reading/near-duplicates.ts";
 import { terms } from "../../../src/domain/reading/terms.ts";

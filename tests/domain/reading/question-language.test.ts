@@ -1,3 +1,4 @@
+/** @module Tests of telling a question's language, or saying nothing when unsure. */
 import { describe, expect, test } from "bun:test";
 import { questionLanguage } from "../../../src/domain/reading/question-language.ts";
 

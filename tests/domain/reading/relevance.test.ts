@@ -1,3 +1,4 @@
+/** @module Tests of excerpt selection for a question and of reading timestamps in it. */
 import { describe, expect, test } from "bun:test";
 import { cueLine } from "../../../src/domain/reading/chunking.ts";
 import { selectExcerpts, timestampsIn } from "../../../src/domain/reading/relevance.ts";

@@ -1,3 +1,4 @@
+/** @module Tests of TextRank centrality scores. */
 import { describe, expect, test } from "bun:test";
 import { terms } from "../../../src/domain/reading/terms.ts";
 import { centrality } from "../../../src/domain/reading/textrank.ts";

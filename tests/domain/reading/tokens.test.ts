@@ -1,3 +1,4 @@
+/** @module Tests that the token estimate stays above the real count in every response language. */
 import { describe, expect, test } from "bun:test";
 import llama3Tokenizer from "llama3-tokenizer-js";
 import { estimateTokens } from "../../../src/domain/reading/tokens.ts";

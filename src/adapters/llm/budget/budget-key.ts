@@ -1,4 +1,4 @@
-/** The name of one provider budget: whose limits they are (endpoint, model, organisation's key). */
+/** @module The name of one provider budget: whose limits they are (endpoint, model, organisation's key). */
 
 /**
  * The provider counts tokens per organisation (API key) and model at one

@@ -1,3 +1,4 @@
+/** @module Where the LLM provider's token and request budget is kept, and the in-memory store. */
 import type { LimitReport } from "./limits-report.ts";
 import { bucket, type BucketState, type Limits } from "./token-bucket.ts";
 

@@ -1,4 +1,4 @@
-/** The line of LLM calls waiting for their turn: fair order, deadline guard, refusal at once. */
+/** @module The line of LLM calls waiting for their turn: fair order, deadline guard, refusal at once. */
 import { AppError } from "../../../domain/errors.ts";
 import type { BudgetStore } from "./budget-store.ts";
 import { waitOn, type FairClock } from "./fair-share.ts";

@@ -1,4 +1,4 @@
-/** The arithmetic of fair admission: max-min shares for planning, finish tags for the line, waits on a view of the bucket. */
+/** @module The arithmetic of fair admission: max-min shares for planning, finish tags for the line, waits on a view of the bucket. */
 import type { BudgetView } from "./budget-store.ts";
 
 /**

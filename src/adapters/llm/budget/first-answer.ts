@@ -1,3 +1,4 @@
+/** @module Lets one request at a time ask the provider on guessed limits until an answer states them. */
 /**
  * Until the provider has answered once, its limits are a guess: the first
  * request goes ahead on it (it asks), and the others that the guess would cut

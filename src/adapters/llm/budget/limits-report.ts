@@ -1,3 +1,4 @@
+/** @module Reads what the LLM provider says about its limits from headers and rate-limit messages. */
 /**
  * What the provider said about its limits on one answer: the
  * `x-ratelimit-*` headers every answer carries, and the figures written in

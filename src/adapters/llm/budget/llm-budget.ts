@@ -1,3 +1,4 @@
+/** @module The first-come, first-served LLM budget that every model call passes through. */
 import type { BudgetStore } from "./budget-store.ts";
 import { createFairClock, maxMinShare } from "./fair-share.ts";
 import { createFairLine, type Claim } from "./fair-line.ts";

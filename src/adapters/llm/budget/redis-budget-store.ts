@@ -1,3 +1,4 @@
+/** @module The LLM provider's budget in Redis, shared by every instance using the key. */
 import type { RedisConnection } from "../../redis/redis-connection.ts";
 import { MIN_PLAUSIBLE_TOKEN_LIMIT, type BudgetStore } from "./budget-store.ts";
 import type { Limits } from "./token-bucket.ts";

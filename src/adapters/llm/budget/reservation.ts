@@ -1,3 +1,4 @@
+/** @module Types of a request's reservation in the LLM budget and of the budget itself. */
 import type { BudgetView } from "./budget-store.ts";
 import type { LimitReport } from "./limits-report.ts";
 

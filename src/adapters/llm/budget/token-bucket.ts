@@ -1,3 +1,4 @@
+/** @module The provider's token and request limits modelled as two evenly refilling token buckets. */
 /** The provider's per-window limits, as learnt so far. */
 export interface Limits {
   tokensPerWindow: number;

@@ -1,3 +1,4 @@
+/** @module The chat-completion port: requests, completions and the provider-limit error. */
 import type { AppError } from "../../../domain/errors.ts";
 import type { LimitReport } from "../budget/limits-report.ts";
 import type { ChatMessage } from "../planning/prompts.ts";

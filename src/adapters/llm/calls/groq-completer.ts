@@ -1,3 +1,4 @@
+/** @module Chat completions on Groq (or any OpenAI-compatible server) with groq-sdk, retries and outcomes. */
 import Groq from "groq-sdk";
 import { AppError, isAppError } from "../../../domain/errors.ts";
 import { linkSignals } from "../../../domain/linked-signal.ts";

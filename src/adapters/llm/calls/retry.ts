@@ -1,3 +1,4 @@
+/** @module LLM retry timing: a per-request wait budget, server-requested delays and jittered backoff. */
 /**
  * How long one request may spend waiting between LLM retries, all calls
  * together. Concurrent waits are added up, so the bound is conservative.

@@ -1,3 +1,4 @@
+/** @module One answer's model calls: bounded concurrency, shared retry budget, summed usage, cancellation. */
 import type { TokenCounter } from "../../../domain/reading/chunking.ts";
 import type { AnswerUsage } from "../../../domain/ports.ts";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../../domain/reading/tokens.ts";

@@ -1,3 +1,4 @@
+/** @module Scales the token estimate to what the provider really counts, per transcript language. */
 import type { TokenCounter } from "../../../domain/reading/chunking.ts";
 import { estimateTokens } from "../../../domain/reading/tokens.ts";
 

@@ -1,3 +1,4 @@
+/** @module The token limits of every LLM call. */
 /** Token limits of every call. */
 export interface CallBudget {
   /** Most input tokens of one call, prompt included. */

@@ -1,3 +1,4 @@
+/** @module The model's first answer by the cheapest plan the budget allows, replanned smaller after a 413. */
 import { AppError } from "../../../domain/errors.ts";
 import { renderCues, transcriptLines } from "../../../domain/reading/chunking.ts";
 import type { AnswerSpec } from "../../../domain/ports.ts";

@@ -1,3 +1,4 @@
+/** @module Map-reduce over a transcript too long for one call: notes per chunk, then a combined answer. */
 import { chunkCues, renderCues } from "../../../domain/reading/chunking.ts";
 import type { Cue } from "../../../domain/transcript.ts";
 import type { AnswerSpec } from "../../../domain/ports.ts";

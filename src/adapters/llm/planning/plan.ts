@@ -1,3 +1,4 @@
+/** @module Chooses the shape of an answer's work (one call, map-reduce or condensed) from token costs and limits. */
 import { cueLine } from "../../../domain/reading/chunking.ts";
 import { condenseLines } from "../../../domain/reading/condense.ts";
 import type { TokenCounter } from "../../../domain/reading/chunking.ts";

@@ -1,3 +1,4 @@
+/** @module The prompts of the LLM writer: system rules, notes rules and the fenced user messages. */
 import type { Language, OutputFormat } from "../../../domain/chat-request.ts";
 
 export const LANGUAGE_NAMES: Record<Language, string> = {

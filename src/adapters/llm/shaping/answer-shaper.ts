@@ -1,3 +1,4 @@
+/** @module Shapes the model's streamed text into final answer pieces: unwrapping, plain text, citations, language. */
 import type { OutputFormat } from "../../../domain/chat-request.ts";
 import type { Cue } from "../../../domain/transcript.ts";
 import { checkCitations } from "./citations.ts";

@@ -1,3 +1,4 @@
+/** @module Tells whether an answer is plainly in another language than the one asked for. */
 import type { Language } from "../../../domain/chat-request.ts";
 
 /** Letters needed before a script share means anything. */

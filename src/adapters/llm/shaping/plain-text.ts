@@ -1,3 +1,4 @@
+/** @module Detects Markdown and turns it into readable plain text with marked's lexer. */
 import { Lexer, type Token, type Tokens } from "marked";
 
 const MARKDOWN_SIGNS: readonly RegExp[] = [

@@ -1,3 +1,4 @@
+/** @module Tests of budget-key.ts: a budget named by endpoint, model and a digest of the key, never the key. */
 import { describe, expect, test } from "bun:test";
 import { budgetKey } from "../../../../src/adapters/llm/budget/budget-key.ts";
 import { sha256Hex } from "../../../../src/adapters/keys/key-digest.ts";

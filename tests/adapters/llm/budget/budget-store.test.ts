@@ -1,3 +1,4 @@
+/** @module Tests of the in-memory LLM budget store: tokens, requests, refunds, learnt limits, retry-after. */
 import { describe, expect, test } from "bun:test";
 import { createMemoryBudgetStore } from "../../../../src/adapters/llm/budget/budget-store.ts";
 

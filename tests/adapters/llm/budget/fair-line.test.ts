@@ -1,3 +1,4 @@
+/** @module Tests of fair-line.ts: fair order of waiting calls, the deadline guard and refusal at once. */
 import { describe, expect, test } from "bun:test";
 import { createMemoryBudgetStore } from "../../../../src/adapters/llm/budget/budget-store.ts";
 import { createFairClock } from "../../../../src/adapters/llm/budget/fair-share.ts";

@@ -1,3 +1,4 @@
+/** @module Tests of fair-share.ts: max-min shares, finish tags and waits on a view of the bucket. */
 import { describe, expect, test } from "bun:test";
 import { createFairClock, maxMinShare, waitOn } from "../../../../src/adapters/llm/budget/fair-share.ts";
 

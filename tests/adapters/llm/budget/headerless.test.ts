@@ -1,3 +1,4 @@
+/** @module Tests of headerless.ts: answers stating no limits lift nothing until several in a row. */
 import { describe, expect, test } from "bun:test";
 import { createHeaderlessRule, HEADERLESS_ANSWERS_TO_UNPACE, NO_STATED_LIMIT } from "../../../../src/adapters/llm/budget/headerless.ts";
 

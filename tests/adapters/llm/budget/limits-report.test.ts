@@ -1,3 +1,4 @@
+/** @module Tests of reading the provider's limits from Groq's rate-limit headers and messages. */
 import { describe, expect, test } from "bun:test";
 import { parseDurationMs, reportFromHeaders, reportFromMessage } from "../../../../src/adapters/llm/budget/limits-report.ts";
 

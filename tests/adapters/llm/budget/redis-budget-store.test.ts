@@ -1,3 +1,4 @@
+/** @module Tests of the Redis LLM budget store: one budget for every instance, and its outage fallback. */
 import { afterAll, describe, expect, test } from "bun:test";
 import { createMemoryBudgetStore } from "../../../../src/adapters/llm/budget/budget-store.ts";
 import { createRedisBudgetStore } from "../../../../src/adapters/llm/budget/redis-budget-store.ts";

@@ -1,3 +1,4 @@
+/** @module Tests of the LLM attempt outcomes the Groq completer reports to its observer. */
 import { ProviderLimitError } from "../../../../src/adapters/llm/calls/completer.ts";
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createGroqCompleter, type LlmOutcome } from "../../../../src/adapters/llm/calls/groq-completer.ts";

@@ -1,3 +1,4 @@
+/** @module Tests of LLM retry timing: requested delays, the retry budget, backoff and abortable sleep. */
 import { describe, expect, test } from "bun:test";
 import { backoffMs, createRetryBudget, requestedDelayMs, sleep } from "../../../../src/adapters/llm/calls/retry.ts";
 

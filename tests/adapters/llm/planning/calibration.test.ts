@@ -1,3 +1,4 @@
+/** @module Tests of the token calibration learnt from the provider's counts. */
 import { describe, expect, test } from "bun:test";
 import { createTokenCalibration } from "../../../../src/adapters/llm/planning/calibration.ts";
 import { estimateTokens } from "../../../../src/domain/reading/tokens.ts";

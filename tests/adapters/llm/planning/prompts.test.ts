@@ -1,3 +1,4 @@
+/** @module Tests that the video title is fenced as data in the prompts. */
 import { describe, expect, test } from "bun:test";
 import { answerPrompt } from "../../../../src/adapters/llm/planning/prompts.ts";
 

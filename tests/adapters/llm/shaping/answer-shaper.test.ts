@@ -1,3 +1,4 @@
+/** @module Tests of the answer shaper: blocks and lines, unwrapping, language hold-back and release. */
 import { describe, expect, test } from "bun:test";
 import { AnswerShaper, type ShaperOptions } from "../../../../src/adapters/llm/shaping/answer-shaper.ts";
 import { checkCitations } from "../../../../src/adapters/llm/shaping/citations.ts";

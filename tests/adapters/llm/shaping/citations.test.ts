@@ -1,3 +1,4 @@
+/** @module Tests of citation checking: kept, moved to a cue's start, or removed. */
 import { describe, expect, test } from "bun:test";
 import { checkCitations } from "../../../../src/adapters/llm/shaping/citations.ts";
 

@@ -1,3 +1,4 @@
+/** @module Tests of the wrong-language check on the labelled corpus and on short answers. */
 import { describe, expect, test } from "bun:test";
 import { isWrongLanguage } from "../../../../src/adapters/llm/shaping/language-check.ts";
 import type { Language } from "../../../../src/domain/chat-request.ts";

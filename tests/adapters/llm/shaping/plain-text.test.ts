@@ -1,3 +1,4 @@
+/** @module Tests of Markdown to plain text conversion and of Markdown detection. */
 import { describe, expect, test } from "bun:test";
 import { looksLikeMarkdown, markdownToPlainText } from "../../../../src/adapters/llm/shaping/plain-text.ts";
 

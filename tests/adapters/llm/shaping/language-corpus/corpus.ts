@@ -1,3 +1,4 @@
+/** @module The labelled corpus of hand-written answers for the language check, and its types. */
 /**
  * A labelled corpus for the language check: answers written by hand, as an
  * LLM would answer questions about videos (reviews, lectures, cooking, sport,

@@ -1,3 +1,4 @@
+/** @module English answers of the language-check corpus. */
 import type { Entry } from "./corpus.ts";
 
 /** English answers. */

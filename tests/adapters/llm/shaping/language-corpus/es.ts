@@ -1,3 +1,4 @@
+/** @module Spanish answers of the language-check corpus. */
 import type { Entry } from "./corpus.ts";
 
 /** Spanish answers. */

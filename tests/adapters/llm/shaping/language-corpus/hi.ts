@@ -1,3 +1,4 @@
+/** @module Hindi answers of the language-check corpus, in Devanagari with English names. */
 import type { Entry } from "./corpus.ts";
 
 /** Hindi answers (Devanagari, often with English names in Latin letters, as LLMs write them). */

@@ -1,3 +1,4 @@
+/** @module Portuguese answers (Brazilian and European) of the language-check corpus. */
 import type { Entry } from "./corpus.ts";
 
 /** Portuguese answers (Brazilian and European). */

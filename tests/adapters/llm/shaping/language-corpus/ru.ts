@@ -1,3 +1,4 @@
+/** @module Russian answers of the language-check corpus. */
 import type { Entry } from "./corpus.ts";
 
 /** Russian answers. */

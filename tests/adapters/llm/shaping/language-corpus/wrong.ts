@@ -1,3 +1,4 @@
+/** @module Answers of the language-check corpus that are plainly in the wrong language. */
 import type { Entry, WrongEntry } from "./corpus.ts";
 
 /** Hindi in Latin letters (Hinglish): plainly not the Devanagari Hindi asked for. */

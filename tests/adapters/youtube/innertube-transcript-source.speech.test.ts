@@ -1,3 +1,4 @@
+/** @module Tests of innertube-transcript-source.ts handing caption-less videos to speech-to-text with its transport. */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import type { SpeechInput, SpeechReader } from "../../../src/adapters/speech/speech-reader.ts";
 import { createInnertubeTranscriptSource } from "../../../src/adapters/youtube/innertube-transcript-source.ts";
