@@ -9,7 +9,6 @@
  *
  * Loopback fakes only; about a minute per target.
  */
-import { spawn } from "bun";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startFakeLlm } from "../tests/support/fake-llm.ts";

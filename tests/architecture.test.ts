@@ -115,7 +115,7 @@ describe("layout", () => {
     const stack: string[] = [];
     for (const line of layout.split("\n")) {
       // A folder line: two spaces a level, the name, then its description (continuation lines are deeper).
-      const match = /^((?:  )*)([a-z][\w-]*\/)(?: {2,}|$)/.exec(line);
+      const match = /^((?: {2})*)([a-z][\w-]*\/)(?: {2,}|$)/.exec(line);
       if (!match || match[1]!.length / 2 > stack.length) continue;
       const depth = match[1]!.length / 2;
       stack.length = depth;

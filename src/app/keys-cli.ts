@@ -66,6 +66,7 @@ type Keys = Awaited<ReturnType<typeof composeKeyStore>>["keys"];
 
 async function create(keys: Keys, flags: Flags, io: CliIo): Promise<number> {
   const name = flags.name?.trim();
+  // deno-lint-ignore no-control-regex -- control characters are exactly what a name must not hold
   if (!name || name.length > 100 || /[\u0000-\u001f\u007f]/.test(name)) return fail(io, "keys create needs --name NAME: 1 to 100 printable characters, such as --name mobile-app", 2);
   if (flags.rateLimit !== undefined && !parseRateLimit(flags.rateLimit)) {
     return fail(io, `--rate-limit must look like 60/min, 10/s, 500/hour or 1000/day: current value is ${JSON.stringify(flags.rateLimit)}`, 2);

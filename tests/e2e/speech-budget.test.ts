@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testRedisUrl, uniquePrefix } from "../adapters/redis/redis-server.ts";
 import { SPEECH_VIDEOS } from "../support/fake-youtube-audio.ts";
 import { startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
-import { KEY, startSpeechRig, type SpeechRig } from "../support/speech-e2e.ts";
+import { startSpeechRig, type SpeechRig } from "../support/speech-e2e.ts";
 import { ask } from "../support/youtube-e2e.ts";
 
 // 100 audio seconds an hour, one budget in Redis for both instances: the first 59 s video fits, the second does not.

@@ -1,4 +1,5 @@
 /** @module End-to-end test that the audio is fetched over the player call's address. */
+// deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SPEECH_VIDEOS, startFakeYoutubeAudio } from "../support/fake-youtube-audio.ts";
 import { runToExit, startService, targetFromEnv } from "../support/service-process.ts";

@@ -1,4 +1,5 @@
 /** @module Security tests that the body limit and the 500 code point prompt cut hold end to end. */
+// deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { buildRequest } from "../support/raw-http.ts";

@@ -83,6 +83,7 @@ describe("error bodies carry no stack, upstream body or secret", () => {
       const message = JSON.parse(seen.text).error.message as string;
       expect(message).toStartWith("YouTube will not play video GJLlxj_dtq8: ");
       expect(message.length).toBeLessThan(500);
+    // deno-lint-ignore no-control-regex -- the control characters are what is looked for
       expect(message).not.toMatch(/[\u0000-\u001f]/);
     }
   });

@@ -1,4 +1,5 @@
 /** @module Reads a Server-Sent Events response to its end, with helpers for deltas and event names. */
+// deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import { createParser } from "eventsource-parser";
 
 /** One Server-Sent Event as a client reads it, with when it arrived (performance.now()). */

@@ -1,4 +1,5 @@
 /** @module Starts the fake YouTube, the fake LLM and the real service, and asks `POST /chat` for a video. */
+// deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import { startFakeLlm, type FakeLlm } from "./fake-llm.ts";
 import { startFakeYoutube, type FakeYoutube } from "./fake-youtube.ts";
 import { postChat, startService, type RunningService } from "./service-process.ts";

@@ -1,4 +1,5 @@
 /** @module Transcribes one audio piece with Groq's Whisper endpoint through groq-sdk (`audio.transcriptions.create`, verbose_json). */
+// deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import Groq, { toFile } from "groq-sdk";
 import { AppError, isAppError } from "../../domain/errors.ts";
 import { limitBody, mebibytes } from "../body-limit.ts";

@@ -1,4 +1,5 @@
 /** @module Reads the audio-only formats a player response offers, for speech-to-text. */
+// deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 
 /** One audio-only format of `streamingData.adaptiveFormats`. */
 export interface AudioFormat {

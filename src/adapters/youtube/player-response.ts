@@ -1,4 +1,5 @@
 /** @module Reads playability, length and caption tracks from an InnerTube player response. */
+// deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import { AppError } from "../../domain/errors.ts";
 import { readAudioFormats, type AudioFormat } from "./audio-formats.ts";
 import { unreadable } from "./unreadable.ts";
@@ -98,6 +99,7 @@ function subreasons(status: any): string {
 
 /** YouTube's own words may reach callers, so they are bounded and kept to one plain line. */
 function clean(text: string): string {
+  // deno-lint-ignore no-control-regex -- control characters are what is cleaned out
   return text.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 200);
 }
 

@@ -1,4 +1,5 @@
 /** @module The second strategy: transcripts through the `youtube-transcript` package, with a watching fetch hook. */
+// deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import { fetchTranscript, YoutubeTranscriptNotAvailableLanguageError, YoutubeTranscriptTooManyRequestError, type TranscriptResponse } from "youtube-transcript";
 import { AppError } from "../../domain/errors.ts";
 import type { TranscriptSource } from "../../domain/ports.ts";

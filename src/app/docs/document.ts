@@ -1,4 +1,5 @@
 /** @module Builds the OpenAPI 3.1 document of `POST /chat` from the app's schemas and error catalogue. */
+// deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import type { AnyElysia } from "elysia";
 import { PROMPT_MAX_CODE_POINTS } from "../../domain/chat-request.ts";

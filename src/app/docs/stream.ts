@@ -1,4 +1,5 @@
 /** @module The OpenAPI description and schemas of the streamed (Server-Sent Events) answer. */
+// deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import { ChatResponseBody, ErrorBody } from "../contract/chat-schema.ts";
 
 type Json = Record<string, any>;

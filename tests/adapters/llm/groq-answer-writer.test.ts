@@ -4,7 +4,6 @@ import { createMemoryBudgetStore } from "../../../src/adapters/llm/budget/budget
 import { createLlmBudget } from "../../../src/adapters/llm/budget/llm-budget.ts";
 import { createGroqAnswerWriter, type GroqWriterOptions } from "../../../src/adapters/llm/groq-answer-writer.ts";
 import { promptTokens } from "../../../src/adapters/llm/calls/run.ts";
-import type { AnswerSpec } from "../../../src/domain/ports.ts";
 import { isAppError } from "../../../src/domain/errors.ts";
 import { ANSWERS, startFakeLlm } from "../../support/fake-llm.ts";
 import { generateCues, NEEDLE } from "../../support/long-transcript.ts";

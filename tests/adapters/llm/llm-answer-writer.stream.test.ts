@@ -1,11 +1,10 @@
 /** @module Tests of the LLM answer writer on a streamed request: deltas, rewrites, progress and cut streams. */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createGroqAnswerWriter, type GroqWriterOptions } from "../../../src/adapters/llm/groq-answer-writer.ts";
-import { promptTokens } from "../../../src/adapters/llm/calls/run.ts";
 import type { AnswerSpec } from "../../../src/domain/ports.ts";
 import { isAppError } from "../../../src/domain/errors.ts";
 import { ANSWERS, startFakeLlm } from "../../support/fake-llm.ts";
-import { generateCues, NEEDLE } from "../../support/long-transcript.ts";
+import { generateCues } from "../../support/long-transcript.ts";
 import { short, writerOptions, writerSpec } from "./writer-fixtures.ts";
 
 const llm = startFakeLlm();

@@ -1,4 +1,5 @@
 /** @module Tests of reading the watch page: API key, initial player response, reCAPTCHA and consent wall. */
+// deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import { describe, expect, test } from "bun:test";
 import { classifyPage, readWatchPage } from "../../../src/adapters/youtube/watch-page.ts";
 import { playerVideoId } from "../../../src/adapters/youtube/player-response.ts";

@@ -1,4 +1,5 @@
 /** @module Tests of the OpenAPI document at `GET /swagger/json`: validity, body schema, errors and streaming. */
+// deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import { describe, expect, test } from "bun:test";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { Value } from "@sinclair/typebox/value";
