@@ -24,7 +24,7 @@ import { composeState } from "../src/app/compose/state.ts";
 import { loadConfig } from "../src/app/config/config.ts";
 import { readJsonBody } from "../src/app/http/json-body.ts";
 import { silentLogger } from "../src/app/log/logger.ts";
-import { createChatRequest, type ChatInput } from "../src/domain/chat-request.ts";
+import { type ChatInput, createChatRequest } from "../src/domain/chat-request.ts";
 
 export const STAGES = ["elysia", "body", "key", "rules", "answer"] as const;
 type Stage = (typeof STAGES)[number];
@@ -45,7 +45,9 @@ const fixed = JSON.stringify((await chat.answer(createChatRequest({ url: "https:
 const readBody = async ({ request }: { request: Request }): Promise<unknown> => {
   if (has("key")) {
     const key = request.headers.get("x-api-key")?.trim();
-    if (!key || !(await state.apiKeys.verify(key))) throw new Error("Unknown API key (the runner checks every status is 200)");
+    if (!key || !(await state.apiKeys.verify(key))) {
+      throw new Error("Unknown API key (the runner checks every status is 200)");
+    }
   }
   return checkChatBody(await readJsonBody(request, config.maxBodyBytes));
 };
@@ -53,13 +55,22 @@ const readBody = async ({ request }: { request: Request }): Promise<unknown> => 
 const app = new Elysia({ normalize: false }).post(
   "/chat",
   async ({ body }) => {
-    if (has("answer")) return new Response(JSON.stringify((await chat.answer(createChatRequest(body as ChatInput))).response), { headers: HEADERS });
+    if (has("answer")) {
+      return new Response(JSON.stringify((await chat.answer(createChatRequest(body as ChatInput))).response), {
+        headers: HEADERS,
+      });
+    }
     if (has("rules")) createChatRequest(body as ChatInput);
     return new Response(fixed, { headers: HEADERS });
   },
   { body: ChatBody, ...(has("body") ? { parse: [readBody, "json"] } : {}) },
 );
 
-const server = Bun.serve({ port: Number(process.env.PORT ?? 0), hostname: "127.0.0.1", fetch: app.fetch, development: false });
+const server = Bun.serve({
+  port: Number(process.env.PORT ?? 0),
+  hostname: "127.0.0.1",
+  fetch: app.fetch,
+  development: false,
+});
 console.log(`${stage} stage listening on http://127.0.0.1:${server.port}`);
 process.on("SIGTERM", () => process.exit(0));

@@ -28,7 +28,14 @@ import { median } from "../tests/soak/rss.ts";
 import { LoadConnection } from "./load-http-connection.ts";
 import { freePort } from "./startup-measure.ts";
 
-const { values: args } = parseArgs({ options: { rounds: { type: "string", default: "3" }, requests: { type: "string", default: "30000" }, connections: { type: "string", default: "16" }, stages: { type: "string" } } });
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "3" },
+    requests: { type: "string", default: "30000" },
+    connections: { type: "string", default: "16" },
+    stages: { type: "string" },
+  },
+});
 const ROUNDS = Number(args.rounds);
 const REQUESTS = Number(args.requests);
 const CONNECTIONS = Number(args.connections);
@@ -38,27 +45,55 @@ const BODY = JSON.stringify({ url: "https://youtu.be/GJLlxj_dtq8" });
 const TICKS_PER_SECOND = 100;
 
 const ALL_STAGES: { name: string; what: string; command: string[]; admin?: boolean }[] = [
-  { name: "bare", what: "Bun.serve parsing the body, fixed JSON (the goal's baseline)", command: ["bench/startup-bare-server.ts", "bare"] },
+  {
+    name: "bare",
+    what: "Bun.serve parsing the body, fixed JSON (the goal's baseline)",
+    command: ["bench/startup-bare-server.ts", "bare"],
+  },
   { name: "elysia", what: "+ Elysia route with the body schema", command: ["bench/breakdown-server.ts", "elysia"] },
-  { name: "body", what: "+ the service's body reading and schema check", command: ["bench/breakdown-server.ts", "body"] },
+  {
+    name: "body",
+    what: "+ the service's body reading and schema check",
+    command: ["bench/breakdown-server.ts", "body"],
+  },
   { name: "key", what: "+ API-key check (SHA-256 lookup)", command: ["bench/breakdown-server.ts", "key"] },
-  { name: "rules", what: "+ request rules (URL to video id, defaults)", command: ["bench/breakdown-server.ts", "rules"] },
+  {
+    name: "rules",
+    what: "+ request rules (URL to video id, defaults)",
+    command: ["bench/breakdown-server.ts", "rules"],
+  },
   { name: "answer", what: "+ answer-cache lookup and response JSON", command: ["bench/breakdown-server.ts", "answer"] },
-  { name: "service", what: "the service: + request id, rate limit, log line, Server-Timing", command: ["src/app/main-bun.ts"] },
+  {
+    name: "service",
+    what: "the service: + request id, rate limit, log line, Server-Timing",
+    command: ["src/app/main-bun.ts"],
+  },
   // Not a step of the ladder: bare plus only the request log line, one duty the service may not drop.
-  { name: "bare+log", what: "reference: bare + the service's request log line only", command: ["bench/startup-bare-server.ts", "logged"] },
+  {
+    name: "bare+log",
+    what: "reference: bare + the service's request log line only",
+    command: ["bench/startup-bare-server.ts", "logged"],
+  },
   // Not a step either: the service with the admin port, so metrics are recorded on every request.
-  { name: "service+metrics", what: "the service with ADMIN_PORT: + Prometheus metrics (compare with service)", command: ["src/app/main-bun.ts"], admin: true },
+  {
+    name: "service+metrics",
+    what: "the service with ADMIN_PORT: + Prometheus metrics (compare with service)",
+    command: ["src/app/main-bun.ts"],
+    admin: true,
+  },
 ];
 const wanted = args.stages?.split(",");
 // In the order given, so an order effect can be checked by swapping them.
-const STAGES = wanted ? wanted.map((name) => ALL_STAGES.find((stage) => stage.name === name) ?? unknownStage(name)) : ALL_STAGES;
+const STAGES = wanted
+  ? wanted.map((name) => ALL_STAGES.find((stage) => stage.name === name) ?? unknownStage(name))
+  : ALL_STAGES;
 
 function unknownStage(name: string): never {
   throw new Error(`Unknown stage ${name}; one of ${ALL_STAGES.map((stage) => stage.name).join(", ")}`);
 }
 
-const pinned = availableParallelism() >= 2 && spawnSync(["taskset", "-pc", "0", String(process.pid)], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
+const pinned = availableParallelism() >= 2 &&
+  spawnSync(["taskset", "-pc", "0", String(process.pid)], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
 const youtube = startFakeYoutube();
 
 function cpuTicks(pid: number): number {
@@ -81,7 +116,14 @@ async function waitForHttp(url: string): Promise<void> {
 async function measure(stage: (typeof STAGES)[number]): Promise<{ rps: number; cpuMicros: number }> {
   const port = await freePort();
   const command = [...(pinned ? ["taskset", "-c", "1"] : []), process.execPath, ...stage.command];
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, LOG_FORMAT: "json" };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    API_KEYS: KEY,
+    YOUTUBE_BASE_URL: youtube.origin,
+    LOG_FORMAT: "json",
+  };
   if (stage.admin) env.ADMIN_PORT = String(await freePort());
   const child = spawn(command, { cwd: ROOT, env, stdout: "ignore", stderr: "inherit" });
   const connections: LoadConnection[] = [];
@@ -94,7 +136,9 @@ async function measure(stage: (typeof STAGES)[number]): Promise<{ rps: number; c
         connections.map(async (connection) => {
           while (left-- > 0) {
             const response = await connection.post("/chat", { "x-api-key": KEY }, BODY, 10_000);
-            if (response.status !== 200) throw new Error(`${stage.name}: POST /chat answered ${response.status} ${response.code ?? ""}`);
+            if (response.status !== 200) {
+              throw new Error(`${stage.name}: POST /chat answered ${response.status} ${response.code ?? ""}`);
+            }
           }
         }),
       );
@@ -114,8 +158,14 @@ async function measure(stage: (typeof STAGES)[number]): Promise<{ rps: number; c
 }
 
 try {
-  console.log(`cached-request-breakdown: ${ROUNDS} rounds x ${REQUESTS} cached POST /chat per stage over ${CONNECTIONS} keep-alive connections${pinned ? ", client on CPU 0, server on CPU 1" : " (not pinned)"}`);
-  const results = new Map<string, { rps: number[]; cpu: number[] }>(STAGES.map((stage) => [stage.name, { rps: [], cpu: [] }]));
+  console.log(
+    `cached-request-breakdown: ${ROUNDS} rounds x ${REQUESTS} cached POST /chat per stage over ${CONNECTIONS} keep-alive connections${
+      pinned ? ", client on CPU 0, server on CPU 1" : " (not pinned)"
+    }`,
+  );
+  const results = new Map<string, { rps: number[]; cpu: number[] }>(
+    STAGES.map((stage) => [stage.name, { rps: [], cpu: [] }]),
+  );
   for (let round = 0; round < ROUNDS; round++) {
     // Every other round runs the stages in reverse: a stage run right after another measured
     // lower, whichever it was (16 µs apart for the same two servers swapped), so order is balanced.
@@ -135,12 +185,26 @@ try {
     if (stage.name === "bare+log") previous = median(bare.cpu);
     const service = results.get("service")?.cpu ?? [];
     if (stage.name === "service+metrics" && service.length > 0) previous = median(service);
-    const added = previous === undefined ? "" : `  (${micros - previous >= 0 ? "+" : ""}${(micros - previous).toFixed(1)} µs)`;
-    console.log(`${stage.name.padEnd(15)} ${median(rps).toFixed(0).padStart(6)} req/s = ${(median(rps) / bareRps).toFixed(2)} of ${baseline.padEnd(7)} server CPU ${micros.toFixed(1).padStart(5)} µs/request${added.padEnd(13)}  ${stage.what}`);
+    const added = previous === undefined
+      ? ""
+      : `  (${micros - previous >= 0 ? "+" : ""}${(micros - previous).toFixed(1)} µs)`;
+    console.log(
+      `${stage.name.padEnd(15)} ${median(rps).toFixed(0).padStart(6)} req/s = ${
+        (median(rps) / bareRps).toFixed(2)
+      } of ${baseline.padEnd(7)} server CPU ${micros.toFixed(1).padStart(5)} µs/request${
+        added.padEnd(13)
+      }  ${stage.what}`,
+    );
     previous = micros;
   }
   // Each round's figure too: on a shared machine the spread says how far to trust a difference of medians.
-  for (const stage of STAGES) console.log(`  ${stage.name.padEnd(15)} CPU µs/request by round: ${results.get(stage.name)!.cpu.map((c) => c.toFixed(1)).join(" ")}`);
+  for (const stage of STAGES) {
+    console.log(
+      `  ${stage.name.padEnd(15)} CPU µs/request by round: ${
+        results.get(stage.name)!.cpu.map((c) => c.toFixed(1)).join(" ")
+      }`,
+    );
+  }
   console.log(`(medians of ${ROUNDS}; CPU per request in ${TICKS_PER_SECOND} Hz ticks over ${REQUESTS} requests)`);
 } finally {
   await youtube.close();

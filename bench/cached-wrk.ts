@@ -16,7 +16,14 @@ import { binaryPath, ROOT } from "../tests/support/service-process.ts";
 import { median } from "../tests/soak/rss.ts";
 import { freePort } from "./startup-measure.ts";
 
-const { values: args } = parseArgs({ options: { targets: { type: "string", default: "bun,binary" }, rounds: { type: "string", default: "5" }, seconds: { type: "string", default: "5" }, connections: { type: "string", default: "16" } } });
+const { values: args } = parseArgs({
+  options: {
+    targets: { type: "string", default: "bun,binary" },
+    rounds: { type: "string", default: "5" },
+    seconds: { type: "string", default: "5" },
+    connections: { type: "string", default: "16" },
+  },
+});
 const KEY = "bench-key-0123456789";
 const BODY = JSON.stringify({ url: "https://youtu.be/GJLlxj_dtq8" });
 
@@ -25,12 +32,19 @@ if (!which("wrk")) {
   process.exit(0);
 }
 const script = `/tmp/cached-wrk-${process.pid}.lua`;
-writeFileSync(script, `wrk.method = "POST"\nwrk.body = '${BODY}'\nwrk.headers["content-type"] = "application/json"\nwrk.headers["x-api-key"] = "${KEY}"\n`);
+writeFileSync(
+  script,
+  `wrk.method = "POST"\nwrk.body = '${BODY}'\nwrk.headers["content-type"] = "application/json"\nwrk.headers["x-api-key"] = "${KEY}"\n`,
+);
 const youtube = startFakeYoutube();
 
 async function waitFor(url: string): Promise<void> {
   for (let attempt = 0; attempt < 400; attempt++) {
-    const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-api-key": KEY }, body: BODY }).catch(() => undefined);
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": KEY },
+      body: BODY,
+    }).catch(() => undefined);
     if (response?.status === 200) return;
     await Bun.sleep(25);
   }
@@ -40,12 +54,27 @@ async function waitFor(url: string): Promise<void> {
 /** @returns req/s of one wrk run against a fresh server started by `command` */
 async function measure(command: string[]): Promise<number> {
   const port = await freePort();
-  const env = { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, LOG_FORMAT: "json" };
+  const env = {
+    PATH: process.env.PATH ?? "",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    API_KEYS: KEY,
+    YOUTUBE_BASE_URL: youtube.origin,
+    LOG_FORMAT: "json",
+  };
   const child = spawn(command, { cwd: ROOT, env, stdout: "ignore", stderr: "inherit" });
   try {
     await waitFor(`http://127.0.0.1:${port}/chat`); // the first answer fills the cache
     spawnSync(["wrk", "-t1", `-c${args.connections}`, "-d1s", "-s", script, `http://127.0.0.1:${port}/chat`]); // warm-up
-    const run = spawnSync(["wrk", "-t1", `-c${args.connections}`, `-d${args.seconds}s`, "-s", script, `http://127.0.0.1:${port}/chat`]);
+    const run = spawnSync([
+      "wrk",
+      "-t1",
+      `-c${args.connections}`,
+      `-d${args.seconds}s`,
+      "-s",
+      script,
+      `http://127.0.0.1:${port}/chat`,
+    ]);
     const output = run.stdout.toString();
     if (/Non-2xx/.test(output)) throw new Error(`non-2xx answers:\n${output}`);
     return Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? Number.NaN);
@@ -70,7 +99,13 @@ try {
       served.push(await measure(service));
     }
     const ratios = served.map((value, i) => value / bare[i]!);
-    console.log(`cached-wrk (${target}): bare ${median(bare).toFixed(0)} req/s (${spread(bare)}), service ${median(served).toFixed(0)} (${spread(served)}); ratio median ${median(ratios).toFixed(2)} (rounds ${ratios.map((r) => r.toFixed(2)).join(" ")})`);
+    console.log(
+      `cached-wrk (${target}): bare ${median(bare).toFixed(0)} req/s (${spread(bare)}), service ${
+        median(served).toFixed(0)
+      } (${spread(served)}); ratio median ${median(ratios).toFixed(2)} (rounds ${
+        ratios.map((r) => r.toFixed(2)).join(" ")
+      })`,
+    );
   }
 } finally {
   await youtube.close();

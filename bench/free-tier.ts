@@ -22,13 +22,13 @@
  *   (up to a minute each), so that it compares with the cold run.
  */
 import llama3Tokenizer from "llama3-tokenizer-js";
-import { startFakeLlm, type FakeLlm, type LlmCall, type Responder } from "../tests/support/fake-llm.ts";
+import { type FakeLlm, type LlmCall, type Responder, startFakeLlm } from "../tests/support/fake-llm.ts";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
-import { VIDEOS, watchUrl, type VideoName } from "../tests/support/fixtures.ts";
+import { type VideoName, VIDEOS, watchUrl } from "../tests/support/fixtures.ts";
 import { captionXml, generateCues, type GeneratedCue } from "../tests/support/long-transcript.ts";
 import type { Charge } from "../tests/support/provider-limits.ts";
 import { requestLogLines } from "../tests/support/request-log-lines.ts";
-import { startService, type RunningService } from "../tests/support/service-process.ts";
+import { type RunningService, startService } from "../tests/support/service-process.ts";
 
 const LIMITS = { tokensPerWindow: 6_000, requestsPerWindow: 30, windowMs: 60_000 };
 /** Groq-like latency: a fixed time to first token, then the output at a steady rate. */
@@ -39,11 +39,24 @@ const CLIENT_TIMEOUT_MS = 150_000;
 const KEY = "bench-key-0123456789";
 
 // Notes about as long as the map prompt allows (110 words, 145 tokens); a summary of 224 words (280 tokens).
-const NOTES = Array.from({ length: 5 }, (_, i) => `- [${i * 4}:00] The reviewer covers one more aspect of the device, how it holds up in daily use, and what it costs.`).join("\n");
-const SUMMARY = Array.from({ length: 8 }, (_, i) => `The reviewer then turns to another part of the tablet [${i * 4}:00], compares it with last year's model, and says whether it is worth the money for most people.`).join("\n");
+const NOTES = Array.from(
+  { length: 5 },
+  (_, i) =>
+    `- [${
+      i * 4
+    }:00] The reviewer covers one more aspect of the device, how it holds up in daily use, and what it costs.`,
+).join("\n");
+const SUMMARY = Array.from(
+  { length: 8 },
+  (_, i) =>
+    `The reviewer then turns to another part of the tablet [${
+      i * 4
+    }:00], compares it with last year's model, and says whether it is worth the money for most people.`,
+).join("\n");
 
 const llamaTokens = (text: string) => llama3Tokenizer.encode(text, { bos: false, eos: false }).length;
-const isNotes = (call: LlmCall) => /Part \d+ of \d+ of a long video's transcript|Merge them into shorter notes/.test(call.text);
+const isNotes = (call: LlmCall) =>
+  /Part \d+ of \d+ of a long video's transcript|Merge them into shorter notes/.test(call.text);
 
 /** One measured `POST /chat`. */
 interface Row {
@@ -94,7 +107,11 @@ function bucketLevel(charges: readonly Charge[], at: number): number {
 function coverageAtFake(calls: readonly LlmCall[], sentences: number): number {
   const lines = new Set<string>();
   for (const call of calls.filter((c) => !c.refused)) {
-    for (const block of call.text.matchAll(/<transcript>\n([\s\S]*?)\n<\/transcript>/g)) for (const line of block[1]!.split("\n")) if (line.startsWith("[")) lines.add(line);
+    for (const block of call.text.matchAll(/<transcript>\n([\s\S]*?)\n<\/transcript>/g)) {
+      for (const line of block[1]!.split("\n")) {
+        if (line.startsWith("[")) lines.add(line);
+      }
+    }
   }
   const read = [...lines].reduce((sum, line) => sum + (line.match(/[.!?](?=\s|$)/g)?.length ?? 0), 0);
   return read / sentences;
@@ -102,14 +119,19 @@ function coverageAtFake(calls: readonly LlmCall[], sentences: number): number {
 
 /** The plan as the fake saw it: one call, or map-reduce with its parts; `condensed` when less than the whole was read. */
 function planAtFake(calls: readonly LlmCall[], coverage: number): string {
-  const parts = /Part \d+ of (\d+) of a long video's transcript/.exec(calls.find((c) => !c.refused && isNotes(c))?.text ?? "")?.[1];
+  const parts = /Part \d+ of (\d+) of a long video's transcript/.exec(
+    calls.find((c) => !c.refused && isNotes(c))?.text ?? "",
+  )?.[1];
   const shape = parts ? `map-reduce (${parts} parts)` : "one-call";
   return coverage < 0.999 ? `condensed+${shape}` : shape;
 }
 
 /** @returns the latency, at the fake, of the answered call that ended last (0 when none was answered) */
 function lastCallLatency(answered: readonly LlmCall[], ends: ReadonlyMap<LlmCall, number>): number {
-  const last = answered.reduce<LlmCall | undefined>((latest, c) => (!latest || ends.get(c)! > ends.get(latest)! ? c : latest), undefined);
+  const last = answered.reduce<LlmCall | undefined>(
+    (latest, c) => (!latest || ends.get(c)! > ends.get(latest)! ? c : latest),
+    undefined,
+  );
   return last ? ends.get(last)! - last.startedAt : 0;
 }
 
@@ -121,7 +143,12 @@ interface Setup {
 }
 
 /** Sends one summary request and reads what the service and the fake LLM saw of it. */
-async function summary(label: string, { service, llm, ends }: Setup, video: VideoName, cues: readonly GeneratedCue[]): Promise<Row> {
+async function summary(
+  label: string,
+  { service, llm, ends }: Setup,
+  video: VideoName,
+  cues: readonly GeneratedCue[],
+): Promise<Row> {
   const firstCall = llm.calls.length;
   const firstCharge = llm.limits!.charges.length;
   const started = performance.now();
@@ -175,13 +202,27 @@ async function video(label: string, minutes: number, warm: "no" | "right-after" 
   const llm = startFakeLlm({ limits: LIMITS });
   const ends = new Map<LlmCall, number>();
   llm.respondWith(groqLike(ends));
-  const service = await startService({ API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_bench", GROQ_BASE_URL: llm.baseUrl });
+  const service = await startService({
+    API_KEYS: KEY,
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: "gsk_bench",
+    GROQ_BASE_URL: llm.baseUrl,
+  });
   try {
     const setup = { service, llm, ends };
     const rows = [await summary(label, setup, "normal", cues)];
     if (warm === "refilled") await Bun.sleep(msUntilFull(llm.limits!.charges));
     // Another video id: the first answer is cached. Right after, the bucket is not full; the floor counts what is left in it.
-    if (warm !== "no") rows.push(await summary(`${label}, warm (same process, ${warm === "refilled" ? "bucket refilled" : "right after"})`, setup, "twoTracks", cues));
+    if (warm !== "no") {
+      rows.push(
+        await summary(
+          `${label}, warm (same process, ${warm === "refilled" ? "bucket refilled" : "right after"})`,
+          setup,
+          "twoTracks",
+          cues,
+        ),
+      );
+    }
     return rows;
   } finally {
     await service.stop();
@@ -193,13 +234,32 @@ function print(row: Row): void {
   const seconds = (ms: number) => (ms / 1000).toFixed(1);
   const status = row.errorCode ? `${row.status} ${row.errorCode}` : String(row.status);
   const ratio = row.floorMs > 0 ? (row.wallMs / row.floorMs).toFixed(2) : "—";
-  const cells = [row.label, row.videoTokens.toLocaleString("en"), status, seconds(row.wallMs), row.answered, `${row.refused413} / ${row.refused429}`, row.plan, row.coverage, row.charged.toLocaleString("en"), Math.round(row.lastCallMs), seconds(row.floorMs), ratio];
+  const cells = [
+    row.label,
+    row.videoTokens.toLocaleString("en"),
+    status,
+    seconds(row.wallMs),
+    row.answered,
+    `${row.refused413} / ${row.refused429}`,
+    row.plan,
+    row.coverage,
+    row.charged.toLocaleString("en"),
+    Math.round(row.lastCallMs),
+    seconds(row.floorMs),
+    ratio,
+  ];
   console.log(`| ${cells.join(" | ")} |`);
 }
 
 const youtube = startFakeYoutube();
-console.log(`free tier of llama-3.1-8b-instant: ${LIMITS.tokensPerWindow} tokens and ${LIMITS.requestsPerWindow} requests per ${LIMITS.windowMs / 1000} s; fake LLM latency ${FIRST_TOKEN_MS} ms + output at ${OUTPUT_TOKENS_PER_S} tokens/s; service defaults (REQUEST_TIMEOUT_MS 120 s)`);
-console.log("| Summary | Video tokens | HTTP | Wall s | Calls answered | Refused 413 / 429 | Plan | Coverage | Tokens charged | Last call ms | Floor s | Wall / floor |");
+console.log(
+  `free tier of llama-3.1-8b-instant: ${LIMITS.tokensPerWindow} tokens and ${LIMITS.requestsPerWindow} requests per ${
+    LIMITS.windowMs / 1000
+  } s; fake LLM latency ${FIRST_TOKEN_MS} ms + output at ${OUTPUT_TOKENS_PER_S} tokens/s; service defaults (REQUEST_TIMEOUT_MS 120 s)`,
+);
+console.log(
+  "| Summary | Video tokens | HTTP | Wall s | Calls answered | Refused 413 / 429 | Plan | Coverage | Tokens charged | Last call ms | Floor s | Wall / floor |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
 try {
   let readAtFake = false;
@@ -213,7 +273,11 @@ try {
       readAtFake ||= row.plan.endsWith("*");
     }
   }
-  if (readAtFake) console.log("* read at the fake LLM (the request log has no plan or coverage field): coverage = sentences of the transcript that reached the model ÷ sentences spoken");
+  if (readAtFake) {
+    console.log(
+      "* read at the fake LLM (the request log has no plan or coverage field): coverage = sentences of the transcript that reached the model ÷ sentences spoken",
+    );
+  }
 } finally {
   await youtube.close();
 }

@@ -15,7 +15,7 @@
  * other best guess).
  */
 import { MIN_DETECTOR_LETTERS, scriptVerdict } from "../src/adapters/llm/shaping/language-check.ts";
-import { corpusCases, letterCount, type Case } from "../tests/adapters/llm/shaping/language-corpus/corpus.ts";
+import { type Case, corpusCases, letterCount } from "../tests/adapters/llm/shaping/language-corpus/corpus.ts";
 
 /** Scores for the candidate languages, best first, by two-letter code. */
 type Scorer = (latin: string) => [string, number][];
@@ -25,7 +25,20 @@ interface Detector {
 }
 
 const CANDIDATES = ["en", "es", "pt", "fr", "it", "de", "nl", "ca", "ro", "pl", "tr", "id"];
-const ISO3: Record<string, string> = { en: "eng", es: "spa", pt: "por", fr: "fra", it: "ita", de: "deu", nl: "nld", ca: "cat", ro: "ron", pl: "pol", tr: "tur", id: "ind" };
+const ISO3: Record<string, string> = {
+  en: "eng",
+  es: "spa",
+  pt: "por",
+  fr: "fra",
+  it: "ita",
+  de: "deu",
+  nl: "nld",
+  ca: "cat",
+  ro: "ron",
+  pl: "pol",
+  tr: "tur",
+  id: "ind",
+};
 const ISO1 = Object.fromEntries(Object.entries(ISO3).map(([k, v]) => [v, k]));
 const RATIOS = [0.8, 0.9, 0.95, 0.97, 0.99, 1];
 
@@ -50,7 +63,8 @@ const DETECTORS: Detector[] = [
     name: `tinyld 1.3 ${size}`,
     load: async () => {
       const { detectAll } = size === "light" ? await import("tinyld/light") : await import("tinyld");
-      return (latin: string) => detectAll(latin, { only: CANDIDATES }).map(({ lang, accuracy }) => [lang, accuracy] as [string, number]);
+      return (latin: string) =>
+        detectAll(latin, { only: CANDIDATES }).map(({ lang, accuracy }) => [lang, accuracy] as [string, number]);
     },
   })),
 ];
@@ -63,7 +77,12 @@ function flags(scores: [string, number][], wanted: string, ratio: number): boole
   return ratio === 1 || score < ratio * best[1];
 }
 
-interface Tally { tp: number; fp: number; fn: number; misses: string[] }
+interface Tally {
+  tp: number;
+  fp: number;
+  fn: number;
+  misses: string[];
+}
 
 /** The check's verdicts with this scorer under each ratio, split into ≥ 80 and 30–79 letters. */
 function measure(cases: Case[], score: Scorer): Map<number, { long: Tally; short: Tally }> {
@@ -79,8 +98,13 @@ function measure(cases: Case[], score: Scorer): Map<number, { long: Tally; short
       const flagged = typeof verdict === "boolean" ? verdict : flags(scores, c.asked, ratio);
       const bucket = long ? t.long : t.short;
       if (flagged && c.wrong) bucket.tp++;
-      else if (flagged) { bucket.fp++; bucket.misses.push(`false alarm (${c.written} asked ${c.asked}): ${oneLine(c.text)}`); }
-      else if (c.wrong) { bucket.fn++; bucket.misses.push(`missed (${c.written} asked ${c.asked}): ${oneLine(c.text)}`); }
+      else if (flagged) {
+        bucket.fp++;
+        bucket.misses.push(`false alarm (${c.written} asked ${c.asked}): ${oneLine(c.text)}`);
+      } else if (c.wrong) {
+        bucket.fn++;
+        bucket.misses.push(`missed (${c.written} asked ${c.asked}): ${oneLine(c.text)}`);
+      }
     }
   }
   return out;
@@ -99,8 +123,14 @@ const pct = (n: number, d: number) => (d === 0 ? "–" : `${((100 * n) / d).toFi
 async function main(): Promise<void> {
   const cases = corpusCases();
   const latinChecks = cases.filter((c) => typeof scriptVerdict(c.text, c.asked) === "string").length;
-  console.log(`corpus: ${cases.length} judgements (${cases.filter((c) => c.wrong).length} wrong), ${latinChecks} reach the detector\n`);
-  console.log("| detector | rule r | precision ≥80 | recall ≥80 | missed ≥80 | false alarms ≥80 | missed 30–79 | false alarms 30–79 | first load | per check |");
+  console.log(
+    `corpus: ${cases.length} judgements (${
+      cases.filter((c) => c.wrong).length
+    } wrong), ${latinChecks} reach the detector\n`,
+  );
+  console.log(
+    "| detector | rule r | precision ≥80 | recall ≥80 | missed ≥80 | false alarms ≥80 | missed 30–79 | false alarms 30–79 | first load | per check |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|---|");
   for (const detector of DETECTORS) {
     const start = performance.now();
@@ -112,8 +142,21 @@ async function main(): Promise<void> {
     const results = measure(cases, score);
     const perCheck = ((performance.now() - t0) * 1000) / calls;
     for (const [ratio, { long, short }] of results) {
-      console.log(`| ${detector.name} | ${ratio} | ${pct(long.tp, long.tp + long.fp)} | ${pct(long.tp, long.tp + long.fn)} | ${long.fn} | ${long.fp} | ${short.fn} | ${short.fp} | ${loadMs.toFixed(0)} ms | ${perCheck.toFixed(0)} µs |`);
-      if (process.argv.includes("--misses")) for (const line of [...long.misses, ...short.misses.map((m) => `(short) ${m}`)]) console.log(`    ${line}`);
+      console.log(
+        `| ${detector.name} | ${ratio} | ${pct(long.tp, long.tp + long.fp)} | ${
+          pct(long.tp, long.tp + long.fn)
+        } | ${long.fn} | ${long.fp} | ${short.fn} | ${short.fp} | ${loadMs.toFixed(0)} ms | ${
+          perCheck.toFixed(0)
+        } µs |`,
+      );
+      if (process.argv.includes("--misses")) {
+        for (
+          const line of [
+            ...long.misses,
+            ...short.misses.map((m) => `(short) ${m}`),
+          ]
+        ) console.log(`    ${line}`);
+      }
     }
   }
 }

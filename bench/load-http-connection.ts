@@ -46,7 +46,13 @@ export class LoadConnection {
    */
   async post(path: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<LoadResponse> {
     const started = performance.now();
-    const head = [`POST ${path} HTTP/1.1`, "host: 127.0.0.1", "content-type: application/json", `content-length: ${Buffer.byteLength(body)}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+    const head = [
+      `POST ${path} HTTP/1.1`,
+      "host: 127.0.0.1",
+      "content-type: application/json",
+      `content-length: ${Buffer.byteLength(body)}`,
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`No response within ${timeoutMs} ms`)), timeoutMs);
       this.#waiting = (value) => {

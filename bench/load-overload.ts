@@ -47,13 +47,20 @@ export interface RoundReport {
 const KEY = "bench-load-key-0123456789";
 
 /** Runs the rounds against a fresh service and returns a report per round, plus the service's VmHWM. */
-export async function runLoad(options: LoadOptions, print: (line: string) => void = () => {}): Promise<{ rounds: RoundReport[]; vmHwmMiB: number }> {
+export async function runLoad(
+  options: LoadOptions,
+  print: (line: string) => void = () => {},
+): Promise<{ rounds: RoundReport[]; vmHwmMiB: number }> {
   const youtube = startFakeYoutube();
   const llm = startFakeLlm();
   llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: options.llmDelayMs }));
   const service = await startServer({
-    API_KEYS: KEY, MAX_IN_FLIGHT: String(options.maxInFlight), YOUTUBE_BASE_URL: youtube.origin,
-    GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl, LOG_FORMAT: "json",
+    API_KEYS: KEY,
+    MAX_IN_FLIGHT: String(options.maxInFlight),
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: "gsk_fake",
+    GROQ_BASE_URL: llm.baseUrl,
+    LOG_FORMAT: "json",
   });
   const rounds: RoundReport[] = [];
   try {
@@ -71,7 +78,9 @@ export async function runLoad(options: LoadOptions, print: (line: string) => voi
 }
 
 async function runRound(round: number, service: Server, options: LoadOptions): Promise<RoundReport> {
-  const connections = await Promise.all(Array.from({ length: options.connections }, () => LoadConnection.open("127.0.0.1", service.port)));
+  const connections = await Promise.all(
+    Array.from({ length: options.connections }, () => LoadConnection.open("127.0.0.1", service.port)),
+  );
   const results: LoadResponse[] = [];
   let hung = 0;
   let peakRss = 0;
@@ -96,7 +105,11 @@ async function runRound(round: number, service: Server, options: LoadOptions): P
   const latencies = results.map((r) => r.ms).sort((a, b) => a - b);
   const overloaded = results.filter((r) => r.status === 503 && r.code === "overloaded");
   const other: Record<string, number> = {};
-  for (const r of results) if (r.status !== 200 && !(r.status === 503 && r.code === "overloaded")) other[`${r.status} ${r.code}`] = (other[`${r.status} ${r.code}`] ?? 0) + 1;
+  for (const r of results) {
+    if (r.status !== 200 && !(r.status === 503 && r.code === "overloaded")) {
+      other[`${r.status} ${r.code}`] = (other[`${r.status} ${r.code}`] ?? 0) + 1;
+    }
+  }
   return {
     round,
     requests: results.length,
@@ -137,7 +150,9 @@ async function startServer(env: Record<string, string>): Promise<Server> {
     output += decoder.decode(value, { stream: true });
     const port = /listening on http:\/\/[^:]+:(\d+)/.exec(output)?.[1];
     if (port) {
-      void (async () => { while (!(await reader.read()).done); })();
+      void (async () => {
+        while (!(await reader.read()).done);
+      })();
       return { child, pid: child.pid, port: Number(port) };
     }
   }
@@ -148,7 +163,9 @@ async function startServer(env: Record<string, string>): Promise<Server> {
 /** @returns a /proc/<pid>/status size field in MiB, 0 when unreadable */
 function statusMiB(pid: number, field: "VmRSS" | "VmHWM"): number {
   try {
-    const kib = Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+    const kib = Number(
+      new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0,
+    );
     return kib / 1024;
   } catch {
     return 0;
@@ -162,13 +179,17 @@ function percentile(sorted: number[], p: number): number {
 function formatRound(r: RoundReport): string {
   const other = Object.entries(r.other).map(([k, v]) => `${k}: ${v}`).join(", ") || "none";
   return `round ${r.round}: ${r.requests} responses (${r.ok} 200, ${r.overloaded} 503 overloaded, other: ${other}, hung: ${r.hung}); ` +
-    `${r.throughput.toFixed(0)} req/s; latency p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms (200 p99 ${r.p99OkMs.toFixed(1)} ms, 503 p99 ${r.p99OverloadedMs.toFixed(1)} ms); peak RSS ${r.peakRssMiB.toFixed(1)} MiB`;
+    `${r.throughput.toFixed(0)} req/s; latency p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms (200 p99 ${
+      r.p99OkMs.toFixed(1)
+    } ms, 503 p99 ${r.p99OverloadedMs.toFixed(1)} ms); peak RSS ${r.peakRssMiB.toFixed(1)} MiB`;
 }
 
 function argument(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
   const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number: current value is ${process.argv[index + 1]}`);
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new Error(`--${name} must be a positive number: current value is ${process.argv[index + 1]}`);
+  }
   return value;
 }
 
@@ -181,9 +202,17 @@ if (import.meta.main) {
     llmDelayMs: argument("llm-delay-ms", 2_000),
     hangMs: 30_000,
   };
-  console.log(`load-overload: ${options.connections} connections, ${options.rounds} x ${options.seconds} s, MAX_IN_FLIGHT=${options.maxInFlight}, fake LLM delay ${options.llmDelayMs} ms`);
+  console.log(
+    `load-overload: ${options.connections} connections, ${options.rounds} x ${options.seconds} s, MAX_IN_FLIGHT=${options.maxInFlight}, fake LLM delay ${options.llmDelayMs} ms`,
+  );
   const { rounds, vmHwmMiB } = await runLoad(options, (line) => console.log(line));
   const bad = rounds.reduce((n, r) => n + r.hung + Object.values(r.other).reduce((a, b) => a + b, 0), 0);
-  console.log(`service VmHWM (peak RSS) ${vmHwmMiB.toFixed(1)} MiB; ${bad === 0 ? "every response 200 or 503 overloaded, none hung" : `${bad} responses were neither 200 nor 503 overloaded, or hung`}`);
+  console.log(
+    `service VmHWM (peak RSS) ${vmHwmMiB.toFixed(1)} MiB; ${
+      bad === 0
+        ? "every response 200 or 503 overloaded, none hung"
+        : `${bad} responses were neither 200 nor 503 overloaded, or hung`
+    }`,
+  );
   process.exit(bad === 0 ? 0 : 1);
 }

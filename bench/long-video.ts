@@ -9,7 +9,7 @@
  * Run: bun bench/long-video.ts
  */
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../src/domain/reading/tokens.ts";
-import { startFakeLlm, type LlmCall } from "../tests/support/fake-llm.ts";
+import { type LlmCall, startFakeLlm } from "../tests/support/fake-llm.ts";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { VIDEOS, watchUrl } from "../tests/support/fixtures.ts";
 import { captionXml, generateCues } from "../tests/support/long-transcript.ts";
@@ -19,8 +19,12 @@ const LATENCY_MS = 200;
 const HOURS = 3;
 const KEY = "bench-key-0123456789";
 // Notes as long as the map prompt allows (120 words), with a timestamp per line.
-const NOTES = Array.from({ length: 8 }, (_, i) => `- [${i}:00] The reviewer covers one more aspect of the device and how well it holds up.`).join("\n");
-const FINAL = "The video reviews a tablet over three hours, topic by topic: battery, keyboard, screen, camera and more [0:00].";
+const NOTES = Array.from(
+  { length: 8 },
+  (_, i) => `- [${i}:00] The reviewer covers one more aspect of the device and how well it holds up.`,
+).join("\n");
+const FINAL =
+  "The video reviews a tablet over three hours, topic by topic: battery, keyboard, screen, camera and more [0:00].";
 
 const cues = generateCues(HOURS * 3600, { needleAt: HOURS * 3600 - 120 });
 // The transcript's tokens: its spoken text alone, timestamps not counted.
@@ -30,10 +34,17 @@ const llm = startFakeLlm();
 youtube.setCaption(VIDEOS.normal.id, captionXml(cues));
 youtube.setCaption(VIDEOS.twoTracks.id, captionXml(generateCues(HOURS * 3600 - 60)));
 
-const inputTokens = (call: LlmCall) => call.messages.reduce((sum, m) => sum + estimateTokens(m.content) + MESSAGE_OVERHEAD_TOKENS, 0);
+const inputTokens = (call: LlmCall) =>
+  call.messages.reduce((sum, m) => sum + estimateTokens(m.content) + MESSAGE_OVERHEAD_TOKENS, 0);
 
 async function scenario(label: string, concurrency: string | undefined, prompt: string): Promise<void> {
-  const env: Record<string, string> = { API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_bench", GROQ_BASE_URL: llm.baseUrl, GROQ_MODEL: "bench-model" };
+  const env: Record<string, string> = {
+    API_KEYS: KEY,
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: "gsk_bench",
+    GROQ_BASE_URL: llm.baseUrl,
+    GROQ_MODEL: "bench-model",
+  };
   if (concurrency) env.LLM_CONCURRENCY = concurrency;
   const service = await startService(env);
   try {
@@ -41,7 +52,10 @@ async function scenario(label: string, concurrency: string | undefined, prompt: 
     llm.respondWith(() => ({ content: FINAL }));
     await postChat(service.url, { url: watchUrl("twoTracks"), prompt }, { "x-api-key": KEY });
     llm.reset();
-    llm.respondWith((call) => ({ content: call.text.includes("of a long video's transcript.\n<transcript>") ? NOTES : FINAL, delayMs: LATENCY_MS }));
+    llm.respondWith((call) => ({
+      content: call.text.includes("of a long video's transcript.\n<transcript>") ? NOTES : FINAL,
+      delayMs: LATENCY_MS,
+    }));
     const started = performance.now();
     const response = await postChat(service.url, { url: watchUrl("normal"), prompt }, { "x-api-key": KEY });
     const wall = performance.now() - started;
@@ -49,7 +63,9 @@ async function scenario(label: string, concurrency: string | undefined, prompt: 
     const sent = llm.calls.reduce((sum, call) => sum + inputTokens(call), 0);
     const largest = Math.max(...llm.calls.map(inputTokens));
     console.log(
-      `${label.padEnd(48)} wall ${(wall / LATENCY_MS).toFixed(2)}x one call (${wall.toFixed(0)} ms)  calls ${llm.calls.length}  peak concurrency ${llm.peakConcurrency}  ` +
+      `${label.padEnd(48)} wall ${(wall / LATENCY_MS).toFixed(2)}x one call (${
+        wall.toFixed(0)
+      } ms)  calls ${llm.calls.length}  peak concurrency ${llm.peakConcurrency}  ` +
         `largest call ${largest} tokens  input sent ${(sent / transcriptTokens).toFixed(2)}x transcript`,
     );
   } finally {
@@ -57,7 +73,9 @@ async function scenario(label: string, concurrency: string | undefined, prompt: 
   }
 }
 
-console.log(`three-hour transcript: ${cues.length} cues, ${transcriptTokens} tokens (estimated); fake LLM latency ${LATENCY_MS} ms per call; default LLM_INPUT_TOKEN_BUDGET 4000`);
+console.log(
+  `three-hour transcript: ${cues.length} cues, ${transcriptTokens} tokens (estimated); fake LLM latency ${LATENCY_MS} ms per call; default LLM_INPUT_TOKEN_BUDGET 4000`,
+);
 try {
   await scenario("summary, default settings (LLM_CONCURRENCY 16)", undefined, "summary");
   await scenario("summary, LLM_CONCURRENCY=4", "4", "summary");

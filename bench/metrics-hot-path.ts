@@ -19,7 +19,9 @@ import { runService, type Runtime } from "../src/app/start/start.ts";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { median } from "../tests/soak/rss.ts";
 
-const { values: args } = parseArgs({ options: { chunks: { type: "string", default: "60" }, "chunk-requests": { type: "string", default: "2000" } } });
+const { values: args } = parseArgs({
+  options: { chunks: { type: "string", default: "60" }, "chunk-requests": { type: "string", default: "2000" } },
+});
 const CHUNKS = Number(args.chunks);
 const CHUNK_REQUESTS = Number(args["chunk-requests"]);
 const KEY = "bench-key-0123456789";
@@ -32,7 +34,13 @@ async function startInProcess(youtubeOrigin: string, admin: boolean): Promise<Ha
   let handler: Handler | undefined;
   const runtime: Runtime = {
     name: "bench",
-    env: { API_KEYS: KEY, YOUTUBE_BASE_URL: youtubeOrigin, LOG_FORMAT: "json", PORT: "3000", ...(admin ? { ADMIN_PORT: "9100" } : {}) },
+    env: {
+      API_KEYS: KEY,
+      YOUTUBE_BASE_URL: youtubeOrigin,
+      LOG_FORMAT: "json",
+      PORT: "3000",
+      ...(admin ? { ADMIN_PORT: "9100" } : {}),
+    },
     stdoutIsTerminal: false,
     print: () => {},
     printError: (line) => console.error(line),
@@ -48,7 +56,13 @@ async function startInProcess(youtubeOrigin: string, admin: boolean): Promise<Ha
 }
 
 async function ask(handler: Handler): Promise<void> {
-  const response = await handler(new Request("http://127.0.0.1:3000/chat", { method: "POST", headers: { "content-type": "application/json", "x-api-key": KEY }, body: '{"url":"https://youtu.be/GJLlxj_dtq8"}' }));
+  const response = await handler(
+    new Request("http://127.0.0.1:3000/chat", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": KEY },
+      body: '{"url":"https://youtu.be/GJLlxj_dtq8"}',
+    }),
+  );
   if (response.status !== 200) throw new Error(`POST /chat answered ${response.status}: ${await response.text()}`);
   await response.text();
 }
@@ -84,10 +98,24 @@ try {
   }
   const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
   const pairs = without.map((value, i) => withMetrics[i]! - value);
-  console.log(`metrics-hot-path: ${CHUNKS} alternating chunks x ${CHUNK_REQUESTS} cached POST /chat per variant, in process (no HTTP)`);
-  console.log(`without ADMIN_PORT: median ${median(without).toFixed(2)} µs, mean ${(sum(without) / CHUNKS).toFixed(2)} µs CPU per request`);
-  console.log(`with ADMIN_PORT:    median ${median(withMetrics).toFixed(2)} µs, mean ${(sum(withMetrics) / CHUNKS).toFixed(2)} µs CPU per request`);
-  console.log(`added by the metrics: median of paired differences ${median(pairs).toFixed(2)} µs per cached request (goal: under 2 µs)`);
+  console.log(
+    `metrics-hot-path: ${CHUNKS} alternating chunks x ${CHUNK_REQUESTS} cached POST /chat per variant, in process (no HTTP)`,
+  );
+  console.log(
+    `without ADMIN_PORT: median ${median(without).toFixed(2)} µs, mean ${
+      (sum(without) / CHUNKS).toFixed(2)
+    } µs CPU per request`,
+  );
+  console.log(
+    `with ADMIN_PORT:    median ${median(withMetrics).toFixed(2)} µs, mean ${
+      (sum(withMetrics) / CHUNKS).toFixed(2)
+    } µs CPU per request`,
+  );
+  console.log(
+    `added by the metrics: median of paired differences ${
+      median(pairs).toFixed(2)
+    } µs per cached request (goal: under 2 µs)`,
+  );
 } finally {
   await youtube.close();
 }

@@ -20,7 +20,7 @@
  *   compare with (its own node_modules), run first. Loopback only.
  */
 import { spawn } from "bun";
-import { startFakeLlm, type Responder } from "../tests/support/fake-llm.ts";
+import { type Responder, startFakeLlm } from "../tests/support/fake-llm.ts";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { VIDEOS, watchUrl } from "../tests/support/fixtures.ts";
 import { captionXml, generateCues } from "../tests/support/long-transcript.ts";
@@ -48,7 +48,20 @@ interface Result {
 /** Starts `bun run server` of the tree at `dir` and waits for its address. */
 async function startTree(dir: string, env: Record<string, string>): Promise<RunningService> {
   let output = "";
-  const child = spawn([process.execPath, "run", "--cwd", dir, "server"], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NO_COLOR: "1", PORT: "0", HOST: "127.0.0.1", LOG_FORMAT: "json", ...env }, stdout: "pipe", stderr: "pipe" });
+  const child = spawn([process.execPath, "run", "--cwd", dir, "server"], {
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      NO_COLOR: "1",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_FORMAT: "json",
+      ...env,
+    },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const collect = async (stream: ReadableStream<Uint8Array>) => {
     for await (const chunk of stream) output += new TextDecoder().decode(chunk);
   };
@@ -60,12 +73,19 @@ async function startTree(dir: string, env: Record<string, string>): Promise<Runn
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${dir} did not start:\n${output}`);
     await Bun.sleep(25);
   }
-  return { url, process: child, output: () => output, stop: async () => (child.kill("SIGTERM"), await child.exited) } as RunningService;
+  return {
+    url,
+    process: child,
+    output: () => output,
+    stop: async () => (child.kill("SIGTERM"), await child.exited),
+  } as RunningService;
 }
 
 const respond: Responder = (call) => {
   const notes = /Part \d+ of \d+/.test(call.text);
-  const content = notes ? "- [0:00] The reviewer covers one more aspect of the device." : "The reviewer says the tablet is good value [0:00].";
+  const content = notes
+    ? "- [0:00] The reviewer covers one more aspect of the device."
+    : "The reviewer says the tablet is good value [0:00].";
   return { content, delayMs: Math.round((300 + 2 * (call.maxTokens ?? 100) * 0.3) / SCALE) };
 };
 
@@ -75,16 +95,38 @@ async function run(tree: string, dir: string): Promise<Result> {
   llm.respondWith(respond);
   youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3 * 3600)));
   youtube.setCaption(VIDEOS.twoTracks.id, captionXml(generateCues(5 * 60)));
-  const service = await startTree(dir, { API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_bench", GROQ_BASE_URL: llm.baseUrl, LLM_BUDGET_WINDOW_MS: String(WINDOW_MS), REQUEST_TIMEOUT_MS: String(120_000 / SCALE), ANSWER_CACHE_TTL_MS: "0" });
-  const chat = (body: unknown) => fetch(`${service.url}/chat`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": KEY }, body: JSON.stringify(body) });
+  const service = await startTree(dir, {
+    API_KEYS: KEY,
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: "gsk_bench",
+    GROQ_BASE_URL: llm.baseUrl,
+    LLM_BUDGET_WINDOW_MS: String(WINDOW_MS),
+    REQUEST_TIMEOUT_MS: String(120_000 / SCALE),
+    ANSWER_CACHE_TTL_MS: "0",
+  });
+  const chat = (body: unknown) =>
+    fetch(`${service.url}/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": KEY },
+      body: JSON.stringify(body),
+    });
   try {
     const began = performance.now();
-    const summary = chat({ url: watchUrl("normal") }).then(async (response) => ({ response, ms: performance.now() - began }));
+    const summary = chat({ url: watchUrl("normal") }).then(async (response) => ({
+      response,
+      ms: performance.now() - began,
+    }));
     const shorts: Promise<{ status: number; ms: number }>[] = [];
     await Bun.sleep(2_000 / SCALE);
     for (let i = 0; performance.now() - began < (SECONDS * 1000) / SCALE; i++) {
       const asked = performance.now();
-      shorts.push(chat({ url: watchUrl("twoTracks"), language: "en", prompt: `Question ${i}: what does the reviewer say about the ${TOPICS[i % TOPICS.length]}?` }).then(async (r) => (await r.arrayBuffer(), { status: r.status, ms: performance.now() - asked })));
+      shorts.push(
+        chat({
+          url: watchUrl("twoTracks"),
+          language: "en",
+          prompt: `Question ${i}: what does the reviewer say about the ${TOPICS[i % TOPICS.length]}?`,
+        }).then(async (r) => (await r.arrayBuffer(), { status: r.status, ms: performance.now() - asked })),
+      );
       await Bun.sleep((EVERY_S * 1000) / SCALE);
     }
     const [done, answered] = await Promise.all([summary, Promise.all(shorts)]);
@@ -105,22 +147,42 @@ async function run(tree: string, dir: string): Promise<Result> {
   }
 }
 
-const quantile = (sorted: number[], q: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
+const quantile = (
+  sorted: number[],
+  q: number,
+) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
 const seconds = (ms: number) => (Number.isNaN(ms) ? "–" : `${(ms / 1000).toFixed(1)} s`);
 
-const trees: [string, string][] = [...(BEFORE ? ([["before", BEFORE]] as [string, string][]) : []), ["after", `${import.meta.dir}/..`]];
-console.log(`mixed workload: ${SECONDS} s at scale ${SCALE} (window ${WINDOW_MS} ms); one 3-hour summary, a 5-minute question every ${EVERY_S / SCALE} s from ${2 / SCALE} s`);
+const trees: [string, string][] = [...(BEFORE ? ([["before", BEFORE]] as [string, string][]) : []), [
+  "after",
+  `${import.meta.dir}/..`,
+]];
+console.log(
+  `mixed workload: ${SECONDS} s at scale ${SCALE} (window ${WINDOW_MS} ms); one 3-hour summary, a 5-minute question every ${
+    EVERY_S / SCALE
+  } s from ${2 / SCALE} s`,
+);
 const results: Result[] = [];
 for (const [tree, dir] of trees) {
   const r = await run(tree, dir);
   results.push(r);
   console.log(
-    `${tree.padEnd(6)}  short: ${r.shortMs.length} served, p50 ${seconds(quantile(r.shortMs, 0.5))}, p95 ${seconds(quantile(r.shortMs, 0.95))}, refused ${r.shortRefused}` +
-      ` | summary: ${r.summary.status} in ${seconds(r.summary.ms)}, plan ${String(r.summary.plan)}, coverage ${String(r.summary.coverage)} | provider refused: ${r.provider429} × 429, ${r.provider413} × 413`,
+    `${tree.padEnd(6)}  short: ${r.shortMs.length} served, p50 ${seconds(quantile(r.shortMs, 0.5))}, p95 ${
+      seconds(quantile(r.shortMs, 0.95))
+    }, refused ${r.shortRefused}` +
+      ` | summary: ${r.summary.status} in ${seconds(r.summary.ms)}, plan ${String(r.summary.plan)}, coverage ${
+        String(r.summary.coverage)
+      } | provider refused: ${r.provider429} × 429, ${r.provider413} × 413`,
   );
 }
 if (results.length === 2) {
   const [before, after] = results as [Result, Result];
   const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : "–");
-  console.log(`after/before  short p50 ${ratio(quantile(after.shortMs, 0.5), quantile(before.shortMs, 0.5))}, p95 ${ratio(quantile(after.shortMs, 0.95), quantile(before.shortMs, 0.95))}, refused ${before.shortRefused} → ${after.shortRefused}, summary wall ${ratio(after.summary.ms, before.summary.ms)}`);
+  console.log(
+    `after/before  short p50 ${ratio(quantile(after.shortMs, 0.5), quantile(before.shortMs, 0.5))}, p95 ${
+      ratio(quantile(after.shortMs, 0.95), quantile(before.shortMs, 0.95))
+    }, refused ${before.shortRefused} → ${after.shortRefused}, summary wall ${
+      ratio(after.summary.ms, before.summary.ms)
+    }`,
+  );
 }

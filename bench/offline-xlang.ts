@@ -19,7 +19,11 @@ async function measure(label: string, readings?: ReviewTracks): Promise<void> {
   const score = await scoreOnSet(writer);
   const perQuestion = (performance.now() - started) / score.total;
   const share = ((100 * score.hits) / score.total).toFixed(1);
-  console.log(`${label}: ${score.hits}/${score.total} answer passages found (${share}%), ${score.notDiscussed} "not discussed", ${perQuestion.toFixed(2)} ms per question`);
+  console.log(
+    `${label}: ${score.hits}/${score.total} answer passages found (${share}%), ${score.notDiscussed} "not discussed", ${
+      perQuestion.toFixed(2)
+    } ms per question`,
+  );
 }
 
 await measure("one reading (before)");

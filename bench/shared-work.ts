@@ -15,7 +15,7 @@ import { Redis } from "ioredis";
 import { ANSWERS, startFakeLlm } from "../tests/support/fake-llm.ts";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { watchUrl } from "../tests/support/fixtures.ts";
-import { postChat, startService, type RunningService } from "../tests/support/service-process.ts";
+import { postChat, type RunningService, startService } from "../tests/support/service-process.ts";
 import { startOwnRedis } from "../tests/adapters/redis/redis-server.ts";
 
 const rounds = Number(process.argv[2] ?? 5);
@@ -33,8 +33,17 @@ const youtube = startFakeYoutube({ latencyMs: 50 });
 const llm = startFakeLlm();
 llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: 300 }));
 const admin = new Redis(redis.url);
-const env = { REDIS_URL: redis.url, API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl, LOG_FORMAT: "json" };
-const instances: RunningService[] = await Promise.all(Array.from({ length: Math.max(...COUNTS) }, () => startService(env)));
+const env = {
+  REDIS_URL: redis.url,
+  API_KEYS: KEY,
+  YOUTUBE_BASE_URL: youtube.origin,
+  GROQ_API_KEY: "gsk_fake",
+  GROQ_BASE_URL: llm.baseUrl,
+  LOG_FORMAT: "json",
+};
+const instances: RunningService[] = await Promise.all(
+  Array.from({ length: Math.max(...COUNTS) }, () => startService(env)),
+);
 
 /** One round: `requests` identical cold requests over the first `count` instances. */
 async function round(count: number, prompt: string): Promise<{ latencies: number[]; upstream: number[] }> {
@@ -45,7 +54,9 @@ async function round(count: number, prompt: string): Promise<{ latencies: number
   const latencies = await Promise.all(
     Array.from({ length: requests }, async (_, i) => {
       const started = performance.now();
-      const response = await postChat(instances[i % count]!.url, { url: watchUrl("normal"), prompt }, { "x-api-key": KEY });
+      const response = await postChat(instances[i % count]!.url, { url: watchUrl("normal"), prompt }, {
+        "x-api-key": KEY,
+      });
       await response.text();
       if (response.status !== 200) throw new Error(`POST /chat answered ${response.status}`);
       return performance.now() - started;
@@ -56,21 +67,32 @@ async function round(count: number, prompt: string): Promise<{ latencies: number
 
 try {
   await round(1, "warm-up question?");
-  const results = new Map<number, { latencies: number[]; upstream: string[] }>(COUNTS.map((c) => [c, { latencies: [], upstream: [] }]));
+  const results = new Map<number, { latencies: number[]; upstream: string[] }>(
+    COUNTS.map((c) => [c, { latencies: [], upstream: [] }]),
+  );
   for (let r = 0; r < rounds; r++) {
     for (const count of COUNTS) {
-      const { latencies, upstream } = await round(count, `Round ${r} on ${count} instances: what is said about the keyboard?`);
+      const { latencies, upstream } = await round(
+        count,
+        `Round ${r} on ${count} instances: what is said about the keyboard?`,
+      );
       results.get(count)!.latencies.push(...latencies);
       results.get(count)!.upstream.push(upstream.join("+"));
     }
   }
-  console.log(`Shared work in flight: ${requests} identical cold requests per round spread round-robin, ${rounds} rounds per instance count (interleaved), one Redis, fake YouTube 50 ms per request, fake LLM 300 ms per call`);
+  console.log(
+    `Shared work in flight: ${requests} identical cold requests per round spread round-robin, ${rounds} rounds per instance count (interleaved), one Redis, fake YouTube 50 ms per request, fake LLM 300 ms per call`,
+  );
   console.log("instances  upstream calls per round (player+caption+LLM)  p50 ms   p99 ms   p50 / p99 vs 1 instance");
   const one = results.get(1)!.latencies;
   for (const [count, { latencies, upstream }] of results) {
     const [p50, p99] = [quantile(latencies, 0.5), quantile(latencies, 0.99)];
     const ratio = `${(p50 / quantile(one, 0.5)).toFixed(2)} / ${(p99 / quantile(one, 0.99)).toFixed(2)}`;
-    console.log(`${String(count).padEnd(11)}${upstream.join(", ").padEnd(47)}${p50.toFixed(1).padStart(7)}  ${p99.toFixed(1).padStart(7)}   ${ratio}`);
+    console.log(
+      `${String(count).padEnd(11)}${upstream.join(", ").padEnd(47)}${p50.toFixed(1).padStart(7)}  ${
+        p99.toFixed(1).padStart(7)
+      }   ${ratio}`,
+    );
   }
 } finally {
   admin.disconnect();

@@ -16,7 +16,20 @@ import { cutAudio } from "../src/adapters/speech/audio-pieces.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "bench-speech-"));
 const file = join(dir, "hour.webm");
-const made = Bun.spawnSync(["ffmpeg", "-v", "error", "-stream_loop", "61", "-i", "tests/fixtures/audio/speech.webm", "-t", "3600", "-c", "copy", file]);
+const made = Bun.spawnSync([
+  "ffmpeg",
+  "-v",
+  "error",
+  "-stream_loop",
+  "61",
+  "-i",
+  "tests/fixtures/audio/speech.webm",
+  "-t",
+  "3600",
+  "-c",
+  "copy",
+  file,
+]);
 if (made.exitCode !== 0) throw new Error(`ffmpeg failed: ${made.stderr}`);
 const bytes = new Uint8Array(readFileSync(file));
 rmSync(dir, { recursive: true, force: true });
@@ -46,6 +59,18 @@ const small = await median(3, () => cutAudio(bytes, 1_000_000));
 const pieces = (await cutAudio(bytes, 1_000_000)).pieces.length;
 console.log(`one hour of WebM/Opus: ${(bytes.byteLength / 1e6).toFixed(1)} MB, ${packets} packets`);
 console.log(`read packets only (baseline), median of 3: ${baseline.toFixed(0)} ms`);
-console.log(`cut, STT_CHUNK_BYTES 24,000,000 (1 piece), median of 3: ${whole.toFixed(0)} ms = ${(whole / baseline).toFixed(2)}x baseline`);
-console.log(`cut, 1,000,000-byte pieces (${pieces} pieces), median of 3: ${small.toFixed(0)} ms = ${(small / baseline).toFixed(2)}x baseline`);
-console.log(`share of an hour's transcription budget (3,600 s of audio): ${((small / 1000 / 3600) * 100).toFixed(3)} % of the audio's length`);
+console.log(
+  `cut, STT_CHUNK_BYTES 24,000,000 (1 piece), median of 3: ${whole.toFixed(0)} ms = ${
+    (whole / baseline).toFixed(2)
+  }x baseline`,
+);
+console.log(
+  `cut, 1,000,000-byte pieces (${pieces} pieces), median of 3: ${small.toFixed(0)} ms = ${
+    (small / baseline).toFixed(2)
+  }x baseline`,
+);
+console.log(
+  `share of an hour's transcription budget (3,600 s of audio): ${
+    ((small / 1000 / 3600) * 100).toFixed(3)
+  } % of the audio's length`,
+);

@@ -25,7 +25,8 @@ const answer = JSON.stringify({
   prompt: "What does the reviewer think of the keyboard?",
   language: "en",
   output_format: "text",
-  output: "The video reviews the Surface Go, a small and light tablet. The reviewer likes the screen and the keyboard cover, and thinks it is good value [0:01].",
+  output:
+    "The video reviews the Surface Go, a small and light tablet. The reviewer likes the screen and the keyboard cover, and thinks it is good value [0:01].",
   video_duration: "5 minutes",
 });
 const headers = { "content-type": "application/json; charset=utf-8" };
@@ -33,7 +34,9 @@ const headers = { "content-type": "application/json; charset=utf-8" };
 async function bare(request: Request): Promise<Response> {
   if (request.method === "GET") return new Response("ready");
   const body = (await request.json()) as { url?: unknown };
-  if (typeof body.url !== "string") return new Response('{"error":{"code":"invalid_request"}}', { status: 400, headers });
+  if (typeof body.url !== "string") {
+    return new Response('{"error":{"code":"invalid_request"}}', { status: 400, headers });
+  }
   return new Response(answer, { headers });
 }
 
@@ -41,14 +44,22 @@ const KEY = process.env.API_KEYS ?? "";
 
 async function keyed(request: Request): Promise<Response> {
   if (request.method === "GET") return new Response("ready");
-  if (request.headers.get("x-api-key") !== KEY) return new Response('{"error":{"code":"unauthorized"}}', { status: 401, headers });
+  if (request.headers.get("x-api-key") !== KEY) {
+    return new Response('{"error":{"code":"unauthorized"}}', { status: 401, headers });
+  }
   return await bare(request);
 }
 
 const elysia = new Elysia()
   .get("/", () => "ready")
   .post("/chat", () => new Response(answer, { headers }), {
-    body: t.Object({ url: t.String(), model: t.Optional(t.String()), prompt: t.Optional(t.String()), language: t.Optional(t.String()), output_format: t.Optional(t.String()) }, { additionalProperties: false }),
+    body: t.Object({
+      url: t.String(),
+      model: t.Optional(t.String()),
+      prompt: t.Optional(t.String()),
+      language: t.Optional(t.String()),
+      output_format: t.Optional(t.String()),
+    }, { additionalProperties: false }),
   });
 
 const lines = createBufferedLines((text) => console.log(text));
@@ -57,11 +68,23 @@ const logger = createLogger({ write: lines.line });
 async function logged(request: Request): Promise<Response> {
   const started = performance.now();
   const response = await bare(request);
-  logger.info("request", requestFields(request, response.status, "0b6f2b1e-6c1a-4d0e-9d55-3f4f3c1b2a10", performance.now() - started, { keyId: "env:0123456789ab", videoId: "GJLlxj_dtq8", promptLength: 7, cache: "hit" }));
+  logger.info(
+    "request",
+    requestFields(request, response.status, "0b6f2b1e-6c1a-4d0e-9d55-3f4f3c1b2a10", performance.now() - started, {
+      keyId: "env:0123456789ab",
+      videoId: "GJLlxj_dtq8",
+      promptLength: 7,
+      cache: "hit",
+    }),
+  );
   return response;
 }
 
 const kind = process.argv[2] ?? "bare";
-const server = Bun.serve({ port: Number(process.env.PORT ?? 0), hostname: "127.0.0.1", fetch: kind === "elysia" ? elysia.fetch : kind === "logged" ? logged : kind === "keyed" ? keyed : bare });
+const server = Bun.serve({
+  port: Number(process.env.PORT ?? 0),
+  hostname: "127.0.0.1",
+  fetch: kind === "elysia" ? elysia.fetch : kind === "logged" ? logged : kind === "keyed" ? keyed : bare,
+});
 console.log(`${kind} server listening on http://127.0.0.1:${server.port}`);
 process.on("SIGTERM", () => process.exit(0));

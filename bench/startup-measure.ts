@@ -42,11 +42,27 @@ export function freePort(): Promise<number> {
  *
  * @throws {Error} when it does not listen within `timeoutMs`, exits first, or answers other than 200
  */
-export async function startMeasured(command: string[], env: Record<string, string>, options: { cwd: string; readyPath: string; timeoutMs?: number }): Promise<Measured> {
+export async function startMeasured(
+  command: string[],
+  env: Record<string, string>,
+  options: { cwd: string; readyPath: string; timeoutMs?: number },
+): Promise<Measured> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(command, { cwd: options.cwd, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NO_COLOR: "1", ...env, PORT: String(port), HOST: "127.0.0.1" }, stdout: "ignore", stderr: "ignore" });
+  const child = spawn(command, {
+    cwd: options.cwd,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      NO_COLOR: "1",
+      ...env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+    },
+    stdout: "ignore",
+    stderr: "ignore",
+  });
   const deadline = started + (options.timeoutMs ?? 30_000);
   const fail = (why: string): never => {
     child.kill("SIGKILL");
@@ -81,9 +97,17 @@ export async function startMeasured(command: string[], env: Record<string, strin
  *
  * @returns 200 responses per second over the measured period, and how many were not 200
  */
-export async function measureThroughput(url: string, path: string, headers: Record<string, string>, body: string, options: { connections: number; seconds: number; warmupSeconds: number }): Promise<{ rps: number; errors: number }> {
+export async function measureThroughput(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+  options: { connections: number; seconds: number; warmupSeconds: number },
+): Promise<{ rps: number; errors: number }> {
   const { hostname, port } = new URL(url);
-  const connections = await Promise.all(Array.from({ length: options.connections }, () => LoadConnection.open(hostname, Number(port))));
+  const connections = await Promise.all(
+    Array.from({ length: options.connections }, () => LoadConnection.open(hostname, Number(port))),
+  );
   const begin = performance.now() + options.warmupSeconds * 1000;
   const end = begin + options.seconds * 1000;
   let ok = 0;

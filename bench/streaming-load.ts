@@ -13,12 +13,12 @@
  * (50) streams whose clients read nothing until their answer is complete,
  * and again the memory. Loopback only; about 30 s.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { startFakeLlm } from "../tests/support/fake-llm.ts";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { watchUrl } from "../tests/support/fixtures.ts";
 import { startService } from "../tests/support/service-process.ts";
-import { readEvents, type ReadEvent } from "../tests/support/sse.ts";
+import { type ReadEvent, readEvents } from "../tests/support/sse.ts";
 
 const streams = Number(process.argv[2] ?? 500);
 const slowReaders = Number(process.argv[3] ?? 50);
@@ -26,11 +26,19 @@ const KEY = "bench-streaming-load-key-0123";
 const LINES = 6;
 
 /** A numbered answer: line i says "Line i", so a reordered or lost delta shows. */
-const answer = (n: number) => Array.from({ length: LINES }, (_, i) => `Line ${i + 1} of answer ${n}: the reviewer likes the screen and the keyboard.`).join("\n");
+const answer = (n: number) =>
+  Array.from(
+    { length: LINES },
+    (_, i) => `Line ${i + 1} of answer ${n}: the reviewer likes the screen and the keyboard.`,
+  ).join("\n");
 
 const youtube = startFakeYoutube();
 const llm = startFakeLlm();
-llm.respondWith((call) => ({ content: answer(Number(/question (\d+)/.exec(call.text)?.[1] ?? 0)), chunkChars: 8, chunkDelayMs: 40 }));
+llm.respondWith((call) => ({
+  content: answer(Number(/question (\d+)/.exec(call.text)?.[1] ?? 0)),
+  chunkChars: 8,
+  chunkDelayMs: 40,
+}));
 const service = await startService({
   API_KEYS: KEY,
   YOUTUBE_BASE_URL: youtube.origin,
@@ -74,7 +82,9 @@ function problems(events: ReadEvent[], n: number): string[] {
   const names = events.filter((e) => e.event !== "comment").map((e) => e.event);
   const found: string[] = [];
   if (names[0] !== "progress") found.push("first event is not progress");
-  if (names.at(-1) !== "done" || names.filter((name) => name === "done").length !== 1) found.push(`ends with ${names.at(-1)}`);
+  if (names.at(-1) !== "done" || names.filter((name) => name === "done").length !== 1) {
+    found.push(`ends with ${names.at(-1)}`);
+  }
   const text = events.filter((e) => e.event === "delta").map((e) => e.data.text).join("");
   const done = events.at(-1)?.data;
   if (done?.output !== text) found.push("deltas differ from done.output");
@@ -106,14 +116,33 @@ try {
   await (await request(0)).text(); // warm-up: the transcript is cached from here on
   const idle = rssMiB(service.process.pid);
   const started = performance.now();
-  const all = sampled(Promise.all(Array.from({ length: streams }, (_, i) => request(i + 1).then((r) => readEvents(r)).then((events) => ({ events, n: i + 1 })))));
+  const all = sampled(
+    Promise.all(
+      Array.from(
+        { length: streams },
+        (_, i) => request(i + 1).then((r) => readEvents(r)).then((events) => ({ events, n: i + 1 })),
+      ),
+    ),
+  );
   const { value: results, peak } = await all;
   const seconds = (performance.now() - started) / 1000;
   const bad = results.flatMap(({ events, n }) => problems(events, n).map((p) => `#${n}: ${p}`));
   const eventCount = results.reduce((sum, r) => sum + r.events.length, 0);
-  console.log(`${streams} concurrent streams on a slow fake model (8 chars per chunk, 40 ms apart, ${LINES} lines per answer): ${seconds.toFixed(1)} s, ${eventCount} events read`);
-  console.log(`  lost, duplicated or reordered: ${bad.length === 0 ? "none" : bad.slice(0, 5).join("; ")} (${bad.length} problems)`);
-  console.log(`  service RSS: ${idle.toFixed(0)} MiB idle, peak ${peak.toFixed(0)} MiB with ${streams} streams, ${rssMiB(service.process.pid).toFixed(0)} MiB after`);
+  console.log(
+    `${streams} concurrent streams on a slow fake model (8 chars per chunk, 40 ms apart, ${LINES} lines per answer): ${
+      seconds.toFixed(1)
+    } s, ${eventCount} events read`,
+  );
+  console.log(
+    `  lost, duplicated or reordered: ${
+      bad.length === 0 ? "none" : bad.slice(0, 5).join("; ")
+    } (${bad.length} problems)`,
+  );
+  console.log(
+    `  service RSS: ${idle.toFixed(0)} MiB idle, peak ${peak.toFixed(0)} MiB with ${streams} streams, ${
+      rssMiB(service.process.pid).toFixed(0)
+    } MiB after`,
+  );
 
   // Clients that read nothing until their answer is complete: the service holds at most each answer's events.
   const base = rssMiB(service.process.pid);
@@ -126,7 +155,11 @@ try {
     })(),
   );
   const slowBad = slow.value.flat();
-  console.log(`${slowReaders} streams whose clients read nothing until the answer was written: ${slowBad.length === 0 ? "all complete and in order" : slowBad.slice(0, 3).join("; ")}; RSS ${base.toFixed(0)} MiB before, peak ${slow.peak.toFixed(0)} MiB`);
+  console.log(
+    `${slowReaders} streams whose clients read nothing until the answer was written: ${
+      slowBad.length === 0 ? "all complete and in order" : slowBad.slice(0, 3).join("; ")
+    }; RSS ${base.toFixed(0)} MiB before, peak ${slow.peak.toFixed(0)} MiB`,
+  );
 } finally {
   await service.stop();
   await youtube.close();

@@ -38,7 +38,12 @@ const youtube = startFakeYoutube({ latencyMs: youtubeLatencyMs });
 const llm = startFakeLlm();
 // A non-streamed answer arrives whole once the model has written it all: first token plus every chunk.
 const writingMs = Math.ceil(ANSWER.length / 8) * chunkMs;
-llm.respondWith((call) => (call.stream ? { content: ANSWER, delayMs: firstTokenMs, chunkChars: 8, chunkDelayMs: chunkMs } : { content: ANSWER, delayMs: firstTokenMs + writingMs }));
+llm.respondWith((
+  call,
+) => (call.stream
+  ? { content: ANSWER, delayMs: firstTokenMs, chunkChars: 8, chunkDelayMs: chunkMs }
+  : { content: ANSWER, delayMs: firstTokenMs + writingMs })
+);
 const service = await startService({
   API_KEYS: KEY,
   YOUTUBE_BASE_URL: youtube.origin,
@@ -60,7 +65,11 @@ interface Timing {
 function post(prompt: string, format: string, streamed: boolean): Promise<Response> {
   const headers: Record<string, string> = { "x-api-key": KEY, "content-type": "application/json" };
   if (streamed) headers.accept = "text/event-stream";
-  return fetch(`${service.url}/chat`, { method: "POST", headers, body: JSON.stringify({ url: watchUrl("normal"), prompt, output_format: format }) });
+  return fetch(`${service.url}/chat`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ url: watchUrl("normal"), prompt, output_format: format }),
+  });
 }
 
 /** Times one streamed request: headers, first byte of the body, first delta, end. */
@@ -96,7 +105,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 try {
   await whole("warm-up", "text");
-  console.log(`Streaming latency: fake YouTube ${youtubeLatencyMs} ms per request (2 sequential: transcript ≈ ${2 * youtubeLatencyMs} ms), fake LLM first token ${firstTokenMs} ms then 8 chars every ${chunkMs} ms (${ANSWER.length} chars ≈ ${writingMs} ms), caches off, ${samples} samples each, medians`);
+  console.log(
+    `Streaming latency: fake YouTube ${youtubeLatencyMs} ms per request (2 sequential: transcript ≈ ${
+      2 * youtubeLatencyMs
+    } ms), fake LLM first token ${firstTokenMs} ms then 8 chars every ${chunkMs} ms (${ANSWER.length} chars ≈ ${writingMs} ms), caches off, ${samples} samples each, medians`,
+  );
   console.log("format     first byte  first delta  stream total  non-streamed total");
   for (const format of ["text", "markdown"]) {
     const runs: Timing[] = [];
@@ -106,7 +119,11 @@ try {
       wholes.push(await whole(`${format} whole ${i}?`, format));
     }
     const cell = (xs: number[]) => `${median(xs).toFixed(0)} ms`.padStart(11);
-    console.log(`${format.padEnd(9)}${cell(runs.map((r) => r.firstByte))}  ${cell(runs.map((r) => r.firstDelta))}  ${cell(runs.map((r) => r.total))}  ${cell(wholes)}`);
+    console.log(
+      `${format.padEnd(9)}${cell(runs.map((r) => r.firstByte))}  ${cell(runs.map((r) => r.firstDelta))}  ${
+        cell(runs.map((r) => r.total))
+      }  ${cell(wholes)}`,
+    );
   }
 } finally {
   await service.stop();

@@ -10,7 +10,7 @@
  * end-to-end time minus round trips × the bare round-trip time measured
  * against the same fake in the same run. Loopback only; bounded by `samples`.
  */
-import { startYoutubeRig, ask, type YoutubeRig } from "../tests/support/youtube-e2e.ts";
+import { ask, startYoutubeRig, type YoutubeRig } from "../tests/support/youtube-e2e.ts";
 import { fixture, VIDEOS } from "../tests/support/fixtures.ts";
 
 const latencyMs = Number(process.argv[2] ?? 50);
@@ -27,11 +27,17 @@ function quantile(xs: number[], q: number): number {
 /** Bare round trips from this process to the fake: the same two requests the primary path makes. */
 async function bareRoundTrip(rig: YoutubeRig): Promise<number> {
   const times: number[] = [];
-  const caption = JSON.parse(fixture(VIDEOS.normal.player)).captions.playerCaptionsTracklistRenderer.captionTracks[2].baseUrl as string;
-  const captionUrl = `${rig.youtube.origin}${new URL(caption).pathname}${new URL(caption).search.replace("&fmt=srv3", "")}`;
+  const caption = JSON.parse(fixture(VIDEOS.normal.player)).captions.playerCaptionsTracklistRenderer.captionTracks[2]
+    .baseUrl as string;
+  const captionUrl = `${rig.youtube.origin}${new URL(caption).pathname}${
+    new URL(caption).search.replace("&fmt=srv3", "")
+  }`;
   for (let i = 0; i < samples; i++) {
     let started = performance.now();
-    await (await fetch(`${rig.youtube.origin}/youtubei/v1/player?prettyPrint=false`, { method: "POST", body: JSON.stringify({ videoId: VIDEOS.normal.id }) })).text();
+    await (await fetch(`${rig.youtube.origin}/youtubei/v1/player?prettyPrint=false`, {
+      method: "POST",
+      body: JSON.stringify({ videoId: VIDEOS.normal.id }),
+    })).text();
     times.push(performance.now() - started);
     started = performance.now();
     await (await fetch(captionUrl)).text();
@@ -74,14 +80,18 @@ try {
       rig.youtube.setWatch("consent");
     }),
   ];
-  console.log(`YouTube cold path through POST /chat: loopback, ${latencyMs} ms injected per YouTube request, caches off, ${samples} samples per path (after 1 warm-up)`);
+  console.log(
+    `YouTube cold path through POST /chat: loopback, ${latencyMs} ms injected per YouTube request, caches off, ${samples} samples per path (after 1 warm-up)`,
+  );
   console.log(`baseline: bare round trip to the fake YouTube, measured in this run: median ${bare.toFixed(1)} ms`);
   console.log("path                  round trips  end-to-end median / p90     service's own time median / p90");
   for (const p of paths) {
     const trips = median(p.roundTrips);
     const own = p.endToEnd.map((ms, i) => ms - p.roundTrips[i]! * bare);
     console.log(
-      `${p.name.padEnd(22)}${String(trips).padStart(11)}  ${median(p.endToEnd).toFixed(1).padStart(9)} / ${quantile(p.endToEnd, 0.9).toFixed(1).padStart(6)} ms` +
+      `${p.name.padEnd(22)}${String(trips).padStart(11)}  ${median(p.endToEnd).toFixed(1).padStart(9)} / ${
+        quantile(p.endToEnd, 0.9).toFixed(1).padStart(6)
+      } ms` +
         `     ${median(own).toFixed(1).padStart(6)} / ${quantile(own, 0.9).toFixed(1).padStart(5)} ms`,
     );
   }

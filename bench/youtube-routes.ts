@@ -41,8 +41,15 @@ async function run(label: string, retries: number, sticky = false) {
   const pick = () => addresses[Math.floor(random() * addresses.length)]!;
   const gateway = sticky ? await startStickyProxy(pick) : await startFakeProxy(pick);
   const service = await startService({
-    API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_bench", GROQ_BASE_URL: llm.baseUrl, GROQ_MODEL: "fake-model",
-    TRANSCRIPT_CACHE_TTL_MS: "0", ANSWER_CACHE_TTL_MS: "0", YOUTUBE_PROXIES: gateway.url, YOUTUBE_BLOCK_RETRIES: String(retries),
+    API_KEYS: KEY,
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: "gsk_bench",
+    GROQ_BASE_URL: llm.baseUrl,
+    GROQ_MODEL: "fake-model",
+    TRANSCRIPT_CACHE_TTL_MS: "0",
+    ANSWER_CACHE_TTL_MS: "0",
+    YOUTUBE_PROXIES: gateway.url,
+    YOUTUBE_BLOCK_RETRIES: String(retries),
     // The breaker stays out of it: this measures rotation alone (with the default 3, one try opens the only route within seconds).
     YOUTUBE_ROUTE_FAILURES: "1000",
   });
@@ -59,15 +66,29 @@ async function run(label: string, retries: number, sticky = false) {
   await youtube.close();
   await llm.close();
   times.sort((a, b) => a - b);
-  return { label, ok: ok / videos, requests: requests / videos, median: times[Math.floor(times.length / 2)]!, p90: times[Math.floor(times.length * 0.9)]! };
+  return {
+    label,
+    ok: ok / videos,
+    requests: requests / videos,
+    median: times[Math.floor(times.length / 2)]!,
+    p90: times[Math.floor(times.length * 0.9)]!,
+  };
 }
 
 const baseline = await run("one try (YOUTUBE_BLOCK_RETRIES=0)", 0);
 const rotated = await run("rotation on block (YOUTUBE_BLOCK_RETRIES=3)", 3);
 const sticky = await run("rotation on block, sticky sessions ({session} in the user name)", 3, true);
 for (const r of [baseline, rotated, sticky]) {
-  console.log(`${r.label}: ${(r.ok * 100).toFixed(1)} % 200, ${r.requests.toFixed(2)} YouTube requests per video, median ${r.median.toFixed(1)} ms, p90 ${r.p90.toFixed(1)} ms`);
+  console.log(
+    `${r.label}: ${(r.ok * 100).toFixed(1)} % 200, ${r.requests.toFixed(2)} YouTube requests per video, median ${
+      r.median.toFixed(1)
+    } ms, p90 ${r.p90.toFixed(1)} ms`,
+  );
 }
 for (const r of [rotated, sticky]) {
-  console.log(`ratio (${r.label} / one try): 200s ${(r.ok / baseline.ok).toFixed(2)}, requests ${(r.requests / baseline.requests).toFixed(2)}, median latency ${(r.median / baseline.median).toFixed(2)}`);
+  console.log(
+    `ratio (${r.label} / one try): 200s ${(r.ok / baseline.ok).toFixed(2)}, requests ${
+      (r.requests / baseline.requests).toFixed(2)
+    }, median latency ${(r.median / baseline.median).toFixed(2)}`,
+  );
 }

@@ -30,7 +30,8 @@ const MIRRORED = ["domain", "adapters", "app"];
 const entries = (dir: string) => readdirSync(dir, { withFileTypes: true });
 const folders = (dir: string) => entries(dir).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 const looseFiles = (dir: string) => entries(dir).filter((e) => e.isFile()).map((e) => e.name).sort();
-const allFolders = (dir: string): string[] => folders(dir).flatMap((name) => [join(dir, name), ...allFolders(join(dir, name))]);
+const allFolders = (dir: string): string[] =>
+  folders(dir).flatMap((name) => [join(dir, name), ...allFolders(join(dir, name))]);
 
 describe("dependency direction", () => {
   const files = sourceFiles(DOMAIN);
@@ -47,13 +48,16 @@ describe("dependency direction", () => {
 
   test("src imports local files with explicit .ts extensions (so Deno runs the same source)", () => {
     const bare = sourceFiles(SRC).flatMap((file) =>
-      relativeImports(readFileSync(file, "utf8")).filter((spec) => !spec.endsWith(".ts") && !spec.endsWith(".json")).map((spec) => `${file}: ${spec}`)
+      relativeImports(readFileSync(file, "utf8")).filter((spec) => !spec.endsWith(".ts") && !spec.endsWith(".json"))
+        .map((spec) => `${file}: ${spec}`)
     );
     expect(bare).toEqual([]);
   });
 
   test("the adapters import nothing from src/app (the composition root builds them, not the reverse)", () => {
-    const outward = sourceFiles(join(SRC, "adapters/")).filter((file) => relativeImports(readFileSync(file, "utf8")).some((spec) => /(\.\.\/)+app\//.test(spec)));
+    const outward = sourceFiles(join(SRC, "adapters/")).filter((file) =>
+      relativeImports(readFileSync(file, "utf8")).some((spec) => /(\.\.\/)+app\//.test(spec))
+    );
     expect(outward.map((file) => relative(ROOT, file))).toEqual([]);
   });
 });
@@ -78,7 +82,9 @@ describe("layout", () => {
     const edges = new Set<string>();
     for (const [file, targets] of importGraph(sourceFiles(app))) {
       for (const target of targets) {
-        if (!target.startsWith(app) || !relative(app, file).includes("/") || !relative(app, target).includes("/")) continue;
+        if (!target.startsWith(app) || !relative(app, file).includes("/") || !relative(app, target).includes("/")) {
+          continue;
+        }
         if (roomOf(file) !== roomOf(target)) edges.add(`${roomOf(file)} → ${roomOf(target)}`);
       }
     }
@@ -86,25 +92,32 @@ describe("layout", () => {
     expect(mutual).toEqual([]);
   });
 
-  test.each(MIRRORED)("tests/%s mirrors src: every test names a source file (`x.test.ts` or `x.<aspect>.test.ts`)", (area) => {
-    const tests = sourceFiles(join(ROOT, "tests", area)).filter((file) => file.endsWith(".test.ts"));
-    expect(tests.length).toBeGreaterThan(5);
-    const orphans = tests.filter((file) => {
-      const source = relative(join(ROOT, "tests"), file).replace(/(\.[a-z-]+)?\.test\.ts$/, ".ts");
-      return !existsSync(join(SRC, source));
-    });
-    expect(orphans.map((file) => relative(ROOT, file))).toEqual([]);
-  });
+  test.each(MIRRORED)(
+    "tests/%s mirrors src: every test names a source file (`x.test.ts` or `x.<aspect>.test.ts`)",
+    (area) => {
+      const tests = sourceFiles(join(ROOT, "tests", area)).filter((file) => file.endsWith(".test.ts"));
+      expect(tests.length).toBeGreaterThan(5);
+      const orphans = tests.filter((file) => {
+        const source = relative(join(ROOT, "tests"), file).replace(/(\.[a-z-]+)?\.test\.ts$/, ".ts");
+        return !existsSync(join(SRC, source));
+      });
+      expect(orphans.map((file) => relative(ROOT, file))).toEqual([]);
+    },
+  );
 
   test("tests mirror the rooms of src: each folder of tests/{domain,adapters,app} exists in src", () => {
-    const testFolders = MIRRORED.flatMap((area) => allFolders(join(ROOT, "tests", area)).map((dir) => relative(join(ROOT, "tests"), dir)));
+    const testFolders = MIRRORED.flatMap((area) =>
+      allFolders(join(ROOT, "tests", area)).map((dir) => relative(join(ROOT, "tests"), dir))
+    );
     const extra = testFolders.filter((dir) => !existsSync(join(SRC, dir)) && !/fixtures|corpus/.test(dir));
     expect(extra).toEqual([]);
   });
 
   test("every source, test and bench file opens with one line saying what it is for", () => {
     const files = ["src", "tests", "bench"].flatMap((dir) => sourceFiles(join(ROOT, dir)));
-    const bare = files.filter((file) => !/^\/\*\* @module [^\n]+\*\/$/.test(readFileSync(file, "utf8").split("\n", 1)[0]!));
+    const bare = files.filter((file) =>
+      !/^\/\*\* @module [^\n]+\*\/$/.test(readFileSync(file, "utf8").split("\n", 1)[0]!)
+    );
     expect(bare.map((file) => relative(ROOT, file))).toEqual([]);
   });
 
@@ -132,7 +145,9 @@ describe("the import-cycle finder", () => {
     const cyclic = new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]]]);
     expect(importCycles(cyclic)).toEqual([["a", "b", "c", "a"]]);
     expect(importCycles(new Map([["a", ["b"]], ["b", ["c"]], ["c", []]]))).toEqual([]);
-    expect(relativeImports('import type { X } from "./draft.ts";\nconst m = await import("./lazy.ts");')).toEqual(["./draft.ts", "./lazy.ts"]);
+    expect(relativeImports('import type { X } from "./draft.ts";\nconst m = await import("./lazy.ts");')).toEqual([
+      "./draft.ts",
+      "./lazy.ts",
+    ]);
   });
 });
-

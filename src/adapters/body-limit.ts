@@ -11,7 +11,13 @@
  * @param onEnd called once when the body ends (read to its end, failed or cancelled)
  * @returns the same response whose body fails with `tooLarge()` past `maxBytes`
  */
-export function limitBody(response: Response, maxBytes: number, tooLarge: () => Error, signal?: AbortSignal | null, onEnd?: () => void): Response {
+export function limitBody(
+  response: Response,
+  maxBytes: number,
+  tooLarge: () => Error,
+  signal?: AbortSignal | null,
+  onEnd?: () => void,
+): Response {
   const source = response.body;
   if (!source) {
     onEnd?.();

@@ -32,7 +32,9 @@ export const KEYS_USAGE = [
 export async function runKeysCli(args: readonly string[], io: CliIo): Promise<number> {
   const [command, ...rest] = args;
   const flags = parseFlags(rest);
-  if (!command || command === "help" || command === "--help" || !flags) return usage(io, command ? 2 : 0, command && !flags ? "Unknown or incomplete option" : undefined);
+  if (!command || command === "help" || command === "--help" || !flags) {
+    return usage(io, command ? 2 : 0, command && !flags ? "Unknown or incomplete option" : undefined);
+  }
   let config;
   try {
     config = loadConfig(io.env);
@@ -43,13 +45,19 @@ export async function runKeysCli(args: readonly string[], io: CliIo): Promise<nu
   const logger = createLogger({ write: (line) => io.printError(line), pretty: true });
   const store = await composeKeyStore(config, { logger });
   try {
-    if (store.redis && !store.redis.available) return fail(io, "Cannot reach Redis at REDIS_URL; start it or check the URL", 1);
+    if (store.redis && !store.redis.available) {
+      return fail(io, "Cannot reach Redis at REDIS_URL; start it or check the URL", 1);
+    }
     if (command === "create") return await create(store.keys, flags, io);
     if (command === "list") return await list(store.keys, flags, io);
     if (command === "revoke") return await revoke(store.keys, flags, io, store.where);
     return usage(io, 2, `Unknown command ${JSON.stringify(command)}`);
   } catch (error) {
-    return fail(io, `Cannot use the key store (${store.where}): ${error instanceof Error ? error.message : String(error)}`, 1);
+    return fail(
+      io,
+      `Cannot use the key store (${store.where}): ${error instanceof Error ? error.message : String(error)}`,
+      1,
+    );
   } finally {
     await store.close();
   }
@@ -67,9 +75,17 @@ type Keys = Awaited<ReturnType<typeof composeKeyStore>>["keys"];
 async function create(keys: Keys, flags: Flags, io: CliIo): Promise<number> {
   const name = flags.name?.trim();
   // deno-lint-ignore no-control-regex -- control characters are exactly what a name must not hold
-  if (!name || name.length > 100 || /[\u0000-\u001f\u007f]/.test(name)) return fail(io, "keys create needs --name NAME: 1 to 100 printable characters, such as --name mobile-app", 2);
+  if (!name || name.length > 100 || /[\u0000-\u001f\u007f]/.test(name)) {
+    return fail(io, "keys create needs --name NAME: 1 to 100 printable characters, such as --name mobile-app", 2);
+  }
   if (flags.rateLimit !== undefined && !parseRateLimit(flags.rateLimit)) {
-    return fail(io, `--rate-limit must look like 60/min, 10/s, 500/hour or 1000/day: current value is ${JSON.stringify(flags.rateLimit)}`, 2);
+    return fail(
+      io,
+      `--rate-limit must look like 60/min, 10/s, 500/hour or 1000/day: current value is ${
+        JSON.stringify(flags.rateLimit)
+      }`,
+      2,
+    );
   }
   const { key, record } = issueKey({ name, rateLimit: flags.rateLimit?.trim() });
   await keys.add(record);
@@ -93,7 +109,10 @@ async function list(keys: Keys, flags: Flags, io: CliIo): Promise<number> {
     io.print("No keys issued yet; create one with: keys create --name NAME");
     return 0;
   }
-  const rows = [["ID", "NAME", "CREATED", "RATE LIMIT"], ...records.map((r) => [r.id, r.name, r.createdAt, r.rateLimit ?? "default"])];
+  const rows = [
+    ["ID", "NAME", "CREATED", "RATE LIMIT"],
+    ...records.map((r) => [r.id, r.name, r.createdAt, r.rateLimit ?? "default"]),
+  ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   for (const row of rows) io.print(row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd());
   return 0;
@@ -101,7 +120,9 @@ async function list(keys: Keys, flags: Flags, io: CliIo): Promise<number> {
 
 async function revoke(keys: Keys, flags: Flags, io: CliIo, where: string): Promise<number> {
   const [id, ...extra] = flags.positional;
-  if (!id || extra.length > 0) return fail(io, "keys revoke needs exactly one key id, such as keys revoke key_3f9a1c2b7e4d (see keys list)", 2);
+  if (!id || extra.length > 0) {
+    return fail(io, "keys revoke needs exactly one key id, such as keys revoke key_3f9a1c2b7e4d (see keys list)", 2);
+  }
   const revoked = await keys.revoke(id);
   if (!revoked) return fail(io, `No key with id ${JSON.stringify(id)} in ${where}; see keys list`, 1);
   io.print(`Revoked key ${revoked.id} (${describe(revoked)}); it is refused from now on.`);
@@ -113,7 +134,9 @@ function parseFlags(args: readonly string[]): Flags | undefined {
   const flags: Flags = { json: false, positional: [] };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    const [option, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [option, inline] = arg.startsWith("--") && arg.includes("=")
+      ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+      : [arg, undefined];
     if (option === "--json") flags.json = true;
     else if (option === "--name" || option === "--rate-limit") {
       const value = inline ?? args[++i];
@@ -147,6 +170,10 @@ function fail(io: CliIo, message: string, code: number): number {
 }
 
 if (import.meta.main) {
-  const code = await runKeysCli(process.argv.slice(2), { env: process.env, print: (line) => console.log(line), printError: (line) => console.error(line) });
+  const code = await runKeysCli(process.argv.slice(2), {
+    env: process.env,
+    print: (line) => console.log(line),
+    printError: (line) => console.error(line),
+  });
   process.exit(code);
 }

@@ -7,7 +7,13 @@ async function main(): Promise<void> {
   // Subcommands (`keys`, `mcp`) are dispatched here, before the server starts.
   if (process.argv[2] === "keys") {
     const { runKeysCli } = await import("./keys-cli.ts");
-    process.exit(await runKeysCli(process.argv.slice(3), { env: process.env, print: (line) => console.log(line), printError: (line) => console.error(line) }));
+    process.exit(
+      await runKeysCli(process.argv.slice(3), {
+        env: process.env,
+        print: (line) => console.log(line),
+        printError: (line) => console.error(line),
+      }),
+    );
   }
   // MCP mode: JSON-RPC on stdio. console.log goes to stderr, so nothing (a library's print included) can break the protocol.
   if (process.argv[2] === "mcp") {

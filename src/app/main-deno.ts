@@ -8,7 +8,13 @@ async function main(): Promise<void> {
   // Subcommands, as on Bun: `deno task server keys list`.
   if (Deno.args[0] === "keys") {
     const { runKeysCli } = await import("./keys-cli.ts");
-    Deno.exit(await runKeysCli(Deno.args.slice(1), { env: Deno.env.toObject(), print: (line) => console.log(line), printError: (line) => console.error(line) }));
+    Deno.exit(
+      await runKeysCli(Deno.args.slice(1), {
+        env: Deno.env.toObject(),
+        print: (line) => console.log(line),
+        printError: (line) => console.error(line),
+      }),
+    );
   }
   // MCP mode, as on Bun: JSON-RPC on stdio (the SDK's transport reads Node streams), console.log to stderr.
   if (Deno.args[0] === "mcp") {
@@ -34,7 +40,14 @@ async function main(): Promise<void> {
     printError: (line) => console.error(line),
     exit: (code) => Deno.exit(code),
     // Deno.serve has no header or idle time limit: the connections go through a relay that sets them.
-    serve: (options) => serveGuarded({ port: options.port, hostname: options.host, headersTimeoutMs: options.headersTimeoutMs ?? 10_000, idleTimeoutMs: options.idleTimeoutMs ?? 10_000, handler: options.fetch }),
+    serve: (options) =>
+      serveGuarded({
+        port: options.port,
+        hostname: options.host,
+        headersTimeoutMs: options.headersTimeoutMs ?? 10_000,
+        idleTimeoutMs: options.idleTimeoutMs ?? 10_000,
+        handler: options.fetch,
+      }),
     onStopSignal: (handler) => {
       for (const signal of ["SIGTERM", "SIGINT"] as const) Deno.addSignalListener(signal, () => handler(signal));
     },

@@ -4,8 +4,17 @@ import { createLocalFlight } from "./coalesce.ts";
 import { describeDuration } from "./duration.ts";
 import { deadline, withDeadline } from "./deadline.ts";
 import { linkSignals } from "./linked-signal.ts";
-import { Generations, type AnswerListener, type Generation } from "./generation.ts";
-import type { AnswerUsage, AnswerWriter, Cache, CacheLookup, SharedFlight, TranscriptSource, WorkGate, WorkRole } from "./ports.ts";
+import { type AnswerListener, type Generation, Generations } from "./generation.ts";
+import type {
+  AnswerUsage,
+  AnswerWriter,
+  Cache,
+  CacheLookup,
+  SharedFlight,
+  TranscriptSource,
+  WorkGate,
+  WorkRole,
+} from "./ports.ts";
 import { lastCueEnd, type SpeechFacts } from "./transcript.ts";
 
 /** The response body of spec §2.2. */
@@ -80,7 +89,13 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   const generations = new Generations();
 
   /** A generation stops at its time limit, or as soon as none of its callers waits any more. */
-  async function generate(request: ChatRequest, generation: Generation, timeoutMs: number, streamed: boolean, onRoute?: AnswerOptions["onRoute"]): Promise<GeneratedAnswer> {
+  async function generate(
+    request: ChatRequest,
+    generation: Generation,
+    timeoutMs: number,
+    streamed: boolean,
+    onRoute?: AnswerOptions["onRoute"],
+  ): Promise<GeneratedAnswer> {
     const linked = linkSignals([generation.signal], { ms: timeoutMs });
     const { signal } = linked;
     const deadline = Date.now() + timeoutMs;
@@ -92,7 +107,14 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     }
   }
 
-  async function fetchAndWrite(request: ChatRequest, signal: AbortSignal, deadline: number, generation: Generation, streamed: boolean, onRoute?: AnswerOptions["onRoute"]): Promise<GeneratedAnswer> {
+  async function fetchAndWrite(
+    request: ChatRequest,
+    signal: AbortSignal,
+    deadline: number,
+    generation: Generation,
+    streamed: boolean,
+    onRoute?: AnswerOptions["onRoute"],
+  ): Promise<GeneratedAnswer> {
     generation.events.progress({ stage: "transcript" });
     const started = now();
     const transcript = await deps.transcripts.fetch(request.videoId, {
@@ -128,7 +150,14 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   }
 
   /** Generates and caches; looks again first, as another instance may have just finished. */
-  async function generateOnce(key: string, request: ChatRequest, generation: Generation, timeoutMs: number, streamed: boolean, onRoute?: AnswerOptions["onRoute"]): Promise<GeneratedAnswer> {
+  async function generateOnce(
+    key: string,
+    request: ChatRequest,
+    generation: Generation,
+    timeoutMs: number,
+    streamed: boolean,
+    onRoute?: AnswerOptions["onRoute"],
+  ): Promise<GeneratedAnswer> {
     try {
       const finished = await deps.answers.get(key);
       if (finished) return finished;
@@ -154,9 +183,13 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       const generation = generations.enter(key);
       const leave = generation.join(options.listener);
       try {
-        const work = () => generateOnce(key, request, generation, timeoutMs, options.listener !== undefined, options.onRoute);
+        const work = () =>
+          generateOnce(key, request, generation, timeoutMs, options.listener !== undefined, options.onRoute);
         // Another instance's events are followed only for a streamed caller (the first one decides, as for the model's stream).
-        const events = { publish: generation.relay.publish, listen: options.listener ? generation.relay.listen : undefined };
+        const events = {
+          publish: generation.relay.publish,
+          listen: options.listener ? generation.relay.listen : undefined,
+        };
         const { value, role } = await flights.run(`answer:${key}`, work, { signal: caller.signal, events });
         deps.onLookup?.(role === "owner" ? "miss" : "shared");
         return { ...outcome(request, value, role === "owner" ? "miss" : "shared"), work: role };

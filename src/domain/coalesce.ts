@@ -44,7 +44,12 @@ export class Coalescer<T> {
  * elsewhere. `wanted` tells whether any local caller still waits, so a wait
  * for another instance can end when none does; the work itself never stops for it.
  */
-export type Participation = <T>(key: string, work: () => Promise<T>, wanted: () => boolean, events?: FlightEvents) => Promise<SharedResult<T>>;
+export type Participation = <T>(
+  key: string,
+  work: () => Promise<T>,
+  wanted: () => boolean,
+  events?: FlightEvents,
+) => Promise<SharedResult<T>>;
 
 interface Entry {
   result: Promise<SharedResult<unknown>>;
@@ -69,7 +74,11 @@ export function coalesceLocally(participate: Participation): SharedFlight {
     return entry;
   };
   return {
-    async run<T>(key: string, work: () => Promise<T>, options: { signal?: AbortSignal; events?: FlightEvents } = {}): Promise<SharedResult<T>> {
+    async run<T>(
+      key: string,
+      work: () => Promise<T>,
+      options: { signal?: AbortSignal; events?: FlightEvents } = {},
+    ): Promise<SharedResult<T>> {
       const running = inflight.get(key);
       const entry = running ?? start(key, work, options.events);
       if (running) entry.waiting++;

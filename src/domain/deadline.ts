@@ -10,7 +10,11 @@ export function deadline(ms: number, gone?: AbortSignal): { signal: AbortSignal;
 
 /** The error of a request that ran out of time. */
 export function timedOut(ms: number, cause?: unknown): AppError {
-  return new AppError("upstream_timeout", `The request took longer than ${ms / 1000} s and was stopped; try again later`, { cause });
+  return new AppError(
+    "upstream_timeout",
+    `The request took longer than ${ms / 1000} s and was stopped; try again later`,
+    { cause },
+  );
 }
 
 /** Races `work` against `signal`: `upstream_timeout` when the signal ends it first (or the work fails after it). */

@@ -19,7 +19,10 @@ export interface LinkedSignal {
  * @param sources signals to follow (undefined ones are skipped)
  * @param timeout the time limit in ms, and the abort reason it gives (a `TimeoutError` DOMException by default, as `AbortSignal.timeout`)
  */
-export function linkSignals(sources: readonly (AbortSignal | undefined | null)[], timeout?: { ms: number; reason?: () => unknown }): LinkedSignal {
+export function linkSignals(
+  sources: readonly (AbortSignal | undefined | null)[],
+  timeout?: { ms: number; reason?: () => unknown },
+): LinkedSignal {
   const controller = new AbortController();
   const followed: AbortSignal[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -50,7 +53,9 @@ export function linkSignals(sources: readonly (AbortSignal | undefined | null)[]
       timer = undefined;
       timedOut = true;
       dispose();
-      controller.abort(timeout.reason ? timeout.reason() : new DOMException("The operation timed out.", "TimeoutError"));
+      controller.abort(
+        timeout.reason ? timeout.reason() : new DOMException("The operation timed out.", "TimeoutError"),
+      );
     }, timeout.ms);
   }
   return {

@@ -150,7 +150,11 @@ export interface SharedFlight {
    * @param options.signal this caller's own: it stops waiting, never the work others wait for
    * @throws {AppError} the work's failure, or `upstream_timeout` when `signal` aborts first
    */
-  run<T>(key: string, work: () => Promise<T>, options?: { signal?: AbortSignal; events?: FlightEvents }): Promise<SharedResult<T>>;
+  run<T>(
+    key: string,
+    work: () => Promise<T>,
+    options?: { signal?: AbortSignal; events?: FlightEvents },
+  ): Promise<SharedResult<T>>;
 }
 
 /**

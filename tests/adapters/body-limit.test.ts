@@ -7,8 +7,16 @@ const tooLarge = () => new TooLarge("too large");
 
 describe("limitBody()", () => {
   test("passes a body at the cap through unchanged, status and headers kept", async () => {
-    const response = limitBody(new Response("x".repeat(1000), { status: 201, headers: { "x-kept": "yes" } }), 1000, tooLarge);
-    expect([response.status, response.headers.get("x-kept"), await response.text()]).toEqual([201, "yes", "x".repeat(1000)]);
+    const response = limitBody(
+      new Response("x".repeat(1000), { status: 201, headers: { "x-kept": "yes" } }),
+      1000,
+      tooLarge,
+    );
+    expect([response.status, response.headers.get("x-kept"), await response.text()]).toEqual([
+      201,
+      "yes",
+      "x".repeat(1000),
+    ]);
   });
 
   test("fails a streamed body one byte over the cap with the caller's error", async () => {
@@ -50,12 +58,22 @@ describe("limitBody() and the request's signal", () => {
     const controller = new AbortController();
     const removed: string[] = [];
     const remove = controller.signal.removeEventListener.bind(controller.signal);
-    controller.signal.removeEventListener = (type: string, listener: EventListenerOrEventListenerObject, options?: EventListenerOptions | boolean) => {
+    controller.signal.removeEventListener = (
+      type: string,
+      listener: EventListenerOrEventListenerObject,
+      options?: EventListenerOptions | boolean,
+    ) => {
       removed.push(type);
       remove(type, listener, options);
     };
     let ends = 0;
-    const limited = limitBody(new Response("hello"), 100, () => new Error("too large"), controller.signal, () => ends++);
+    const limited = limitBody(
+      new Response("hello"),
+      100,
+      () => new Error("too large"),
+      controller.signal,
+      () => ends++,
+    );
     expect(await limited.text()).toBe("hello");
     expect(removed).toEqual(["abort"]);
     expect(ends).toBe(1);

@@ -28,7 +28,15 @@ class StreamingWriter implements AnswerWriter {
   }
 }
 
-const service = (writer: AnswerWriter) => createChatService({ transcripts: new FakeTranscripts(), writer, answers: noCache, answerTtlMs: 0, gate: openGate, requestTimeoutMs: 5_000 });
+const service = (writer: AnswerWriter) =>
+  createChatService({
+    transcripts: new FakeTranscripts(),
+    writer,
+    answers: noCache,
+    answerTtlMs: 0,
+    gate: openGate,
+    requestTimeoutMs: 5_000,
+  });
 
 describe("ChatService.answer() with a listener", () => {
   test("a listener gets progress, then the deltas; the writer is asked to stream only for a listening caller", async () => {
@@ -36,7 +44,11 @@ describe("ChatService.answer() with a listener", () => {
     const events: AnswerEvent[] = [];
     const outcome = await service(writer).answer(request("q"), { listener: (e) => events.push(e) });
     expect(events[0]).toEqual({ type: "progress", progress: { stage: "transcript" } });
-    expect(events.filter((e) => e.type === "delta").map((e) => (e as { text: string }).text)).toEqual(["one", " two", " three"]);
+    expect(events.filter((e) => e.type === "delta").map((e) => (e as { text: string }).text)).toEqual([
+      "one",
+      " two",
+      " three",
+    ]);
     expect(outcome.response.output).toBe("one two three");
     await service(writer).answer(request("q2"));
     expect(writer.specs[1]!.events).toBeUndefined();

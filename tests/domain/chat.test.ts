@@ -11,13 +11,21 @@ function mapCache(): Cache<GeneratedAnswer> & { map: Map<string, GeneratedAnswer
   return { map, get: async (k) => map.get(k), set: async (k, v) => void map.set(k, v) };
 }
 
-const request = (body: Record<string, unknown> = {}) => createChatRequest({ url: "https://youtu.be/GJLlxj_dtq8", ...body });
+const request = (body: Record<string, unknown> = {}) =>
+  createChatRequest({ url: "https://youtu.be/GJLlxj_dtq8", ...body });
 
 describe("ChatService.answer()", () => {
   test("asks the transcript source for the response language and words the duration", async () => {
     const transcripts = new FakeTranscripts();
     const writer = new FakeWriter();
-    const chat = createChatService({ transcripts, writer, answers: noCache, answerTtlMs: 0, gate: openGate, requestTimeoutMs: 1000 });
+    const chat = createChatService({
+      transcripts,
+      writer,
+      answers: noCache,
+      answerTtlMs: 0,
+      gate: openGate,
+      requestTimeoutMs: 1000,
+    });
     const { response } = await chat.answer(request({ language: "pt", prompt: "why?" }));
     expect(transcripts.calls[0]!.query.languages).toEqual(["pt"]);
     expect(writer.specs[0]!.isSummary).toBe(false);
@@ -35,7 +43,14 @@ describe("ChatService.answer()", () => {
   test("serves a repeat from the answer cache, echoing each caller's own prompt", async () => {
     const writer = new FakeWriter();
     const answers = mapCache();
-    const chat = createChatService({ transcripts: new FakeTranscripts(), writer, answers, answerTtlMs: 60_000, gate: openGate, requestTimeoutMs: 1000 });
+    const chat = createChatService({
+      transcripts: new FakeTranscripts(),
+      writer,
+      answers,
+      answerTtlMs: 60_000,
+      gate: openGate,
+      requestTimeoutMs: 1000,
+    });
     await chat.answer(request({ prompt: "summary" }));
     const second = await chat.answer(request({ prompt: " SUMMARY " }));
     expect(writer.specs.length).toBe(1);
@@ -47,7 +62,14 @@ describe("ChatService.answer()", () => {
     const transcripts = new FakeTranscripts();
     transcripts.delayMs = 20;
     const writer = new FakeWriter();
-    const chat = createChatService({ transcripts, writer, answers: noCache, answerTtlMs: 0, gate: openGate, requestTimeoutMs: 1000 });
+    const chat = createChatService({
+      transcripts,
+      writer,
+      answers: noCache,
+      answerTtlMs: 0,
+      gate: openGate,
+      requestTimeoutMs: 1000,
+    });
     const outcomes = await Promise.all(Array.from({ length: 5 }, () => chat.answer(request({ prompt: "same" }))));
     expect(writer.specs.length).toBe(1);
     expect(transcripts.calls.length).toBe(1);
@@ -57,7 +79,14 @@ describe("ChatService.answer()", () => {
   test("stops work that outlasts the request time limit with upstream_timeout", async () => {
     const transcripts = new FakeTranscripts();
     transcripts.delayMs = 500;
-    const chat = createChatService({ transcripts, writer: new FakeWriter(), answers: noCache, answerTtlMs: 0, gate: openGate, requestTimeoutMs: 50 });
+    const chat = createChatService({
+      transcripts,
+      writer: new FakeWriter(),
+      answers: noCache,
+      answerTtlMs: 0,
+      gate: openGate,
+      requestTimeoutMs: 50,
+    });
     const started = performance.now();
     const error = await chat.answer(request()).catch((e) => e);
     expect(isAppError(error, "upstream_timeout")).toBe(true);
@@ -67,7 +96,14 @@ describe("ChatService.answer()", () => {
   test("passes upstream errors through unchanged", async () => {
     const transcripts = new FakeTranscripts();
     transcripts.failWith = "video_unavailable";
-    const chat = createChatService({ transcripts, writer: new FakeWriter(), answers: noCache, answerTtlMs: 0, gate: openGate, requestTimeoutMs: 1000 });
+    const chat = createChatService({
+      transcripts,
+      writer: new FakeWriter(),
+      answers: noCache,
+      answerTtlMs: 0,
+      gate: openGate,
+      requestTimeoutMs: 1000,
+    });
     expect(isAppError(await chat.answer(request()).catch((e) => e), "video_unavailable")).toBe(true);
   });
 
@@ -77,18 +113,45 @@ describe("ChatService.answer()", () => {
     const remote: SharedFlight = {
       run: async <T>(key: string, _work: () => Promise<T>, options?: { signal?: AbortSignal }) => {
         keys.push(key);
-        if (key.includes("never")) return await new Promise<never>((_, reject) => options?.signal?.addEventListener("abort", () => reject(options.signal!.reason)));
-        return { value: { output: "from elsewhere", videoDuration: "1 minute", transcriptLanguage: "en", timings: { transcriptMs: 1, generationMs: 2 } } as T, role: "remote" as const };
+        if (key.includes("never")) {
+          return await new Promise<never>((_, reject) =>
+            options?.signal?.addEventListener("abort", () => reject(options.signal!.reason))
+          );
+        }
+        return {
+          value: {
+            output: "from elsewhere",
+            videoDuration: "1 minute",
+            transcriptLanguage: "en",
+            timings: { transcriptMs: 1, generationMs: 2 },
+          } as T,
+          role: "remote" as const,
+        };
       },
     };
-    const chat = createChatService({ transcripts: new FakeTranscripts(), writer, answers: noCache, answerTtlMs: 0, gate: openGate, requestTimeoutMs: 50, flights: remote });
+    const chat = createChatService({
+      transcripts: new FakeTranscripts(),
+      writer,
+      answers: noCache,
+      answerTtlMs: 0,
+      gate: openGate,
+      requestTimeoutMs: 50,
+      flights: remote,
+    });
     const shared = await chat.answer(request({ prompt: "elsewhere" }));
     expect([shared.cache, shared.work, shared.response.output]).toEqual(["shared", "remote", "from elsewhere"]);
     expect(keys[0]).toStartWith("answer:");
     const error = await chat.answer(request({ prompt: "never" })).catch((e) => e);
     expect(isAppError(error, "upstream_timeout")).toBe(true);
     expect(writer.specs).toHaveLength(0);
-    const local = await createChatService({ transcripts: new FakeTranscripts(), writer, answers: noCache, answerTtlMs: 0, gate: openGate, requestTimeoutMs: 1000 }).answer(request());
+    const local = await createChatService({
+      transcripts: new FakeTranscripts(),
+      writer,
+      answers: noCache,
+      answerTtlMs: 0,
+      gate: openGate,
+      requestTimeoutMs: 1000,
+    }).answer(request());
     expect([local.cache, local.work]).toEqual(["miss", "owner"]);
   });
 });
@@ -98,13 +161,25 @@ describe("answer-cache lookups told to onLookup", () => {
     const lookups: string[] = [];
     const transcripts = new FakeTranscripts();
     const writer = new FakeWriter();
-    const chat = createChatService({ transcripts, writer, answers: mapCache(), answerTtlMs: 60_000, gate: openGate, requestTimeoutMs: 1000, onLookup: (result) => lookups.push(result) });
+    const chat = createChatService({
+      transcripts,
+      writer,
+      answers: mapCache(),
+      answerTtlMs: 60_000,
+      gate: openGate,
+      requestTimeoutMs: 1000,
+      onLookup: (result) => lookups.push(result),
+    });
     await chat.answer(request({ prompt: "first" }));
     await chat.answer(request({ prompt: "first" }));
     expect(lookups).toEqual(["miss", "hit"]);
     lookups.length = 0;
     transcripts.delayMs = 20;
-    await Promise.all([chat.answer(request({ prompt: "second" })), chat.answer(request({ prompt: "second" })), chat.answer(request({ prompt: "second" }))]);
+    await Promise.all([
+      chat.answer(request({ prompt: "second" })),
+      chat.answer(request({ prompt: "second" })),
+      chat.answer(request({ prompt: "second" })),
+    ]);
     expect(lookups).toEqual(["miss", "shared", "shared"]);
     lookups.length = 0;
     writer.failWith = "upstream_error";

@@ -1,6 +1,6 @@
 /** @module Tests of `Coalescer`, the local flight and `coalesceLocally()`. */
 import { describe, expect, test } from "bun:test";
-import { Coalescer, coalesceLocally, createLocalFlight } from "../../src/domain/coalesce.ts";
+import { coalesceLocally, Coalescer, createLocalFlight } from "../../src/domain/coalesce.ts";
 import { AppError, isAppError } from "../../src/domain/errors.ts";
 
 describe("Coalescer", () => {

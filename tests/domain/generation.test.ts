@@ -42,7 +42,10 @@ describe("Generation", () => {
     generation.join((e) => late.push(e));
     generation.relay.listen!({ type: "delta", text: "text." });
     expect(late).toEqual(early);
-    expect(early).toEqual([{ type: "progress", progress: { stage: "writing" } }, { type: "delta", text: "Remote " }, { type: "delta", text: "text." }]);
+    expect(early).toEqual([{ type: "progress", progress: { stage: "writing" } }, { type: "delta", text: "Remote " }, {
+      type: "delta",
+      text: "text.",
+    }]);
     expect(generation.streamed()).toBe("");
   });
 
@@ -55,8 +58,14 @@ describe("Generation", () => {
     generation.relay.publish((e) => published.push(e));
     generation.events.progress({ stage: "writing" });
     generation.events.delta("A new answer.");
-    expect(heard).toEqual([{ type: "delta", text: "The dead owner's" }, { type: "progress", progress: { stage: "writing" } }]);
-    expect(published).toEqual([{ type: "progress", progress: { stage: "writing" } }, { type: "delta", text: "A new answer." }]);
+    expect(heard).toEqual([{ type: "delta", text: "The dead owner's" }, {
+      type: "progress",
+      progress: { stage: "writing" },
+    }]);
+    expect(published).toEqual([{ type: "progress", progress: { stage: "writing" } }, {
+      type: "delta",
+      text: "A new answer.",
+    }]);
     expect(generation.streamed()).toBe("A new answer.");
   });
 

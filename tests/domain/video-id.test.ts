@@ -75,7 +75,9 @@ describe("parseVideoId() on repeated inputs (recent results are kept)", () => {
       expect(parseVideoId(accepted)).toBe("GJLlxj_dtq8");
       expect(parseVideoId(refused)).toBeUndefined();
       // More distinct inputs than the memo keeps, so the two above are dropped and parsed again.
-      for (let i = 0; i < 1_100; i++) expect(parseVideoId(`https://youtu.be/${String(i).padStart(11, "a")}`)).toBe(String(i).padStart(11, "a"));
+      for (let i = 0; i < 1_100; i++) {
+        expect(parseVideoId(`https://youtu.be/${String(i).padStart(11, "a")}`)).toBe(String(i).padStart(11, "a"));
+      }
     }
     const long = `https://www.youtube.com/watch?v=GJLlxj_dtq8&${"x".repeat(400)}`;
     expect(parseVideoId(long)).toBe("GJLlxj_dtq8");

@@ -1,9 +1,9 @@
 /** @module End-to-end tests of a chat request's main flow: response fields, what the LLM gets, secrets, bad URLs. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
-import { postChat, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
+import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
 
 const KEY = "e2e-key-0123456789";
 const GROQ_KEY = "gsk_fake_secret_for_tests";
@@ -14,7 +14,13 @@ let service: RunningService;
 beforeAll(async () => {
   youtube = startFakeYoutube();
   llm = startFakeLlm();
-  service = await startService({ API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: GROQ_KEY, GROQ_BASE_URL: llm.baseUrl, GROQ_MODEL: "fake-model" });
+  service = await startService({
+    API_KEYS: KEY,
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: GROQ_KEY,
+    GROQ_BASE_URL: llm.baseUrl,
+    GROQ_MODEL: "fake-model",
+  });
 });
 afterAll(async () => {
   await service?.stop();
@@ -46,7 +52,12 @@ describe(`POST /chat end to end (${targetFromEnv()})`, () => {
 
   test("the LLM receives the transcript, the cut prompt and the language and format instructions", async () => {
     const prompt = "Q".repeat(499) + "😀" + "tail that must be cut";
-    const response = await postChat(service.url, { url: `https://youtu.be/${VIDEOS.normal.id}?t=42`, prompt, language: "es", output_format: "markdown" }, { "x-api-key": KEY });
+    const response = await postChat(service.url, {
+      url: `https://youtu.be/${VIDEOS.normal.id}?t=42`,
+      prompt,
+      language: "es",
+      output_format: "markdown",
+    }, { "x-api-key": KEY });
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.prompt).toBe("Q".repeat(499) + "😀");
@@ -69,7 +80,9 @@ describe(`POST /chat end to end (${targetFromEnv()})`, () => {
   });
 
   test("an invalid URL is refused with 400 and causes no request to YouTube", async () => {
-    const response = await postChat(service.url, { url: "https://www.youtube.com.evil.example/watch?v=GJLlxj_dtq8" }, { "x-api-key": KEY });
+    const response = await postChat(service.url, { url: "https://www.youtube.com.evil.example/watch?v=GJLlxj_dtq8" }, {
+      "x-api-key": KEY,
+    });
     expect(response.status).toBe(400);
     expect((await response.json()).error.code).toBe("invalid_request");
     expect(youtube.seen.length).toBe(0);

@@ -2,10 +2,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { treaty } from "@elysiajs/eden";
 import type { App } from "../../src/app/client-types.ts";
-import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
+import { type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
 
 const KEY = "eden-key-0123456789";
 let youtube: FakeYoutube;
@@ -15,7 +15,13 @@ let service: RunningService;
 beforeAll(async () => {
   youtube = startFakeYoutube();
   llm = startFakeLlm();
-  service = await startService({ API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake_for_eden", GROQ_BASE_URL: llm.baseUrl, GROQ_MODEL: "fake-model" });
+  service = await startService({
+    API_KEYS: KEY,
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: "gsk_fake_for_eden",
+    GROQ_BASE_URL: llm.baseUrl,
+    GROQ_MODEL: "fake-model",
+  });
 });
 afterAll(async () => {
   await service?.stop();
@@ -26,13 +32,24 @@ afterAll(async () => {
 describe(`the typed Eden client against the running server (${targetFromEnv()})`, () => {
   test("POST /chat through treaty<App> returns the typed response", async () => {
     const api = treaty<App>(service.url, { headers: { "x-api-key": KEY } });
-    const { data, error, status } = await api.chat.post({ url: watchUrl("normal"), prompt: "What does the reviewer think of the keyboard?", language: "es", output_format: "markdown" });
+    const { data, error, status } = await api.chat.post({
+      url: watchUrl("normal"),
+      prompt: "What does the reviewer think of the keyboard?",
+      language: "es",
+      output_format: "markdown",
+    });
     expect(error).toBeNull();
     expect(status).toBe(200);
     // Typed fields: a misspelt property would not compile.
     const duration: string | undefined = data?.video_duration;
     expect(duration).toBe("5 minutes");
-    expect(data).toMatchObject({ url: watchUrl("normal"), model: "chat-1.0", language: "es", output_format: "markdown", prompt: "What does the reviewer think of the keyboard?" });
+    expect(data).toMatchObject({
+      url: watchUrl("normal"),
+      model: "chat-1.0",
+      language: "es",
+      output_format: "markdown",
+      prompt: "What does the reviewer think of the keyboard?",
+    });
     expect(data?.output.length).toBeGreaterThan(0);
   });
 

@@ -2,8 +2,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { VIDEOS } from "../support/fixtures.ts";
 import { targetFromEnv } from "../support/service-process.ts";
-import { ask, startYoutubeRig, type ChatOutcome, type YoutubeRig } from "../support/youtube-e2e.ts";
-import { cells, FAULTS, LIMITS, UNREACHABLE, UPSTREAMS, type Cell, type FaultName, type Upstream } from "./fault-matrix-cells.ts";
+import { ask, type ChatOutcome, startYoutubeRig, type YoutubeRig } from "../support/youtube-e2e.ts";
+import {
+  type Cell,
+  cells,
+  type FaultName,
+  FAULTS,
+  LIMITS,
+  UNREACHABLE,
+  type Upstream,
+  UPSTREAMS,
+} from "./fault-matrix-cells.ts";
 
 /**
  * The fault matrix: every upstream call (YouTube player, watch page, caption
@@ -70,8 +79,18 @@ describe(`fault matrix through POST /chat (${targetFromEnv()})`, () => {
 function matrix(): string {
   for (const cell of UNREACHABLE) printed.set(key(cell.upstream, cell.fault), "n/a (shared origin)");
   const width = 32;
-  const rows = [["fault", ...UPSTREAMS], ...FAULTS.map((fault) => [fault, ...UPSTREAMS.map((u) => printed.get(key(u, fault)) ?? "not run")])];
+  const rows = [
+    ["fault", ...UPSTREAMS],
+    ...FAULTS.map((fault) => [fault, ...UPSTREAMS.map((u) => printed.get(key(u, fault)) ?? "not run")]),
+  ];
   const lines = rows.map((row) => row.map((text, i) => text.padEnd(i === 0 ? 24 : width)).join(" ").trimEnd());
   const notes = UNREACHABLE.map((u) => `  ${u.upstream} / ${u.fault}: ${u.why}`);
-  return [`fault matrix (status code [ra=Retry-After] time), ${Object.entries(LIMITS).map(([k, v]) => `${k}=${v}`).join(" ")}:`, ...lines, "not separately reachable:", ...notes].join("\n");
+  return [
+    `fault matrix (status code [ra=Retry-After] time), ${
+      Object.entries(LIMITS).map(([k, v]) => `${k}=${v}`).join(" ")
+    }:`,
+    ...lines,
+    "not separately reachable:",
+    ...notes,
+  ].join("\n");
 }

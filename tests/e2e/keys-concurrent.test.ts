@@ -24,13 +24,22 @@ describe(`concurrent keys CLI runs on one KEYS_FILE (${targetFromEnv()})`, () =>
     const doomed = Array.from({ length: 8 }, (_, i) => issueKey({ name: `doomed-${i}` }));
     for (const { record } of doomed) await store.add(record);
 
-    const creates = Array.from({ length: 16 }, (_, i) => runKeys(env, ["create", "--name", `client-${i}`, "--json"], { entry: true }));
+    const creates = Array.from(
+      { length: 16 },
+      (_, i) => runKeys(env, ["create", "--name", `client-${i}`, "--json"], { entry: true }),
+    );
     const revokes = doomed.map(({ record }) => runKeys(env, ["revoke", record.id], { entry: true }));
     const runs = await Promise.all([...creates, ...revokes]);
-    for (const run of runs) expect({ code: run.code, stderr: run.code === 0 ? "" : run.stderr }).toEqual({ code: 0, stderr: "" });
-    const printed = runs.slice(0, 16).map((run) => (JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { key: string }).key);
+    for (const run of runs) {
+      expect({ code: run.code, stderr: run.code === 0 ? "" : run.stderr }).toEqual({ code: 0, stderr: "" });
+    }
+    const printed = runs.slice(0, 16).map((run) =>
+      (JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { key: string }).key
+    );
 
-    const kept = (JSON.parse(readFileSync(env.KEYS_FILE, "utf8")) as { keys: { name: string }[] }).keys.map((k) => k.name).sort();
+    const kept = (JSON.parse(readFileSync(env.KEYS_FILE, "utf8")) as { keys: { name: string }[] }).keys.map((k) =>
+      k.name
+    ).sort();
     expect(kept).toEqual(Array.from({ length: 16 }, (_, i) => `client-${i}`).sort());
     expect(readdirSync(dir)).toEqual(["keys.json"]); // no lock or temporary file left behind
 

@@ -3,10 +3,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { postChat, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
+import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
 import { createKey, runKeys } from "../adapters/keys/keys-cli-process.ts";
 
 const ENV_KEY = "e2e-env-key-0123456789";
@@ -35,9 +35,15 @@ function storeEnv(): Record<string, string> {
   return { KEYS_FILE: join(dir, `keys-${++files}.json`) };
 }
 function start(env: Record<string, string>): Promise<RunningService> {
-  return startService({ YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl, ...env });
+  return startService({
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: "gsk_fake",
+    GROQ_BASE_URL: llm.baseUrl,
+    ...env,
+  });
 }
-const ask = (service: RunningService, key: string, prompt = "summary") => postChat(service.url, { url: watchUrl("normal"), prompt }, { "x-api-key": key });
+const ask = (service: RunningService, key: string, prompt = "summary") =>
+  postChat(service.url, { url: watchUrl("normal"), prompt }, { "x-api-key": key });
 
 describe(`keys CLI with the file store (${targetFromEnv()})`, () => {
   test("create, use, list without revealing, revoke: the running server refuses the key at once", async () => {
@@ -74,7 +80,12 @@ describe(`keys CLI with the file store (${targetFromEnv()})`, () => {
     const listed = await runKeys(env, ["list", "--json"], { entry: true });
     expect(listed.code).toBe(0);
     const records = JSON.parse(listed.stdout.trim().split("\n").at(-1)!);
-    expect(records).toEqual([{ id: expect.stringMatching(/^key_[0-9a-f]{12}$/), name: "ops", createdAt: expect.any(String), rateLimit: "10/min" }]);
+    expect(records).toEqual([{
+      id: expect.stringMatching(/^key_[0-9a-f]{12}$/),
+      name: "ops",
+      createdAt: expect.any(String),
+      rateLimit: "10/min",
+    }]);
     expect(listed.stdout).not.toContain(key!);
   });
 

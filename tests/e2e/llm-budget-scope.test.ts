@@ -2,10 +2,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
-import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
-import { postChat, startService, type RunningService } from "../support/service-process.ts";
+import { postChat, type RunningService, startService } from "../support/service-process.ts";
 import { API_KEY } from "./llm-harness.ts";
 
 /**
@@ -26,7 +26,14 @@ afterEach(async () => {
 });
 
 async function instance(env: Record<string, string>) {
-  const service = await startService({ API_KEYS: API_KEY, YOUTUBE_BASE_URL: started.youtube!.origin, GROQ_MODEL: "llama-3.1-8b-instant", REDIS_URL: process.env.TEST_REDIS_URL!, ...SCALED, ...env });
+  const service = await startService({
+    API_KEYS: API_KEY,
+    YOUTUBE_BASE_URL: started.youtube!.origin,
+    GROQ_MODEL: "llama-3.1-8b-instant",
+    REDIS_URL: process.env.TEST_REDIS_URL!,
+    ...SCALED,
+    ...env,
+  });
   started.services.push(service);
   return service;
 }
@@ -40,9 +47,19 @@ describe.skipIf(!process.env.TEST_REDIS_URL)("the LLM budget's scope on one Redi
     started.llms.push(paid, free);
     const prefix = `scope-${crypto.randomUUID()}:`;
     // One gateway URL in front of each organisation's plan would look the same; here the two keys also reach two fakes.
-    const b = await instance({ GROQ_API_KEY: "gsk_organisation_b_paid", GROQ_BASE_URL: paid.baseUrl, REDIS_KEY_PREFIX: prefix });
-    const a = await instance({ GROQ_API_KEY: "gsk_organisation_a_free", GROQ_BASE_URL: free.baseUrl, REDIS_KEY_PREFIX: prefix });
-    for (const prompt of ["What is said about the battery?", "What is said about the screen?"]) expect((await postChat(b.url, { url: watchUrl("normal"), prompt }, { "x-api-key": API_KEY })).status).toBe(200);
+    const b = await instance({
+      GROQ_API_KEY: "gsk_organisation_b_paid",
+      GROQ_BASE_URL: paid.baseUrl,
+      REDIS_KEY_PREFIX: prefix,
+    });
+    const a = await instance({
+      GROQ_API_KEY: "gsk_organisation_a_free",
+      GROQ_BASE_URL: free.baseUrl,
+      REDIS_KEY_PREFIX: prefix,
+    });
+    for (const prompt of ["What is said about the battery?", "What is said about the screen?"]) {
+      expect((await postChat(b.url, { url: watchUrl("normal"), prompt }, { "x-api-key": API_KEY })).status).toBe(200);
+    }
     const response = await postChat(a.url, { url: watchUrl("normal") }, { "x-api-key": API_KEY });
     expect(response.status).toBe(200);
     expect(free.calls.filter((c) => c.refused).map((c) => c.refused)).toEqual([]);
@@ -63,9 +80,19 @@ describe.skipIf(!process.env.TEST_REDIS_URL)("the LLM budget's scope on one Redi
     const free = startFakeLlm({ limits: FREE });
     started.llms.push(headerless, free);
     const prefix = `scope-${crypto.randomUUID()}:`;
-    const gateway = await instance({ GROQ_API_KEY: "gsk_one_key", GROQ_BASE_URL: headerless.baseUrl, REDIS_KEY_PREFIX: prefix });
+    const gateway = await instance({
+      GROQ_API_KEY: "gsk_one_key",
+      GROQ_BASE_URL: headerless.baseUrl,
+      REDIS_KEY_PREFIX: prefix,
+    });
     const groq = await instance({ GROQ_API_KEY: "gsk_one_key", GROQ_BASE_URL: free.baseUrl, REDIS_KEY_PREFIX: prefix });
-    for (const topic of ["battery", "screen", "keyboard", "price"]) expect((await postChat(gateway.url, { url: watchUrl("normal"), prompt: `What about the ${topic}?` }, { "x-api-key": API_KEY })).status).toBe(200);
+    for (const topic of ["battery", "screen", "keyboard", "price"]) {
+      expect(
+        (await postChat(gateway.url, { url: watchUrl("normal"), prompt: `What about the ${topic}?` }, {
+          "x-api-key": API_KEY,
+        })).status,
+      ).toBe(200);
+    }
     const response = await postChat(groq.url, { url: watchUrl("normal") }, { "x-api-key": API_KEY });
     expect(response.status).toBe(200);
     expect(free.calls.filter((c) => c.refused).map((c) => c.refused)).toEqual([]);

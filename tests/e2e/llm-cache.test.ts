@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { ANSWERS, requestedLanguage } from "../support/fake-llm.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { startLlmHarness, type LlmHarness } from "./llm-harness.ts";
+import { type LlmHarness, startLlmHarness } from "./llm-harness.ts";
 
 let h: LlmHarness;
 let videoCounter = 0;

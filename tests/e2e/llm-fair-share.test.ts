@@ -3,8 +3,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
 import { requestLogLines } from "../support/request-log-lines.ts";
-import { postChat, startService, type RunningService } from "../support/service-process.ts";
-import { API_KEY, startLlmHarness, type LlmHarness } from "./llm-harness.ts";
+import { postChat, type RunningService, startService } from "../support/service-process.ts";
+import { API_KEY, type LlmHarness, startLlmHarness } from "./llm-harness.ts";
 
 /**
  * Issue 22's mixed workload on Groq's free plan (6,000 tokens and 30
@@ -15,7 +15,11 @@ import { API_KEY, startLlmHarness, type LlmHarness } from "./llm-harness.ts";
 const SCALE = 10;
 const WINDOW_MS = 60_000 / SCALE;
 const FREE = { tokensPerWindow: 6_000, requestsPerWindow: 30, windowMs: WINDOW_MS };
-const SCALED = { LLM_BUDGET_WINDOW_MS: String(WINDOW_MS), REQUEST_TIMEOUT_MS: String(120_000 / SCALE), ANSWER_CACHE_TTL_MS: "0" };
+const SCALED = {
+  LLM_BUDGET_WINDOW_MS: String(WINDOW_MS),
+  REQUEST_TIMEOUT_MS: String(120_000 / SCALE),
+  ANSWER_CACHE_TTL_MS: "0",
+};
 /**
  * Issue 22 allows each question 1.5 × its floor + 5 s. The floor shrinks with
  * the window; the service's own time (fetching the transcript, starting the
@@ -60,7 +64,8 @@ function floors(h: LlmHarness, arrivedAt: number, questionCharges: number[]): nu
   let level = FREE.tokensPerWindow;
   let at = h.llm.limits!.charges[0]?.at ?? arrivedAt;
   for (const charge of h.llm.limits!.charges.filter((c) => c.at < arrivedAt)) {
-    level = Math.min(FREE.tokensPerWindow, level + ((charge.at - at) * FREE.tokensPerWindow) / WINDOW_MS) - charge.tokens;
+    level = Math.min(FREE.tokensPerWindow, level + ((charge.at - at) * FREE.tokensPerWindow) / WINDOW_MS) -
+      charge.tokens;
     at = charge.at;
   }
   level = Math.min(FREE.tokensPerWindow, level + ((arrivedAt - at) * FREE.tokensPerWindow) / WINDOW_MS);
@@ -76,18 +81,36 @@ async function mixed(summaryAt: RunningService, questionsAt: RunningService) {
   const summary = timed(chat(summaryAt, { url: watchUrl("normal") }));
   await Bun.sleep(2_000 / SCALE);
   const arrivedAt = performance.now();
-  const questions = await Promise.all(TOPICS.map((topic) => timed(chat(questionsAt, { url: watchUrl("twoTracks"), language: "en", prompt: `What does the reviewer say about the ${topic}?` }))));
+  const questions = await Promise.all(
+    TOPICS.map((topic) =>
+      timed(
+        chat(questionsAt, {
+          url: watchUrl("twoTracks"),
+          language: "en",
+          prompt: `What does the reviewer say about the ${topic}?`,
+        }),
+      )
+    ),
+  );
   return { summary: await summary, questions, arrivedAt };
 }
 
 function expectFair(h: LlmHarness, run: Awaited<ReturnType<typeof mixed>>) {
   expect(run.questions.map((q) => q.status)).toEqual([200, 200, 200, 200, 200]);
   const questionCalls = h.llm.calls.filter((c) => !c.refused && c.text.includes("What does the reviewer say"));
-  const charges = questionCalls.map((call) => h.llm.limits!.charges.find((c) => Math.abs(c.at - call.startedAt) < 50)?.tokens ?? 0);
+  const charges = questionCalls.map((call) =>
+    h.llm.limits!.charges.find((c) => Math.abs(c.at - call.startedAt) < 50)?.tokens ?? 0
+  );
   expect(questionCalls).toHaveLength(5);
   const floor = floors(h, run.arrivedAt, charges);
   const latencies = run.questions.map((q) => q.ms).sort((a, b) => a - b);
-  for (const [k, ms] of latencies.entries()) expect({ k, ms: Math.round(ms), within: ms <= 1.5 * floor[k]! + OVERHEAD_MS }).toEqual({ k, ms: Math.round(ms), within: true });
+  for (const [k, ms] of latencies.entries()) {
+    expect({ k, ms: Math.round(ms), within: ms <= 1.5 * floor[k]! + OVERHEAD_MS }).toEqual({
+      k,
+      ms: Math.round(ms),
+      within: true,
+    });
+  }
   expect(run.summary.status).toBe(200);
   expect(run.summary.ms).toBeLessThan(120_000 / SCALE);
   expect(h.llm.calls.filter((c) => c.refused).map((c) => c.refused)).toEqual([]);
@@ -111,7 +134,16 @@ describe.skipIf(!process.env.TEST_REDIS_URL)("the same across two instances on o
     h = await startLlmHarness(SCALED, { limits: FREE, offline: true });
     h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3 * 3600)));
     h.youtube.setCaption(VIDEOS.twoTracks.id, captionXml(generateCues(5 * 60)));
-    const env = { API_KEYS: API_KEY, YOUTUBE_BASE_URL: h.youtube.origin, GROQ_API_KEY: "gsk_fake_shared", GROQ_BASE_URL: h.llm.baseUrl, GROQ_MODEL: "fake-model", REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: `fair-${crypto.randomUUID()}:`, ...SCALED };
+    const env = {
+      API_KEYS: API_KEY,
+      YOUTUBE_BASE_URL: h.youtube.origin,
+      GROQ_API_KEY: "gsk_fake_shared",
+      GROQ_BASE_URL: h.llm.baseUrl,
+      GROQ_MODEL: "fake-model",
+      REDIS_URL: process.env.TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: `fair-${crypto.randomUUID()}:`,
+      ...SCALED,
+    };
     const [a, b] = await Promise.all([startService(env), startService(env)]);
     extra.push(a, b);
     const run = await mixed(a, b);
@@ -134,7 +166,9 @@ describe("a fresh process and changing limits (time scaled by 10)", () => {
     // The operator assumed a paid plan; the provider is on the free one.
     h = await startLlmHarness({ ...SCALED, LLM_TOKENS_PER_MINUTE: "60000" }, { limits: FREE });
     h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3 * 3600)));
-    const asks = ["en", "es", "pt", "ru", "hi"].flatMap((language) => ["text", "markdown"].map((output_format) => ({ url: watchUrl("normal"), language, output_format })));
+    const asks = ["en", "es", "pt", "ru", "hi"].flatMap((language) =>
+      ["text", "markdown"].map((output_format) => ({ url: watchUrl("normal"), language, output_format }))
+    );
     const results = await Promise.all(asks.map((body) => timed(h!.chat(body))));
     const refused = results.filter((r) => r.status !== 200);
     expect(refused.length).toBeGreaterThanOrEqual(1);

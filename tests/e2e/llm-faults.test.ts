@@ -2,11 +2,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { ANSWERS } from "../support/fake-llm.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { startLlmHarness, type LlmHarness } from "./llm-harness.ts";
+import { type LlmHarness, startLlmHarness } from "./llm-harness.ts";
 
 let h: LlmHarness;
 beforeAll(async () => {
-  h = await startLlmHarness({ ANSWER_CACHE_TTL_MS: "0", LLM_TIMEOUT_MS: "1500", LLM_MAX_RETRIES: "2", LLM_RETRY_BUDGET_MS: "5000" });
+  h = await startLlmHarness({
+    ANSWER_CACHE_TTL_MS: "0",
+    LLM_TIMEOUT_MS: "1500",
+    LLM_MAX_RETRIES: "2",
+    LLM_RETRY_BUDGET_MS: "5000",
+  });
 });
 afterAll(() => h?.close());
 beforeEach(() => {
@@ -14,7 +19,9 @@ beforeEach(() => {
   h.llm.reset();
 });
 
-async function timed(body: unknown): Promise<{ response: Response; json: { error?: { code: string; message: string } }; ms: number }> {
+async function timed(
+  body: unknown,
+): Promise<{ response: Response; json: { error?: { code: string; message: string } }; ms: number }> {
   const started = performance.now();
   const response = await h.chat(body);
   return { response, json: await response.json(), ms: performance.now() - started };
@@ -22,7 +29,10 @@ async function timed(body: unknown): Promise<{ response: Response; json: { error
 
 describe("POST /chat when the LLM fails (fake LLM)", () => {
   test("a 429 with a short retry-after is retried after that wait and the request succeeds", async () => {
-    h.llm.respondWith((_, index) => (index === 0 ? { status: 429, headers: { "retry-after": "1" } } : { content: ANSWERS.en! }));
+    h.llm.respondWith((
+      _,
+      index,
+    ) => (index === 0 ? { status: 429, headers: { "retry-after": "1" } } : { content: ANSWERS.en! }));
     const { response, json, ms } = await timed({ url: watchUrl("normal") });
     expect(response.status).toBe(200);
     expect(json).toMatchObject({ output: ANSWERS.en! });
@@ -32,7 +42,11 @@ describe("POST /chat when the LLM fails (fake LLM)", () => {
   });
 
   test("a 429 whose retry-after outlasts the request's deadline ends at once with 503 upstream_blocked and Retry-After", async () => {
-    h.llm.respondWith(() => ({ status: 429, headers: { "retry-after": "600" }, body: { error: { message: "Rate limit reached for model in organization org_secret" } } }));
+    h.llm.respondWith(() => ({
+      status: 429,
+      headers: { "retry-after": "600" },
+      body: { error: { message: "Rate limit reached for model in organization org_secret" } },
+    }));
     const { response, json, ms } = await timed({ url: watchUrl("normal") });
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("600");

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues, NEEDLE } from "../support/long-transcript.ts";
 import { requestLogLines } from "../support/request-log-lines.ts";
-import { startService, postChat } from "../support/service-process.ts";
-import { API_KEY, startLlmHarness, type LlmHarness } from "./llm-harness.ts";
+import { postChat, startService } from "../support/service-process.ts";
+import { API_KEY, type LlmHarness, startLlmHarness } from "./llm-harness.ts";
 
 /**
  * Groq's free plan for llama-3.1-8b-instant (6,000 tokens and 30 requests a
@@ -30,7 +30,14 @@ async function summarise(minutes: number) {
   const response = await h.chat({ url: watchUrl("normal") });
   const ms = performance.now() - started;
   const [line] = await requestLogLines(h.service, response);
-  return { response, ms, cues, line: line!, sent: h.llm.calls.filter((c) => !c.refused), refused: h.llm.calls.filter((c) => c.refused) };
+  return {
+    response,
+    ms,
+    cues,
+    line: line!,
+    sent: h.llm.calls.filter((c) => !c.refused),
+    refused: h.llm.calls.filter((c) => c.refused),
+  };
 }
 
 describe("POST /chat on Groq's free plan (time scaled by 10)", () => {
@@ -59,7 +66,22 @@ describe("POST /chat on Groq's free plan (time scaled by 10)", () => {
 
   test("a 429 from another user of the key is waited out, not failed", async () => {
     h = await startLlmHarness(SCALED, { limits: FREE });
-    h.llm.respondWith((_, index) => (index === 0 ? { status: 429, headers: { "retry-after": "1" }, body: { error: { message: "Rate limit reached for model `llama-3.1-8b-instant` on tokens per minute (TPM): Limit 6000, Used 5900, Requested 1500. Please try again in 1s." } } } : { content: "The video reviews a tablet [0:00]." }));
+    h.llm.respondWith((
+      _,
+      index,
+    ) => (index === 0
+      ? {
+        status: 429,
+        headers: { "retry-after": "1" },
+        body: {
+          error: {
+            message:
+              "Rate limit reached for model `llama-3.1-8b-instant` on tokens per minute (TPM): Limit 6000, Used 5900, Requested 1500. Please try again in 1s.",
+          },
+        },
+      }
+      : { content: "The video reviews a tablet [0:00]." })
+    );
     const response = await h.chat({ url: watchUrl("normal") });
     expect(response.status).toBe(200);
     expect(h.llm.calls).toHaveLength(2);
@@ -68,11 +90,18 @@ describe("POST /chat on Groq's free plan (time scaled by 10)", () => {
   test("more long summaries at once than the budget can serve: the rest are refused at once with overloaded and a Retry-After", async () => {
     h = await startLlmHarness(SCALED, { limits: FREE });
     h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3 * 3600)));
-    const asks = ["en", "es", "pt", "ru", "hi"].flatMap((language) => ["text", "markdown"].map((output_format) => ({ url: watchUrl("normal"), language, output_format })));
+    const asks = ["en", "es", "pt", "ru", "hi"].flatMap((language) =>
+      ["text", "markdown"].map((output_format) => ({ url: watchUrl("normal"), language, output_format }))
+    );
     const results = await Promise.all(asks.map(async (body) => {
       const started = performance.now();
       const response = await h!.chat(body);
-      return { status: response.status, ms: performance.now() - started, retryAfter: response.headers.get("retry-after"), code: response.status === 200 ? "" : (await response.json()).error.code };
+      return {
+        status: response.status,
+        ms: performance.now() - started,
+        retryAfter: response.headers.get("retry-after"),
+        code: response.status === 200 ? "" : (await response.json()).error.code,
+      };
     }));
     const served = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status !== 200);
@@ -90,7 +119,12 @@ describe("POST /chat on Groq's free plan (time scaled by 10)", () => {
 
   test("on a paid plan's figures a one-hour video is read in one call", async () => {
     const paid = { tokensPerWindow: 300_000, requestsPerWindow: 1_000, windowMs: WINDOW_MS };
-    h = await startLlmHarness({ ...SCALED, LLM_TOKENS_PER_MINUTE: "300000", LLM_REQUESTS_PER_MINUTE: "1000", GROQ_MODEL: "llama-3.1-8b-instant" }, { limits: paid });
+    h = await startLlmHarness({
+      ...SCALED,
+      LLM_TOKENS_PER_MINUTE: "300000",
+      LLM_REQUESTS_PER_MINUTE: "1000",
+      GROQ_MODEL: "llama-3.1-8b-instant",
+    }, { limits: paid });
     h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3600)));
     const response = await h.chat({ url: watchUrl("normal") });
     expect(response.status).toBe(200);
@@ -101,16 +135,43 @@ describe("POST /chat on Groq's free plan (time scaled by 10)", () => {
 
 describe.skipIf(!process.env.TEST_REDIS_URL)("two instances sharing Redis on one free-plan key", () => {
   test("six concurrent questions across them are all 200, and the provider never had to refuse a call", async () => {
-    h = await startLlmHarness({ ...SCALED, REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: `free-${crypto.randomUUID()}:` }, { limits: FREE });
+    h = await startLlmHarness({
+      ...SCALED,
+      REDIS_URL: process.env.TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: `free-${crypto.randomUUID()}:`,
+    }, { limits: FREE });
     h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(1800)));
     const prefix = `free-${crypto.randomUUID()}:`;
-    const env = { API_KEYS: API_KEY, YOUTUBE_BASE_URL: h.youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: h.llm.baseUrl, GROQ_MODEL: "fake-model", REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix, ...SCALED };
+    const env = {
+      API_KEYS: API_KEY,
+      YOUTUBE_BASE_URL: h.youtube.origin,
+      GROQ_API_KEY: "gsk_fake",
+      GROQ_BASE_URL: h.llm.baseUrl,
+      GROQ_MODEL: "fake-model",
+      REDIS_URL: process.env.TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: prefix,
+      ...SCALED,
+    };
     const [a, b] = await Promise.all([startService(env), startService(env)]);
     try {
       const topics = ["battery", "keyboard", "screen", "camera", "speakers", "price"];
-      const responses = await Promise.all(topics.map((topic, i) => postChat((i % 2 ? a : b).url, { url: watchUrl("normal"), prompt: `What does the reviewer say about the ${topic}?` }, { "x-api-key": API_KEY })));
+      const responses = await Promise.all(
+        topics.map((topic, i) =>
+          postChat((i % 2 ? a : b).url, {
+            url: watchUrl("normal"),
+            prompt: `What does the reviewer say about the ${topic}?`,
+          }, { "x-api-key": API_KEY })
+        ),
+      );
       const bodies = await Promise.all(responses.map((r) => r.text()));
-      expect(responses.map((r, i) => `${r.status} ${r.status === 200 ? "" : bodies[i]}`.trim())).toEqual(["200", "200", "200", "200", "200", "200"]);
+      expect(responses.map((r, i) => `${r.status} ${r.status === 200 ? "" : bodies[i]}`.trim())).toEqual([
+        "200",
+        "200",
+        "200",
+        "200",
+        "200",
+        "200",
+      ]);
       expect(h.llm.calls.filter((c) => c.refused)).toEqual([]);
       expect(h.llm.calls.filter((c) => !c.refused)).toHaveLength(6);
     } finally {

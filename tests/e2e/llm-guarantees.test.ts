@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { ANSWERS } from "../support/fake-llm.ts";
 import { watchUrl } from "../support/fixtures.ts";
 import { requestLogLines } from "../support/request-log-lines.ts";
-import { GROQ_KEY, startLlmHarness, type LlmHarness } from "./llm-harness.ts";
+import { GROQ_KEY, type LlmHarness, startLlmHarness } from "./llm-harness.ts";
 
 let h: LlmHarness;
 beforeAll(async () => {
@@ -32,9 +32,14 @@ describe("POST /chat keeps the language and format promises (fake LLM)", () => {
   });
 
   test("a model answering in Markdown for text gets plain text with lists kept as lists", async () => {
-    h.llm.respondWith(() => ({ content: "## Summary\n\nThe **Surface Go** is [reviewed](https://example.com) [0:01].\n\n* Light\n* `Cheap`\n\n| Part | Verdict |\n|---|---|\n| Screen | Good |" }));
+    h.llm.respondWith(() => ({
+      content:
+        "## Summary\n\nThe **Surface Go** is [reviewed](https://example.com) [0:01].\n\n* Light\n* `Cheap`\n\n| Part | Verdict |\n|---|---|\n| Screen | Good |",
+    }));
     const body = await (await h.chat({ url: watchUrl("normal"), output_format: "text" })).json();
-    expect(body.output).toBe("Summary\n\nThe Surface Go is reviewed (https://example.com) [0:01].\n\n- Light\n- Cheap\n\n- Part: Screen; Verdict: Good");
+    expect(body.output).toBe(
+      "Summary\n\nThe Surface Go is reviewed (https://example.com) [0:01].\n\n- Light\n- Cheap\n\n- Part: Screen; Verdict: Good",
+    );
   });
 
   test("markdown output keeps the model's Markdown", async () => {
@@ -52,7 +57,11 @@ describe("POST /chat keeps the language and format promises (fake LLM)", () => {
   });
 
   test("token usage summed over the request's calls reaches the request log, and the Groq key never does", async () => {
-    h.llm.respondWith((_, index) => ({ content: index === 0 ? ANSWERS.ru! : ANSWERS.es!, promptTokens: 500, completionTokens: 40 }));
+    h.llm.respondWith((_, index) => ({
+      content: index === 0 ? ANSWERS.ru! : ANSWERS.es!,
+      promptTokens: 500,
+      completionTokens: 40,
+    }));
     const response = await h.chat({ url: watchUrl("normal"), language: "es", prompt: "¿Qué opina del teclado?" });
     expect(response.status).toBe(200);
     const log = (await requestLogLines(h.service, response))[0]!;

@@ -1,8 +1,8 @@
 /** @module Starts the service under test with its fake YouTube and fake LLM for the llm-* end-to-end tests. */
-import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
 import type { ProviderLimitsOptions } from "../support/provider-limits.ts";
-import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
-import { postChat, startService, type RunningService } from "../support/service-process.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { postChat, type RunningService, startService } from "../support/service-process.ts";
 
 /** The service under test with its two loopback fakes, for the llm-* end-to-end files. */
 export interface LlmHarness {
@@ -22,10 +22,15 @@ export const GROQ_KEY = "gsk_fake_llm_e2e_secret";
  *
  * @param env extra settings; `offline: true` starts the service without GROQ_API_KEY
  */
-export async function startLlmHarness(env: Record<string, string> = {}, options: { offline?: boolean; limits?: ProviderLimitsOptions } = {}): Promise<LlmHarness> {
+export async function startLlmHarness(
+  env: Record<string, string> = {},
+  options: { offline?: boolean; limits?: ProviderLimitsOptions } = {},
+): Promise<LlmHarness> {
   const youtube = startFakeYoutube();
   const llm = startFakeLlm({ limits: options.limits });
-  const groq: Record<string, string> = options.offline ? {} : { GROQ_API_KEY: GROQ_KEY, GROQ_BASE_URL: llm.baseUrl, GROQ_MODEL: "fake-model" };
+  const groq: Record<string, string> = options.offline
+    ? {}
+    : { GROQ_API_KEY: GROQ_KEY, GROQ_BASE_URL: llm.baseUrl, GROQ_MODEL: "fake-model" };
   const service = await startService({ API_KEYS: API_KEY, YOUTUBE_BASE_URL: youtube.origin, ...groq, ...env });
   return {
     youtube,

@@ -5,7 +5,7 @@ import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../src/domain/readin
 import { ANSWERS, type LlmCall } from "../support/fake-llm.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues, NEEDLE } from "../support/long-transcript.ts";
-import { startLlmHarness, type LlmHarness } from "./llm-harness.ts";
+import { type LlmHarness, startLlmHarness } from "./llm-harness.ts";
 
 const THREE_HOURS = 3 * 3600;
 const cues = generateCues(THREE_HOURS, { needleAt: THREE_HOURS - 90 });
@@ -15,7 +15,13 @@ const isPart = (call: LlmCall) => /Part \d+ of \d+ of a long video's transcript/
 let h: LlmHarness;
 beforeAll(async () => {
   // The map-reduce mechanics on a capped call size, on a budget that does not pace them (tests/e2e/llm-free-plan.test.ts covers the free plan).
-  h = await startLlmHarness({ ANSWER_CACHE_TTL_MS: "0", LLM_CONCURRENCY: "3", LLM_INPUT_TOKEN_BUDGET: "4000", LLM_TOKENS_PER_MINUTE: "100000000", LLM_REQUESTS_PER_MINUTE: "1000000" });
+  h = await startLlmHarness({
+    ANSWER_CACHE_TTL_MS: "0",
+    LLM_CONCURRENCY: "3",
+    LLM_INPUT_TOKEN_BUDGET: "4000",
+    LLM_TOKENS_PER_MINUTE: "100000000",
+    LLM_REQUESTS_PER_MINUTE: "1000000",
+  });
 });
 afterAll(() => h?.close());
 beforeEach(() => {
@@ -39,7 +45,10 @@ describe("POST /chat on a three-hour video (fake LLM)", () => {
     expect(h.llm.peakConcurrency).toBe(3);
     for (const call of h.llm.calls) {
       const estimated = call.messages.reduce((sum, m) => sum + estimateTokens(m.content) + MESSAGE_OVERHEAD_TOKENS, 0);
-      const real = call.messages.reduce((sum, m) => sum + llama3Tokenizer.encode(m.content, { bos: false, eos: false }).length + 5, 0);
+      const real = call.messages.reduce(
+        (sum, m) => sum + llama3Tokenizer.encode(m.content, { bos: false, eos: false }).length + 5,
+        0,
+      );
       expect(estimated).toBeLessThanOrEqual(4000);
       // Groq's free tier refuses a request whose prompt plus max_tokens is over 6,000 tokens.
       expect(real + call.maxTokens!).toBeLessThanOrEqual(6000);
@@ -48,7 +57,9 @@ describe("POST /chat on a three-hour video (fake LLM)", () => {
 
   test("every sentence of the transcript reaches exactly one map call", async () => {
     await h.chat({ url: watchUrl("normal") });
-    const sent = h.llm.calls.filter(isPart).map((call) => /<transcript>\n([\s\S]*)\n<\/transcript>/.exec(call.text)![1]!);
+    const sent = h.llm.calls.filter(isPart).map((call) =>
+      /<transcript>\n([\s\S]*)\n<\/transcript>/.exec(call.text)![1]!
+    );
     const sentences = sent.join("\n").match(/[.!?](?=\s|$)/g) ?? [];
     expect(sentences).toHaveLength(cues.length);
     expect(sent.join("\n")).toContain(NEEDLE);

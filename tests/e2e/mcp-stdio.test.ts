@@ -3,8 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { spawn } from "bun";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
 import { commandFor, defaultCwd, targetFromEnv } from "../support/service-process.ts";
@@ -80,11 +80,29 @@ describe(`server mcp over stdio (${target})`, () => {
 
   test("a Spanish question about the 5-minute video: text, and the seven fields as structured content", async () => {
     const mcp = await connected();
-    const result = await mcp.callTool({ name: "chat_about_video", arguments: { url: watchUrl("normal"), prompt: "¿Qué opina del teclado?", language: "es" } });
+    const result = await mcp.callTool({
+      name: "chat_about_video",
+      arguments: { url: watchUrl("normal"), prompt: "¿Qué opina del teclado?", language: "es" },
+    });
     expect(result.isError).toBeFalsy();
     const body = result.structuredContent as Record<string, string>;
-    expect(Object.keys(body).sort()).toEqual(["language", "model", "output", "output_format", "prompt", "url", "video_duration"]);
-    expect(body).toMatchObject({ url: watchUrl("normal"), model: "chat-1.0", prompt: "¿Qué opina del teclado?", language: "es", output_format: "text", video_duration: "5 minutes" });
+    expect(Object.keys(body).sort()).toEqual([
+      "language",
+      "model",
+      "output",
+      "output_format",
+      "prompt",
+      "url",
+      "video_duration",
+    ]);
+    expect(body).toMatchObject({
+      url: watchUrl("normal"),
+      model: "chat-1.0",
+      prompt: "¿Qué opina del teclado?",
+      language: "es",
+      output_format: "text",
+      video_duration: "5 minutes",
+    });
     expect(textOf(result)).toBe(body.output!);
     expect(body.output!.length).toBeGreaterThan(0);
     expect(llm.calls).toHaveLength(1);
@@ -100,10 +118,18 @@ describe(`server mcp over stdio (${target})`, () => {
 
   test("bad arguments are refused with the HTTP 400 wording, and nothing is fetched", async () => {
     const mcp = await connected();
-    const typo = await mcp.callTool({ name: "chat_about_video", arguments: { url: watchUrl("normal"), langauge: "es" } });
+    const typo = await mcp.callTool({
+      name: "chat_about_video",
+      arguments: { url: watchUrl("normal"), langauge: "es" },
+    });
     expect(typo.isError).toBe(true);
-    expect(textOf(typo)).toStartWith('invalid_request: Unknown field "langauge"; allowed fields: url, model, prompt, language, output_format');
-    const host = await mcp.callTool({ name: "chat_about_video", arguments: { url: `https://youtube.com.evil.example/watch?v=${VIDEOS.normal.id}` } });
+    expect(textOf(typo)).toStartWith(
+      'invalid_request: Unknown field "langauge"; allowed fields: url, model, prompt, language, output_format',
+    );
+    const host = await mcp.callTool({
+      name: "chat_about_video",
+      arguments: { url: `https://youtube.com.evil.example/watch?v=${VIDEOS.normal.id}` },
+    });
     expect(textOf(host)).toStartWith('invalid_request: Field "url" must be a YouTube video URL');
     const missing = await mcp.callTool({ name: "chat_about_video", arguments: {} });
     expect(textOf(missing)).toStartWith('invalid_request: Field "url" is required');
@@ -112,10 +138,19 @@ describe(`server mcp over stdio (${target})`, () => {
 
   test("a 3-hour summary with a progressToken sends increasing progress notifications, with a total", async () => {
     youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(THREE_HOURS)));
-    llm.respondWith((call) => ({ content: isPart(call.text) ? "- [0:00] The reviewer covers one aspect of the device." : "The reviewer likes the device [0:00].", delayMs: 20 }));
+    llm.respondWith((call) => ({
+      content: isPart(call.text)
+        ? "- [0:00] The reviewer covers one aspect of the device."
+        : "The reviewer likes the device [0:00].",
+      delayMs: 20,
+    }));
     const mcp = await connected();
     const seen: { progress: number; total?: number }[] = [];
-    const result = await mcp.callTool({ name: "chat_about_video", arguments: { url: watchUrl("normal") } }, undefined, { onprogress: (p) => seen.push(p), timeout: 90_000, resetTimeoutOnProgress: true });
+    const result = await mcp.callTool({ name: "chat_about_video", arguments: { url: watchUrl("normal") } }, undefined, {
+      onprogress: (p) => seen.push(p),
+      timeout: 90_000,
+      resetTimeoutOnProgress: true,
+    });
     expect(result.isError).toBeFalsy();
     expect(llm.calls.filter((call) => isPart(call.text)).length).toBeGreaterThanOrEqual(2);
     expect(seen.length).toBeGreaterThanOrEqual(2);
@@ -128,7 +163,11 @@ describe(`server mcp over stdio (${target})`, () => {
     llm.respondWith(() => ({ content: "Too late [0:00].", delayMs: 20_000 }));
     const mcp = await connected();
     const controller = new AbortController();
-    const call = mcp.callTool({ name: "chat_about_video", arguments: { url: watchUrl("normal"), prompt: "A question to cancel" } }, undefined, { signal: controller.signal });
+    const call = mcp.callTool(
+      { name: "chat_about_video", arguments: { url: watchUrl("normal"), prompt: "A question to cancel" } },
+      undefined,
+      { signal: controller.signal },
+    );
     const until = Date.now() + 20_000;
     while (llm.calls.length === 0 && Date.now() < until) await Bun.sleep(20);
     expect(llm.calls).toHaveLength(1);
@@ -141,12 +180,32 @@ describe(`server mcp over stdio (${target})`, () => {
 
 describe(`server mcp's stdout and exit (${target})`, () => {
   test("stdout carries only JSON-RPC lines, and the process exits 0 when stdin closes", async () => {
-    const child = spawn([command!, ...args], { cwd: defaultCwd(target), env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const child = spawn([command!, ...args], {
+      cwd: defaultCwd(target),
+      env,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const messages = [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/list" },
-      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "chat_about_video", arguments: { url: watchUrl("normal"), language: "es" }, _meta: { progressToken: "p1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: {
+          name: "chat_about_video",
+          arguments: { url: watchUrl("normal"), language: "es" },
+          _meta: { progressToken: "p1" },
+        },
+      },
     ];
     child.stdin.write(messages.map((m) => JSON.stringify(m)).join("\n") + "\n");
     await child.stdin.flush();
@@ -182,18 +241,38 @@ describe(`server mcp's stdout and exit (${target})`, () => {
   }, 60_000);
 
   test("a line that is not JSON-RPC is logged to stderr and the server goes on", async () => {
-    const child = spawn([command!, ...args], { cwd: defaultCwd(target), env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const child = spawn([command!, ...args], {
+      cwd: defaultCwd(target),
+      env,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     child.stdin.write('not json at all\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n');
     await child.stdin.end();
-    const [stdout, logs, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    const [stdout, logs, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
     expect(code).toBe(0);
     expect(stdout.trim().split("\n").map((line) => JSON.parse(line))).toEqual([{ jsonrpc: "2.0", id: 7, result: {} }]);
     expect(logs).toContain('"event":"mcp_protocol_error"');
   }, 60_000);
 
   test("wrong settings stop it with exit 2, the problems on stderr and nothing on stdout", async () => {
-    const child = spawn([command!, ...args], { cwd: defaultCwd(target), env: { ...env, REQUEST_TIMEOUT_MS: "soon", LLM_CONCURRENCY: "-1" }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-    const [stdout, logs, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    const child = spawn([command!, ...args], {
+      cwd: defaultCwd(target),
+      env: { ...env, REQUEST_TIMEOUT_MS: "soon", LLM_CONCURRENCY: "-1" },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, logs, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
     expect(code).toBe(2);
     expect(stdout).toBe("");
     expect(logs).toContain("REQUEST_TIMEOUT_MS");

@@ -1,9 +1,9 @@
 /** @module Per-request state is released: the heap (RSS on the binary) after a full GC does not grow with the number of requests served. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { VIDEOS } from "../support/fixtures.ts";
-import { startMeasured, type MeasuredService } from "../support/heap-size.ts";
+import { type MeasuredService, startMeasured } from "../support/heap-size.ts";
 import { postChat, targetFromEnv } from "../support/service-process.ts";
 
 const KEY = "e2e-memory-key-0123456789";
@@ -15,7 +15,11 @@ const TARGET = targetFromEnv();
  * deno heap +18.8 MiB, the binary's RSS +45 MiB per 4,000; after it, bun +0.3 to +0.5, deno +1.3, the binary +6 to +8.
  */
 // The binary takes no preload, so no GC can be forced: its RSS is measured once it has reached its plateau.
-const LIMITS = { bun: { warmUp: 800, requests: 4_800, mib: 2.5 }, deno: { warmUp: 800, requests: 2_400, mib: 6 }, binary: { warmUp: 8_000, requests: 8_000, mib: 16 } }[TARGET];
+const LIMITS = {
+  bun: { warmUp: 800, requests: 4_800, mib: 2.5 },
+  deno: { warmUp: 800, requests: 2_400, mib: 6 },
+  binary: { warmUp: 8_000, requests: 8_000, mib: 16 },
+}[TARGET];
 const WARM_UP = LIMITS.warmUp;
 const MEASURED = LIMITS.requests;
 const MIB = 1024 * 1024;
@@ -28,7 +32,15 @@ beforeAll(async () => {
   llm = startFakeLlm();
   llm.respondWith(() => ({ content: "The video reviews a small tablet and likes its screen [0:01]." }));
   // Caches small enough to be full after the warm-up: what is left to grow is per-request state.
-  measured = await startMeasured(TARGET, { API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl, LLM_MAX_RETRIES: "0", ANSWER_CACHE_MAX_ENTRIES: "100", TRANSCRIPT_CACHE_MAX_ENTRIES: "20" });
+  measured = await startMeasured(TARGET, {
+    API_KEYS: KEY,
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: "gsk_fake",
+    GROQ_BASE_URL: llm.baseUrl,
+    LLM_MAX_RETRIES: "0",
+    ANSWER_CACHE_MAX_ENTRIES: "100",
+    TRANSCRIPT_CACHE_MAX_ENTRIES: "20",
+  });
 });
 afterAll(async () => {
   await measured?.service.stop("SIGKILL");
@@ -44,7 +56,9 @@ async function drive(count: number, statuses: Map<number, number>): Promise<void
     while (sent < count) {
       sent++;
       const n = counter++;
-      const body = n % 2 ? { url: `https://youtu.be/m${String(n).padStart(10, "0")}`, prompt: "what?" } : { url: `https://youtu.be/${VIDEOS.normal.id}`, prompt: `question ${n} about the screen?` };
+      const body = n % 2
+        ? { url: `https://youtu.be/m${String(n).padStart(10, "0")}`, prompt: "what?" }
+        : { url: `https://youtu.be/${VIDEOS.normal.id}`, prompt: `question ${n} about the screen?` };
       const response = await postChat(measured.service.url, body, { "x-api-key": KEY });
       await response.arrayBuffer();
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
@@ -54,15 +68,23 @@ async function drive(count: number, statuses: Map<number, number>): Promise<void
 }
 
 describe(`memory under load (${TARGET})`, () => {
-  test("after the caches are full, thousands more requests (answers and refusals) leave the heap where it was", async () => {
-    const statuses = new Map<number, number>();
-    await drive(WARM_UP, statuses);
-    const before = await measured.bytes();
-    await drive(MEASURED, statuses);
-    const after = await measured.bytes();
-    expect(Object.fromEntries(statuses)).toEqual({ 200: (WARM_UP + MEASURED) / 2, 422: (WARM_UP + MEASURED) / 2 });
-    const grownMiB = (after - before) / MIB;
-    console.log(`memory-bounded (${measured.measures}): ${(before / MIB).toFixed(1)} → ${(after / MIB).toFixed(1)} MiB after ${MEASURED} requests`);
-    expect(grownMiB).toBeLessThan(LIMITS.mib);
-  }, 60_000);
+  test(
+    "after the caches are full, thousands more requests (answers and refusals) leave the heap where it was",
+    async () => {
+      const statuses = new Map<number, number>();
+      await drive(WARM_UP, statuses);
+      const before = await measured.bytes();
+      await drive(MEASURED, statuses);
+      const after = await measured.bytes();
+      expect(Object.fromEntries(statuses)).toEqual({ 200: (WARM_UP + MEASURED) / 2, 422: (WARM_UP + MEASURED) / 2 });
+      const grownMiB = (after - before) / MIB;
+      console.log(
+        `memory-bounded (${measured.measures}): ${(before / MIB).toFixed(1)} → ${
+          (after / MIB).toFixed(1)
+        } MiB after ${MEASURED} requests`,
+      );
+      expect(grownMiB).toBeLessThan(LIMITS.mib);
+    },
+    60_000,
+  );
 });

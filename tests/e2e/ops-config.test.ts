@@ -14,9 +14,17 @@ describe(`start-up validation (${targetFromEnv()})`, () => {
   }, 30_000);
 
   test("every bad setting is reported in the one message", async () => {
-    const { code, output } = await runToExit({ PORT: "http", LOG_FORMAT: "xml", SHUTDOWN_GRACE_MS: "-1", YOUTUBE_BASE_URL: "ftp://example.com", REDIS_URL: "localhost:6379" });
+    const { code, output } = await runToExit({
+      PORT: "http",
+      LOG_FORMAT: "xml",
+      SHUTDOWN_GRACE_MS: "-1",
+      YOUTUBE_BASE_URL: "ftp://example.com",
+      REDIS_URL: "localhost:6379",
+    });
     expect(code).toBe(2);
-    for (const name of ["PORT", "LOG_FORMAT", "SHUTDOWN_GRACE_MS", "YOUTUBE_BASE_URL", "REDIS_URL"]) expect(output).toContain(name);
+    for (const name of ["PORT", "LOG_FORMAT", "SHUTDOWN_GRACE_MS", "YOUTUBE_BASE_URL", "REDIS_URL"]) {
+      expect(output).toContain(name);
+    }
     expect(output).toContain("Invalid configuration:");
   }, 30_000);
 

@@ -1,10 +1,10 @@
 /** @module End-to-end tests of the request log and `Server-Timing`: fields, cache hits, refusals, no secrets. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
-import { requestLogLines, type LogLine } from "../support/request-log-lines.ts";
-import { postChat, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
+import { type LogLine, requestLogLines } from "../support/request-log-lines.ts";
+import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
 
 const KEY = "e2e-logs-key-0123456789";
 const GROQ_KEY = "gsk_fake_logs_secret";
@@ -16,7 +16,13 @@ let service: RunningService;
 beforeAll(async () => {
   youtube = startFakeYoutube();
   llm = startFakeLlm();
-  service = await startService({ API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: GROQ_KEY, GROQ_BASE_URL: llm.baseUrl, LOG_FORMAT: "json" });
+  service = await startService({
+    API_KEYS: KEY,
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: GROQ_KEY,
+    GROQ_BASE_URL: llm.baseUrl,
+    LOG_FORMAT: "json",
+  });
 });
 afterAll(async () => {
   await service?.stop();
@@ -36,9 +42,22 @@ describe(`request logs and Server-Timing (${targetFromEnv()})`, () => {
   test("a generated answer logs one JSON line with key id, video id, cache miss, upstream timings and tokens; Server-Timing has transcript, generation and total", async () => {
     const response = await postChat(service.url, { url: watchUrl("normal"), prompt: PROMPT }, { "x-api-key": KEY });
     expect(response.status).toBe(200);
-    expect(response.headers.get("server-timing")).toMatch(/^transcript;dur=[\d.]+, generation;dur=[\d.]+, plan;desc=one-call, coverage;desc=1.000, cache;desc=miss, total;dur=[\d.]+$/);
+    expect(response.headers.get("server-timing")).toMatch(
+      /^transcript;dur=[\d.]+, generation;dur=[\d.]+, plan;desc=one-call, coverage;desc=1.000, cache;desc=miss, total;dur=[\d.]+$/,
+    );
     const line = await lineFor(response);
-    expect(line).toMatchObject({ level: "info", method: "POST", path: "/chat", status: 200, video_id: VIDEOS.normal.id, cache: "miss", prompt_length: [...PROMPT].length, llm_calls: expect.any(Number), input_tokens: expect.any(Number), output_tokens: expect.any(Number) });
+    expect(line).toMatchObject({
+      level: "info",
+      method: "POST",
+      path: "/chat",
+      status: 200,
+      video_id: VIDEOS.normal.id,
+      cache: "miss",
+      prompt_length: [...PROMPT].length,
+      llm_calls: expect.any(Number),
+      input_tokens: expect.any(Number),
+      output_tokens: expect.any(Number),
+    });
     expect(line.duration_ms).toBeNumber();
     expect(line.transcript_ms).toBeNumber();
     expect(line.generation_ms).toBeNumber();
@@ -55,7 +74,12 @@ describe(`request logs and Server-Timing (${targetFromEnv()})`, () => {
 
   test("refused requests are logged with their status and error code: 404, 401, 400", async () => {
     const notFound = await fetch(`${service.url}/nope?token=abc`);
-    expect(await lineFor(notFound)).toMatchObject({ method: "GET", path: "/nope", status: 404, error_code: "not_found" });
+    expect(await lineFor(notFound)).toMatchObject({
+      method: "GET",
+      path: "/nope",
+      status: 404,
+      error_code: "not_found",
+    });
     const noKey = await postChat(service.url, { url: watchUrl("normal") });
     expect(await lineFor(noKey)).toMatchObject({ status: 401, error_code: "unauthorized" });
     const invalid = await postChat(service.url, { url: "not a url", prompt: PROMPT }, { "x-api-key": KEY });
@@ -81,7 +105,9 @@ describe(`pretty logs (${targetFromEnv()})`, () => {
       const deadline = Date.now() + 5_000;
       while (!pretty.output().includes(id) && Date.now() < deadline) await Bun.sleep(10);
       const line = pretty.output().split("\n").find((l) => l.includes(id));
-      expect(line).toMatch(/^\S+ INFO request request_id=\S+ method=GET path=\/missing status=404 duration_ms=[\d.]+ error_code=not_found$/);
+      expect(line).toMatch(
+        /^\S+ INFO request request_id=\S+ method=GET path=\/missing status=404 duration_ms=[\d.]+ error_code=not_found$/,
+      );
     } finally {
       await pretty.stop();
     }

@@ -5,10 +5,17 @@ import { watchUrl } from "../support/fixtures.ts";
 import { servicePerTest } from "../support/service-per-test.ts";
 import { parseSamples, sampleKey } from "../support/prometheus-text.ts";
 import { promtoolProblems } from "../support/promtool.ts";
-import { adminUrlOf, postChat, targetFromEnv, type RunningService } from "../support/service-process.ts";
+import { adminUrlOf, postChat, type RunningService, targetFromEnv } from "../support/service-process.ts";
 
 const KEY = "e2e-metrics-key-0123456789";
-const rig = servicePerTest(({ youtube, llm }) => ({ API_KEYS: KEY, ADMIN_PORT: "0", YOUTUBE_BASE_URL: youtube.origin, YOUTUBE_CLIENTS: "ANDROID:20.10.38", GROQ_API_KEY: "gsk_fake_metrics", GROQ_BASE_URL: llm.baseUrl }));
+const rig = servicePerTest(({ youtube, llm }) => ({
+  API_KEYS: KEY,
+  ADMIN_PORT: "0",
+  YOUTUBE_BASE_URL: youtube.origin,
+  YOUTUBE_CLIENTS: "ANDROID:20.10.38",
+  GROQ_API_KEY: "gsk_fake_metrics",
+  GROQ_BASE_URL: llm.baseUrl,
+}));
 
 /** The service with an admin port on any free port; one InnerTube client, so YouTube's call counts are few and fixed. */
 async function start(env: Record<string, string> = {}): Promise<{ service: RunningService; admin: string }> {
@@ -52,33 +59,41 @@ const EXPECTED: Record<string, number> = {
 };
 
 describe(`metrics and health on the admin port (${targetFromEnv()})`, () => {
-  test("a known mix of requests moves every counter by exactly the expected amount, and promtool accepts the exposition", async () => {
-    // RATE_LIMIT 5/hour: the five requests that cost (hits and upstream failures count, a 400 does not) use it up.
-    const { service, admin } = await start({ RATE_LIMIT: "5/hour" });
-    rig.youtube.setWatch("recaptcha");
-    rig.llm.respondWith(() => ({ content: ANSWERS.en!, promptTokens: 1234, completionTokens: 56 }));
-    const before = await scrape(admin);
-    const statuses: number[] = [];
-    for (const path of ["/metrics", "/healthz", "/readyz"]) statuses.push((await fetch(`${service.url}${path}`)).status);
-    statuses.push((await chat(service.url, { url: watchUrl("normal"), langauge: "en" })).status);
-    const question = { url: watchUrl("normal"), prompt: "What does the reviewer think of the keyboard?" };
-    statuses.push((await chat(service.url, question)).status); // miss: player, caption, one LLM call
-    statuses.push((await chat(service.url, question)).status); // hit
-    statuses.push((await chat(service.url, { url: watchUrl("unavailable") })).status); // 422 from the player answer
-    rig.youtube.setPlayerGate({ blockKeyless: true });
-    statuses.push((await chat(service.url, { url: watchUrl("twoTracks") })).status); // bot check: 503 at once, no watch page (issue 21)
-    rig.youtube.setPlayerGate({});
-    // Longer than the request's deadline: refused at once rather than waited out.
-    rig.llm.respondWith(() => ({ status: 429, headers: { "retry-after": "600" } }));
-    statuses.push((await chat(service.url, { ...question, prompt: "And the battery?" })).status); // transcript hit, LLM 429: 503
-    statuses.push((await chat(service.url, question)).status); // over the rate limit
-    expect(statuses).toEqual([404, 404, 404, 400, 200, 200, 422, 503, 503, 429]);
-    const after = await scrape(admin);
-    const moved = Object.fromEntries(Object.keys(EXPECTED).map((key) => [key, (after.get(key) ?? 0) - (before.get(key) ?? 0)]));
-    expect(moved).toEqual(EXPECTED);
-    expect(after.get("vcs_http_requests_in_flight")).toBe(0);
-    expect(promtoolProblems(await (await fetch(`${admin}/metrics`)).text())).toEqual([]);
-  }, 30_000);
+  test(
+    "a known mix of requests moves every counter by exactly the expected amount, and promtool accepts the exposition",
+    async () => {
+      // RATE_LIMIT 5/hour: the five requests that cost (hits and upstream failures count, a 400 does not) use it up.
+      const { service, admin } = await start({ RATE_LIMIT: "5/hour" });
+      rig.youtube.setWatch("recaptcha");
+      rig.llm.respondWith(() => ({ content: ANSWERS.en!, promptTokens: 1234, completionTokens: 56 }));
+      const before = await scrape(admin);
+      const statuses: number[] = [];
+      for (const path of ["/metrics", "/healthz", "/readyz"]) {
+        statuses.push((await fetch(`${service.url}${path}`)).status);
+      }
+      statuses.push((await chat(service.url, { url: watchUrl("normal"), langauge: "en" })).status);
+      const question = { url: watchUrl("normal"), prompt: "What does the reviewer think of the keyboard?" };
+      statuses.push((await chat(service.url, question)).status); // miss: player, caption, one LLM call
+      statuses.push((await chat(service.url, question)).status); // hit
+      statuses.push((await chat(service.url, { url: watchUrl("unavailable") })).status); // 422 from the player answer
+      rig.youtube.setPlayerGate({ blockKeyless: true });
+      statuses.push((await chat(service.url, { url: watchUrl("twoTracks") })).status); // bot check: 503 at once, no watch page (issue 21)
+      rig.youtube.setPlayerGate({});
+      // Longer than the request's deadline: refused at once rather than waited out.
+      rig.llm.respondWith(() => ({ status: 429, headers: { "retry-after": "600" } }));
+      statuses.push((await chat(service.url, { ...question, prompt: "And the battery?" })).status); // transcript hit, LLM 429: 503
+      statuses.push((await chat(service.url, question)).status); // over the rate limit
+      expect(statuses).toEqual([404, 404, 404, 400, 200, 200, 422, 503, 503, 429]);
+      const after = await scrape(admin);
+      const moved = Object.fromEntries(
+        Object.keys(EXPECTED).map((key) => [key, (after.get(key) ?? 0) - (before.get(key) ?? 0)]),
+      );
+      expect(moved).toEqual(EXPECTED);
+      expect(after.get("vcs_http_requests_in_flight")).toBe(0);
+      expect(promtoolProblems(await (await fetch(`${admin}/metrics`)).text())).toEqual([]);
+    },
+    30_000,
+  );
 
   test("/healthz and /readyz answer on the admin port only; the public port keeps its 404 for them", async () => {
     const { service, admin } = await start();
@@ -97,7 +112,9 @@ describe(`metrics and health on the admin port (${targetFromEnv()})`, () => {
     const { service, admin } = await start({ SHUTDOWN_GRACE_MS: "20000" });
     rig.llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: 1_500 }));
     let finished = false;
-    const inFlight = chat(service.url, { url: watchUrl("normal"), prompt: "A slow question?" }).finally(() => (finished = true));
+    const inFlight = chat(service.url, { url: watchUrl("normal"), prompt: "A slow question?" }).finally(
+      () => (finished = true),
+    );
     const deadline = Date.now() + 10_000;
     while (rig.llm.calls.length === 0 && Date.now() < deadline) await Bun.sleep(10);
     expect((await scrape(admin)).get("vcs_http_requests_in_flight")).toBe(1);

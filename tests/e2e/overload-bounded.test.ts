@@ -1,9 +1,9 @@
 /** @module End-to-end test that work past `MAX_IN_FLIGHT` is refused at once as `overloaded`. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ANSWERS, startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
+import { ANSWERS, type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { postChat, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
+import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
 
 const KEY = "e2e-overload-key-0123456789";
 const LLM_DELAY_MS = 2_000;
@@ -15,7 +15,14 @@ beforeAll(async () => {
   youtube = startFakeYoutube();
   llm = startFakeLlm();
   llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: LLM_DELAY_MS }));
-  service = await startService({ API_KEYS: KEY, MAX_IN_FLIGHT: "4", RATE_LIMIT: "100/hour", YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl });
+  service = await startService({
+    API_KEYS: KEY,
+    MAX_IN_FLIGHT: "4",
+    RATE_LIMIT: "100/hour",
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: "gsk_fake",
+    GROQ_BASE_URL: llm.baseUrl,
+  });
 });
 afterAll(async () => {
   await service?.stop("SIGKILL");

@@ -1,11 +1,11 @@
 /** @module End-to-end test that requests keep succeeding while Redis is down, and sharing resumes after. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { postChat, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
+import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
 import { createKey } from "../adapters/keys/keys-cli-process.ts";
-import { startOwnRedis, type OwnRedis } from "../adapters/redis/redis-server.ts";
+import { type OwnRedis, startOwnRedis } from "../adapters/redis/redis-server.ts";
 
 const ENV_KEY = "e2e-outage-key-0123456789";
 let redis: OwnRedis;
@@ -20,7 +20,14 @@ beforeAll(async () => {
   youtube = startFakeYoutube();
   llm = startFakeLlm();
   state = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: "outage:" };
-  const env = { ...state, API_KEYS: ENV_KEY, RATE_LIMIT: "1000/min", YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl };
+  const env = {
+    ...state,
+    API_KEYS: ENV_KEY,
+    RATE_LIMIT: "1000/min",
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: "gsk_fake",
+    GROQ_BASE_URL: llm.baseUrl,
+  };
   [a, b] = await Promise.all([startService(env), startService(env)]);
 });
 afterAll(async () => {
@@ -30,8 +37,10 @@ afterAll(async () => {
   await redis?.dispose();
 });
 
-const ask = (service: RunningService, prompt: string, key = ENV_KEY) => postChat(service.url, { url: watchUrl("normal"), prompt }, { "x-api-key": key });
-const events = (service: RunningService, name: string) => service.output().split("\n").filter((line) => line.includes(`"event":"${name}"`)).length;
+const ask = (service: RunningService, prompt: string, key = ENV_KEY) =>
+  postChat(service.url, { url: watchUrl("normal"), prompt }, { "x-api-key": key });
+const events = (service: RunningService, name: string) =>
+  service.output().split("\n").filter((line) => line.includes(`"event":"${name}"`)).length;
 
 /** Whether an answer made by `from` is now served from the shared cache by `to`. */
 async function shared(from: RunningService, to: RunningService): Promise<boolean> {

@@ -1,10 +1,10 @@
 /** @module End-to-end tests of two instances on one Redis: shared keys, rate limits and answer cache. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
-import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { postChat, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
+import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
 import { createKey, runKeys } from "../adapters/keys/keys-cli-process.ts";
 import { testRedisUrl, uniquePrefix } from "../adapters/redis/redis-server.ts";
 
@@ -18,7 +18,13 @@ let b: RunningService;
 beforeAll(async () => {
   youtube = startFakeYoutube();
   llm = startFakeLlm();
-  const env = { ...STATE, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl, RATE_LIMIT: "1000/min" };
+  const env = {
+    ...STATE,
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: "gsk_fake",
+    GROQ_BASE_URL: llm.baseUrl,
+    RATE_LIMIT: "1000/min",
+  };
   [a, b] = await Promise.all([startService(env), startService(env)]);
 });
 afterAll(async () => {
@@ -31,7 +37,8 @@ afterAll(async () => {
   admin.disconnect();
 });
 
-const ask = (service: RunningService, key: string, prompt: string) => postChat(service.url, { url: watchUrl("normal"), prompt }, { "x-api-key": key });
+const ask = (service: RunningService, key: string, prompt: string) =>
+  postChat(service.url, { url: watchUrl("normal"), prompt }, { "x-api-key": key });
 
 describe(`two instances sharing one Redis (${targetFromEnv()})`, () => {
   test("a key created through the CLI is accepted by both; revoked, both refuse it at once", async () => {
@@ -65,7 +72,9 @@ describe(`two instances sharing one Redis (${targetFromEnv()})`, () => {
 
   test("concurrent requests through both instances still admit exactly the limit", async () => {
     const { key } = await createKey(STATE, "burst", "5/min");
-    const statuses = await Promise.all(Array.from({ length: 16 }, (_, i) => ask(i % 2 === 0 ? a : b, key, "burst question").then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => ask(i % 2 === 0 ? a : b, key, "burst question").then((r) => r.status)),
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(11);
   });

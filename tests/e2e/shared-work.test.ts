@@ -1,12 +1,12 @@
 /** @module End-to-end tests of work shared across instances: one upstream call each, refusals, killed owners. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
-import { ANSWERS, startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
-import { watchUrl, type VideoName } from "../support/fixtures.ts";
-import { requestLogLines, type LogLine } from "../support/request-log-lines.ts";
-import { postChat, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
-import { startOwnRedis, type OwnRedis } from "../adapters/redis/redis-server.ts";
+import { ANSWERS, type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type VideoName, watchUrl } from "../support/fixtures.ts";
+import { type LogLine, requestLogLines } from "../support/request-log-lines.ts";
+import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { type OwnRedis, startOwnRedis } from "../adapters/redis/redis-server.ts";
 
 const KEY = "e2e-shared-work-key-0123456789";
 const REQUEST_TIMEOUT_MS = 8_000;
@@ -22,7 +22,17 @@ beforeAll(async () => {
   youtube = startFakeYoutube({ latencyMs: 100 });
   llm = startFakeLlm();
   // A short lease, so a dead owner is taken over in well under a second.
-  env = { REDIS_URL: redis.url, API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl, SHARED_WORK_LEASE_MS: "400", LLM_TOKENS_PER_MINUTE: "100000000", LLM_REQUESTS_PER_MINUTE: "1000000", REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) };
+  env = {
+    REDIS_URL: redis.url,
+    API_KEYS: KEY,
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: "gsk_fake",
+    GROQ_BASE_URL: llm.baseUrl,
+    SHARED_WORK_LEASE_MS: "400",
+    LLM_TOKENS_PER_MINUTE: "100000000",
+    LLM_REQUESTS_PER_MINUTE: "1000000",
+    REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+  };
   instances = await Promise.all([startService(env), startService(env), startService(env)]);
 });
 afterAll(async () => {
@@ -57,12 +67,15 @@ async function ask(service: RunningService, prompt: string, video: VideoName = "
 
 const slowLlm = (ms: number) => llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: ms }));
 const upstream = () => [youtube.count("player"), youtube.count("caption"), llm.calls.length];
-const lines = (service: RunningService, event: string) => service.output().split("\n").filter((l) => l.includes(`"event":"${event}"`)).length;
+const lines = (service: RunningService, event: string) =>
+  service.output().split("\n").filter((l) => l.includes(`"event":"${event}"`)).length;
 
 describe(`three instances sharing work in flight through one Redis (${targetFromEnv()})`, () => {
   test("60 identical cold requests round-robin make 1 player, 1 caption and 1 LLM call in all; every caller gets the same 200", async () => {
     slowLlm(800);
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => ask(instances[i % 3]!, "What is said about the keyboard?")));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => ask(instances[i % 3]!, "What is said about the keyboard?")),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(60).fill(200));
     expect(new Set(answers.map((a) => a.body)).size).toBe(1);
     expect(upstream()).toEqual([1, 1, 1]);
@@ -77,7 +90,9 @@ describe(`three instances sharing work in flight through one Redis (${targetFrom
 
   test("distinct questions on one video share the transcript fetch across instances, but not the answer", async () => {
     slowLlm(100);
-    const answers = await Promise.all(Array.from({ length: 9 }, (_, i) => ask(instances[i % 3]!, `Question number ${i}?`)));
+    const answers = await Promise.all(
+      Array.from({ length: 9 }, (_, i) => ask(instances[i % 3]!, `Question number ${i}?`)),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(9).fill(200));
     expect(upstream()).toEqual([1, 1, 9]);
     expect(answers.every((a) => a.log.work === "owner" && a.log.cache === "miss")).toBe(true);
@@ -85,7 +100,9 @@ describe(`three instances sharing work in flight through one Redis (${targetFrom
 
   test("a refusal reaches every waiting caller on every instance, and is not kept: a repeat asks YouTube again", async () => {
     youtube.setFault("player", { kind: "delay", ms: 300 });
-    const answers = await Promise.all(Array.from({ length: 9 }, (_, i) => ask(instances[i % 3]!, "summary", "unavailable")));
+    const answers = await Promise.all(
+      Array.from({ length: 9 }, (_, i) => ask(instances[i % 3]!, "summary", "unavailable")),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(9).fill(422));
     expect(answers.every((a) => JSON.parse(a.body).error.code === "video_unavailable")).toBe(true);
     expect(youtube.count("player")).toBe(1);
@@ -116,7 +133,9 @@ describe(`three instances sharing work in flight through one Redis (${targetFrom
     await Bun.sleep(150);
     await redis.stop();
     const during = await Promise.all(inFlight);
-    const after = await Promise.all(Array.from({ length: 9 }, (_, i) => ask(instances[i % 3]!, `Asked after Redis stopped ${i % 2}?`)));
+    const after = await Promise.all(
+      Array.from({ length: 9 }, (_, i) => ask(instances[i % 3]!, `Asked after Redis stopped ${i % 2}?`)),
+    );
     expect([...during, ...after].map((a) => a.status)).toEqual(Array(18).fill(200));
     expect(Math.max(...during.map((a) => a.ms), ...after.map((a) => a.ms))).toBeLessThan(3_000);
     // Still coalesced within each instance: two prompts on three instances.

@@ -1,7 +1,7 @@
 /** @module End-to-end test that short `Host` headers still reach the routes (issue 15 item 1). */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { buildRequest, rawRequest } from "../support/raw-http.ts";
-import { KEY, NORMAL_URL, startHarness, type Harness } from "../fuzz/harness.ts";
+import { type Harness, KEY, NORMAL_URL, startHarness } from "../fuzz/harness.ts";
 import { targetFromEnv } from "../support/service-process.ts";
 
 /**
@@ -23,10 +23,23 @@ describe(`any Host header reaches the routes (${targetFromEnv()})`, () => {
   for (const host of HOSTS) {
     test(`Host: ${host}`, async () => {
       const body = JSON.stringify({ url: NORMAL_URL, prompt: "What is this video about?" });
-      const chat = await rawRequest(h.port, buildRequest("POST", "/chat", [["Host", host], ["Content-Type", "application/json"], ["Content-Length", String(body.length)], ["X-Api-Key", KEY]], body), { timeoutMs: 15_000 });
+      const chat = await rawRequest(
+        h.port,
+        buildRequest("POST", "/chat", [["Host", host], ["Content-Type", "application/json"], [
+          "Content-Length",
+          String(body.length),
+        ], ["X-Api-Key", KEY]], body),
+        { timeoutMs: 15_000 },
+      );
       expect(chat.status).toBe(200);
       expect(JSON.parse(chat.body.toString("utf8")).output).toBeString();
-      const unauthorized = await rawRequest(h.port, buildRequest("POST", "/chat?x=1", [["Host", host], ["Content-Type", "application/json"], ["Content-Length", String(body.length)]], body));
+      const unauthorized = await rawRequest(
+        h.port,
+        buildRequest("POST", "/chat?x=1", [["Host", host], ["Content-Type", "application/json"], [
+          "Content-Length",
+          String(body.length),
+        ]], body),
+      );
       expect(unauthorized.status).toBe(401);
       const docs = await rawRequest(h.port, buildRequest("GET", "/swagger/json", [["Host", host]]));
       expect(docs.status).toBe(200);

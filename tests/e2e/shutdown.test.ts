@@ -7,7 +7,12 @@ import { servicePerTest } from "../support/service-per-test.ts";
 import { postChat, targetFromEnv } from "../support/service-process.ts";
 
 const KEY = "e2e-shutdown-key-0123456789";
-const rig = servicePerTest(({ youtube, llm }) => ({ API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl }));
+const rig = servicePerTest(({ youtube, llm }) => ({
+  API_KEYS: KEY,
+  YOUTUBE_BASE_URL: youtube.origin,
+  GROQ_API_KEY: "gsk_fake",
+  GROQ_BASE_URL: llm.baseUrl,
+}));
 
 /** Resolves with the connection error's code, or "connected". */
 function tryConnect(url: string): Promise<string> {
@@ -32,24 +37,30 @@ async function waitFor(condition: () => boolean, timeoutMs: number): Promise<voi
 
 /** Three different questions, so that none shares another's work. */
 function threeSlowRequests(url: string): Promise<Response>[] {
-  return ["one", "two", "three"].map((word) => postChat(url, { url: watchUrl("normal"), prompt: `question ${word}?` }, { "x-api-key": KEY }));
+  return ["one", "two", "three"].map((word) =>
+    postChat(url, { url: watchUrl("normal"), prompt: `question ${word}?` }, { "x-api-key": KEY })
+  );
 }
 
 describe(`graceful shutdown (${targetFromEnv()})`, () => {
-  test("SIGTERM with three slow requests in flight: all three complete with 200, new connections are refused, exit code 0", async () => {
-    rig.llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: 1_500 }));
-    const service = await rig.start({ SHUTDOWN_GRACE_MS: "20000" });
-    const inFlight = threeSlowRequests(service.url);
-    await waitFor(() => rig.llm.calls.length >= 3, 10_000);
-    service.process.kill("SIGTERM");
-    await waitFor(() => service!.output().includes("shutdown_started"), 5_000);
-    expect(await tryConnect(service.url)).toBe("ECONNREFUSED");
-    const responses = await Promise.all(inFlight);
-    expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
-    for (const response of responses) expect((await response.json()).output).toContain("Surface Go");
-    expect(await service.process.exited).toBe(0);
-    expect(service.output()).toContain("shutdown_complete");
-  }, 30_000);
+  test(
+    "SIGTERM with three slow requests in flight: all three complete with 200, new connections are refused, exit code 0",
+    async () => {
+      rig.llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: 1_500 }));
+      const service = await rig.start({ SHUTDOWN_GRACE_MS: "20000" });
+      const inFlight = threeSlowRequests(service.url);
+      await waitFor(() => rig.llm.calls.length >= 3, 10_000);
+      service.process.kill("SIGTERM");
+      await waitFor(() => service!.output().includes("shutdown_started"), 5_000);
+      expect(await tryConnect(service.url)).toBe("ECONNREFUSED");
+      const responses = await Promise.all(inFlight);
+      expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
+      for (const response of responses) expect((await response.json()).output).toContain("Surface Go");
+      expect(await service.process.exited).toBe(0);
+      expect(service.output()).toContain("shutdown_complete");
+    },
+    30_000,
+  );
 
   test("SIGINT on an idle service exits 0 at once", async () => {
     const service = await rig.start();
@@ -62,7 +73,8 @@ describe(`graceful shutdown (${targetFromEnv()})`, () => {
   test("requests still running when SHUTDOWN_GRACE_MS ends are cut, and the process still exits 0", async () => {
     rig.llm.respondWith(() => ({ hang: true }));
     const service = await rig.start({ SHUTDOWN_GRACE_MS: "300" });
-    const stuck = postChat(service.url, { url: watchUrl("normal"), prompt: "never answered" }, { "x-api-key": KEY }).then((r) => r.status, () => "cut");
+    const stuck = postChat(service.url, { url: watchUrl("normal"), prompt: "never answered" }, { "x-api-key": KEY })
+      .then((r) => r.status, () => "cut");
     await waitFor(() => rig.llm.calls.length >= 1, 10_000);
     const started = Date.now();
     service.process.kill("SIGTERM");

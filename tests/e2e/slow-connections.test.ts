@@ -1,7 +1,7 @@
 /** @module End-to-end tests that idle, slowloris and stalled-body connections are closed on every runtime. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect, type Socket } from "node:net";
-import { KEY, NORMAL_URL, startHarness, type Harness } from "../fuzz/harness.ts";
+import { type Harness, KEY, NORMAL_URL, startHarness } from "../fuzz/harness.ts";
 import { ANSWERS } from "../support/fake-llm.ts";
 import { targetFromEnv } from "../support/service-process.ts";
 
@@ -19,7 +19,12 @@ const HEADERS_DEADLINE_MS = TARGET === "deno" ? SETTABLE_DEADLINE_MS : 15_000;
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ HEADERS_TIMEOUT_MS: String(BOUND_MS), BODY_TIMEOUT_MS: String(BOUND_MS), IDLE_TIMEOUT_MS: String(BOUND_MS), ANSWER_CACHE_TTL_MS: "0" });
+  h = await startHarness({
+    HEADERS_TIMEOUT_MS: String(BOUND_MS),
+    BODY_TIMEOUT_MS: String(BOUND_MS),
+    IDLE_TIMEOUT_MS: String(BOUND_MS),
+    ANSWER_CACHE_TTL_MS: "0",
+  });
 });
 afterAll(async () => {
   await h?.close();
@@ -52,34 +57,45 @@ async function closingTimes(probes: Probe[], deadlineMs: number): Promise<number
 }
 
 describe(`slow and idle connections are closed (${TARGET})`, () => {
-  test("idle, slowloris, a body that stops short, and a kept-alive connection are all closed; a slow answer is not cut", async () => {
-    const idle = Array.from({ length: 20 }, () => open(h.port));
-    const slowloris = Array.from({ length: 5 }, () =>
-      open(h.port, (socket) => {
-        socket.write("POST /chat HTTP/1.1\r\nHost: 127.0.0.1\r\n");
-        const drip = setInterval(() => socket.writable && socket.write("X"), 200);
-        socket.on("close", () => clearInterval(drip));
-      }),
-    );
-    const shortBody = Array.from({ length: 3 }, () =>
-      open(h.port, (socket) => socket.write(`POST /chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Api-Key: ${KEY}\r\nContent-Length: 500\r\n\r\n{"url": "h`)),
-    );
-    const keptAlive = open(h.port, (socket) => socket.write("GET /swagger/json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
-    // An answer slower than every bound (the LLM takes 2.5 s) is still delivered.
-    h.llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: 2_500 }));
-    const slow = fetch(`${h.service.url}/chat`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": KEY }, body: JSON.stringify({ url: NORMAL_URL, prompt: "What is it about?" }) });
+  test(
+    "idle, slowloris, a body that stops short, and a kept-alive connection are all closed; a slow answer is not cut",
+    async () => {
+      const idle = Array.from({ length: 20 }, () => open(h.port));
+      const slowloris = Array.from({ length: 5 }, () =>
+        open(h.port, (socket) => {
+          socket.write("POST /chat HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+          const drip = setInterval(() => socket.writable && socket.write("X"), 200);
+          socket.on("close", () => clearInterval(drip));
+        }));
+      const shortBody = Array.from({ length: 3 }, () =>
+        open(h.port, (socket) =>
+          socket.write(
+            `POST /chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Api-Key: ${KEY}\r\nContent-Length: 500\r\n\r\n{"url": "h`,
+          )));
+      const keptAlive = open(h.port, (socket) => socket.write("GET /swagger/json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+      // An answer slower than every bound (the LLM takes 2.5 s) is still delivered.
+      h.llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: 2_500 }));
+      const slow = fetch(`${h.service.url}/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": KEY },
+        body: JSON.stringify({ url: NORMAL_URL, prompt: "What is it about?" }),
+      });
 
-    expect(await closingTimes([...shortBody, keptAlive], SETTABLE_DEADLINE_MS)).not.toContain(-1);
-    expect(await closingTimes([...idle, ...slowloris], HEADERS_DEADLINE_MS)).not.toContain(-1);
-    for (const probe of shortBody) {
-      const text = probe.received();
-      expect(text).toStartWith("HTTP/1.1 408");
-      expect(JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)).error.code).toBe("request_timeout");
-    }
-    for (const probe of slowloris) expect(probe.received()).toBe("");
-    expect(keptAlive.received()).toStartWith("HTTP/1.1 200");
-    const answer = await slow;
-    expect(answer.status).toBe(200);
-    expect((await answer.json()).output).toContain(ANSWERS.en!.slice(0, 40));
-  }, 30_000);
+      expect(await closingTimes([...shortBody, keptAlive], SETTABLE_DEADLINE_MS)).not.toContain(-1);
+      expect(await closingTimes([...idle, ...slowloris], HEADERS_DEADLINE_MS)).not.toContain(-1);
+      for (const probe of shortBody) {
+        const text = probe.received();
+        expect(text).toStartWith("HTTP/1.1 408");
+        expect(JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)).error.code).toBe("request_timeout");
+      }
+      for (const probe of slowloris) {
+        expect(probe.received()).toBe("");
+      }
+      expect(keptAlive.received()).toStartWith("HTTP/1.1 200");
+      const answer = await slow;
+      expect(answer.status).toBe(200);
+      expect((await answer.json()).output).toContain(ANSWERS.en!.slice(0, 40));
+    },
+    30_000,
+  );
 });

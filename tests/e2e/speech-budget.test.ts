@@ -2,12 +2,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testRedisUrl, uniquePrefix } from "../adapters/redis/redis-server.ts";
 import { SPEECH_VIDEOS } from "../support/fake-youtube-audio.ts";
-import { startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
-import { startSpeechRig, type SpeechRig } from "../support/speech-e2e.ts";
+import { type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { type SpeechRig, startSpeechRig } from "../support/speech-e2e.ts";
 import { ask } from "../support/youtube-e2e.ts";
 
 // 100 audio seconds an hour, one budget in Redis for both instances: the first 59 s video fits, the second does not.
-const budgetEnv = () => ({ REDIS_URL: testRedisUrl(), REDIS_KEY_PREFIX: uniquePrefix("stt-budget"), STT_AUDIO_SECONDS_PER_HOUR: "100" });
+const budgetEnv = () => ({
+  REDIS_URL: testRedisUrl(),
+  REDIS_KEY_PREFIX: uniquePrefix("stt-budget"),
+  STT_AUDIO_SECONDS_PER_HOUR: "100",
+});
 let rig: SpeechRig;
 let other: RunningService;
 beforeAll(async () => {

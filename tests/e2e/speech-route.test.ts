@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SPEECH_VIDEOS, startFakeYoutubeAudio } from "../support/fake-youtube-audio.ts";
 import { runToExit, startService, targetFromEnv } from "../support/service-process.ts";
-import { KEY, startBoundProxy, startSpeechRig, type SpeechRig } from "../support/speech-e2e.ts";
+import { KEY, type SpeechRig, startBoundProxy, startSpeechRig } from "../support/speech-e2e.ts";
 import { ask } from "../support/youtube-e2e.ts";
 
 const proxy = startBoundProxy("127.0.0.2");
@@ -29,16 +29,30 @@ describe(`speech-to-text: route and settings (${targetFromEnv()})`, () => {
   });
 
   test("the fake really binds: the same audio URL asked from another address is a 403", async () => {
-    const player = await fetch(`${rig.youtube.origin}/youtubei/v1/player`, { method: "POST", body: JSON.stringify({ videoId: SPEECH_VIDEOS.webm, context: { client: { clientName: "ANDROID" } } }) }).then((r) => r.json());
-    const bound = player.streamingData.adaptiveFormats.find((f: any) => f.itag === 249).url.replace("ip=127.0.0.1", "ip=127.0.0.2");
+    const player = await fetch(`${rig.youtube.origin}/youtubei/v1/player`, {
+      method: "POST",
+      body: JSON.stringify({ videoId: SPEECH_VIDEOS.webm, context: { client: { clientName: "ANDROID" } } }),
+    }).then((r) => r.json());
+    const bound = player.streamingData.adaptiveFormats.find((f: any) => f.itag === 249).url.replace(
+      "ip=127.0.0.1",
+      "ip=127.0.0.2",
+    );
     const url = new URL(bound);
-    const response = await fetch(`${rig.youtube.origin}${url.pathname}${url.search}`, { headers: { range: "bytes=0-99" } });
+    const response = await fetch(`${rig.youtube.origin}${url.pathname}${url.search}`, {
+      headers: { range: "bytes=0-99" },
+    });
     expect(response.status).toBe(403);
   });
 
   test("off by default: a caption-less video stays a 422 and its audio is never touched", async () => {
     const youtube = startFakeYoutubeAudio();
-    const service = await startService({ API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: rig.stt.baseUrl, GROQ_MODEL: "fake-model" });
+    const service = await startService({
+      API_KEYS: KEY,
+      YOUTUBE_BASE_URL: youtube.origin,
+      GROQ_API_KEY: "gsk_fake",
+      GROQ_BASE_URL: rig.stt.baseUrl,
+      GROQ_MODEL: "fake-model",
+    });
     try {
       const outcome = await ask(service, SPEECH_VIDEOS.webm);
       expect(outcome.status).toBe(422);

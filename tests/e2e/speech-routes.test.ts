@@ -1,9 +1,9 @@
 /** @module Speech-to-text over the egress routes of YOUTUBE_PROXIES: the audio rides its try's route; YouTube's blocks move the fetch, the speech service's do not. */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { startFixedProxy, type FakeProxy } from "../support/fake-proxy.ts";
+import { type FakeProxy, startFixedProxy } from "../support/fake-proxy.ts";
 import { SPEECH_VIDEOS } from "../support/fake-youtube-audio.ts";
 import { targetFromEnv } from "../support/service-process.ts";
-import { startSpeechRig, type SpeechRig } from "../support/speech-e2e.ts";
+import { type SpeechRig, startSpeechRig } from "../support/speech-e2e.ts";
 import { ask } from "../support/youtube-e2e.ts";
 
 const ADDRESSES = ["127.0.0.3", "127.0.0.4"];
@@ -67,7 +67,16 @@ describe(`speech-to-text over YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
 
   // Last: the fake provider's 429 teaches the speech budget to wait.
   test("the speech service's 429 is 503 upstream_blocked with no other route tried: one player call, one download", async () => {
-    rig.stt.respondWith(() => ({ status: 429, body: { error: { message: "Rate limit reached for model `whisper-large-v3-turbo` on requests per minute (RPM): Limit 20, Used 20, Requested 1. Please try again in 1s." } }, headers: { "retry-after": "1" } }));
+    rig.stt.respondWith(() => ({
+      status: 429,
+      body: {
+        error: {
+          message:
+            "Rate limit reached for model `whisper-large-v3-turbo` on requests per minute (RPM): Limit 20, Used 20, Requested 1. Please try again in 1s.",
+        },
+      },
+      headers: { "retry-after": "1" },
+    }));
     const outcome = await ask(rig.service, SPEECH_VIDEOS.spare);
     expect(outcome.status).toBe(503);
     expect(outcome.code).toBe("upstream_blocked");

@@ -5,7 +5,7 @@ import { requestLogLines } from "../support/request-log-lines.ts";
 import { postChat, targetFromEnv } from "../support/service-process.ts";
 import { readEvents } from "../support/sse.ts";
 import { SPEECH_VIDEOS } from "../support/fake-youtube-audio.ts";
-import { KEY, startSpeechRig, type SpeechRig } from "../support/speech-e2e.ts";
+import { KEY, type SpeechRig, startSpeechRig } from "../support/speech-e2e.ts";
 import { ask } from "../support/youtube-e2e.ts";
 
 let rig: SpeechRig;
@@ -17,12 +17,18 @@ afterAll(async () => {
 });
 
 const chat = (videoId: string, prompt?: string, headers: Record<string, string> = {}) =>
-  postChat(rig.service.url, { url: `https://www.youtube.com/watch?v=${videoId}`, ...(prompt ? { prompt } : {}) }, { "x-api-key": KEY, ...headers });
+  postChat(rig.service.url, { url: `https://www.youtube.com/watch?v=${videoId}`, ...(prompt ? { prompt } : {}) }, {
+    "x-api-key": KEY,
+    ...headers,
+  });
 
 describe(`speech-to-text for videos without captions (${targetFromEnv()})`, () => {
   test("a caption-less video is answered from its speech: 60 s cut into 3+ pieces that each decode, whose lengths add up", async () => {
     // Two questions at once share one transcription.
-    const [response, other] = await Promise.all([chat(SPEECH_VIDEOS.webm, "What is the talk about?"), chat(SPEECH_VIDEOS.webm, "Is the Nile mentioned?")]);
+    const [response, other] = await Promise.all([
+      chat(SPEECH_VIDEOS.webm, "What is the talk about?"),
+      chat(SPEECH_VIDEOS.webm, "Is the Nile mentioned?"),
+    ]);
     expect([response.status, other.status]).toEqual([200, 200]);
     const uploads = rig.stt.uploads;
     expect(uploads.length).toBeGreaterThanOrEqual(3);
@@ -51,7 +57,9 @@ describe(`speech-to-text for videos without captions (${targetFromEnv()})`, () =
     const response = await chat(SPEECH_VIDEOS.webm, "Which rivers are named?");
     expect(response.status).toBe(200);
     // In another language too: a speech transcript is the same whatever the language asked.
-    expect((await ask(rig.service, SPEECH_VIDEOS.webm, { prompt: "¿De qué ríos habla?", language: "es" })).status).toBe(200);
+    expect((await ask(rig.service, SPEECH_VIDEOS.webm, { prompt: "¿De qué ríos habla?", language: "es" })).status).toBe(
+      200,
+    );
     expect(rig.stt.uploads.length).toBe(before.uploads);
     expect(rig.youtube.count("audio")).toBe(before.audio);
   });
@@ -110,7 +118,11 @@ describe(`speech-to-text for videos without captions (${targetFromEnv()})`, () =
     const none = await ask(rig.service, SPEECH_VIDEOS.noAudio);
     expect([none.status, none.code]).toEqual([422, "transcript_unavailable"]);
     expect(none.message).toMatch(/no captions and its audio could not be read/);
-    rig.stt.respondWith(() => ({ status: 429, body: { error: { message: "Rate limit reached on requests per minute (RPM): Limit 20, Used 20, Requested 1." } }, headers: { "retry-after": "42" } }));
+    rig.stt.respondWith(() => ({
+      status: 429,
+      body: { error: { message: "Rate limit reached on requests per minute (RPM): Limit 20, Used 20, Requested 1." } },
+      headers: { "retry-after": "42" },
+    }));
     try {
       const limited = await ask(rig.service, SPEECH_VIDEOS.fresh);
       expect([limited.status, limited.code, limited.retryAfter]).toEqual([503, "upstream_blocked", "42"]);

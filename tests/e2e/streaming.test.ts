@@ -6,12 +6,19 @@ import { captionXml, generateCues } from "../support/long-transcript.ts";
 import { requestLogLines } from "../support/request-log-lines.ts";
 import { postChat, targetFromEnv } from "../support/service-process.ts";
 import { deltaText, eventNames, readEvents } from "../support/sse.ts";
-import { API_KEY, startLlmHarness, type LlmHarness } from "./llm-harness.ts";
+import { API_KEY, type LlmHarness, startLlmHarness } from "./llm-harness.ts";
 
 let h: LlmHarness;
 beforeAll(async () => {
   // A budget that does not pace (the subject is streaming), and a request time limit shorter than a slow model.
-  h = await startLlmHarness({ STREAM_KEEPALIVE_MS: "200", MAX_IN_FLIGHT: "2", REQUEST_TIMEOUT_MS: "1500", TRANSCRIPT_CACHE_TTL_MS: "0", LLM_TOKENS_PER_MINUTE: "100000000", LLM_REQUESTS_PER_MINUTE: "1000000" });
+  h = await startLlmHarness({
+    STREAM_KEEPALIVE_MS: "200",
+    MAX_IN_FLIGHT: "2",
+    REQUEST_TIMEOUT_MS: "1500",
+    TRANSCRIPT_CACHE_TTL_MS: "0",
+    LLM_TOKENS_PER_MINUTE: "100000000",
+    LLM_REQUESTS_PER_MINUTE: "1000000",
+  });
 });
 afterAll(() => h?.close());
 beforeEach(() => {
@@ -21,10 +28,19 @@ beforeEach(() => {
 
 const SSE = { "x-api-key": API_KEY, accept: "text/event-stream" };
 const stream = (body: unknown, init: { signal?: AbortSignal } = {}) =>
-  fetch(`${h.service.url}/chat`, { method: "POST", headers: { ...SSE, "content-type": "application/json" }, body: JSON.stringify(body), signal: init.signal });
+  fetch(`${h.service.url}/chat`, {
+    method: "POST",
+    headers: { ...SSE, "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal: init.signal,
+  });
 
 /** An answer of three paragraphs, long enough for the language check to judge its first one. */
-const LONG_ANSWER = [ANSWERS.en!, "The battery lasts about nine hours of light use, which the reviewer finds enough for a day [0:01].", "In short, a good small tablet for the price [0:01]."].join("\n\n");
+const LONG_ANSWER = [
+  ANSWERS.en!,
+  "The battery lasts about nine hours of light use, which the reviewer finds enough for a day [0:01].",
+  "In short, a good small tablet for the price [0:01].",
+].join("\n\n");
 
 async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -57,14 +73,31 @@ describe(`POST /chat with Accept: text/event-stream (${targetFromEnv()})`, () =>
     // The same request without the header gets the cached answer: the same seven fields.
     const json = await (await postChat(h.service.url, body, { "x-api-key": API_KEY })).json();
     expect(done).toEqual(json);
-    expect(Object.keys(done).sort()).toEqual(["language", "model", "output", "output_format", "prompt", "url", "video_duration"]);
+    expect(Object.keys(done).sort()).toEqual([
+      "language",
+      "model",
+      "output",
+      "output_format",
+      "prompt",
+      "url",
+      "video_duration",
+    ]);
     // The request log's line is written once the stream has ended, with what the answer cost.
-    expect((await requestLogLines(h.service, response))[0]).toMatchObject({ status: 200, cache: "miss", work: "owner", llm_calls: 1, plan: "one-call" });
+    expect((await requestLogLines(h.service, response))[0]).toMatchObject({
+      status: 200,
+      cache: "miss",
+      work: "owner",
+      llm_calls: 1,
+      plan: "one-call",
+    });
   });
 
   test("a long video streams progress while its parts are read (done out of total), then writing, then the answer", async () => {
     h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3600)));
-    h.llm.respondWith((call) => ({ content: /Part \d+ of \d+/.test(call.text) ? "- [0:00] Notes on a part." : ANSWERS.en!, delayMs: 20 }));
+    h.llm.respondWith((call) => ({
+      content: /Part \d+ of \d+/.test(call.text) ? "- [0:00] Notes on a part." : ANSWERS.en!,
+      delayMs: 20,
+    }));
     const events = await readEvents(await stream({ url: watchUrl("normal"), prompt: "summary" }));
     const progress = events.filter((e) => e.event === "progress").map((e) => e.data);
     const reading = progress.filter((p) => p.stage === "reading");
@@ -79,14 +112,20 @@ describe(`POST /chat with Accept: text/event-stream (${targetFromEnv()})`, () =>
 
   test("a streamed request runs on STREAM_TIMEOUT_MS: it finishes where the same work without the header times out", async () => {
     h.llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: 2_000 }));
-    const json = await postChat(h.service.url, { url: watchUrl("normal"), prompt: "slow json" }, { "x-api-key": API_KEY });
+    const json = await postChat(h.service.url, { url: watchUrl("normal"), prompt: "slow json" }, {
+      "x-api-key": API_KEY,
+    });
     expect(json.status).toBe(504);
     const events = await readEvents(await stream({ url: watchUrl("normal"), prompt: "slow stream" }));
     expect(eventNames(events).at(-1)).toBe("done");
   });
 
   test("refusals before the work are the usual JSON errors with their status", async () => {
-    const noKey = await fetch(`${h.service.url}/chat`, { method: "POST", headers: { accept: "text/event-stream", "content-type": "application/json" }, body: "{}" });
+    const noKey = await fetch(`${h.service.url}/chat`, {
+      method: "POST",
+      headers: { accept: "text/event-stream", "content-type": "application/json" },
+      body: "{}",
+    });
     expect(noKey.status).toBe(401);
     expect(noKey.headers.get("content-type")).toContain("application/json");
     const invalid = await stream({ url: "https://example.com/video" });
@@ -97,7 +136,9 @@ describe(`POST /chat with Accept: text/event-stream (${targetFromEnv()})`, () =>
   test("overloaded is refused as JSON 503 before the stream opens", async () => {
     h.llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: 3_000 }));
     const stop = new AbortController();
-    const busy = ["one", "two"].map((word) => stream({ url: watchUrl("normal"), prompt: `busy ${word}?` }, { signal: stop.signal }).catch(() => undefined));
+    const busy = ["one", "two"].map((word) =>
+      stream({ url: watchUrl("normal"), prompt: `busy ${word}?` }, { signal: stop.signal }).catch(() => undefined)
+    );
     await waitFor(() => h.llm.calls.length >= 2);
     const refused = await stream({ url: watchUrl("normal"), prompt: "a third one?" });
     expect(refused.status).toBe(503);
@@ -117,28 +158,43 @@ describe(`POST /chat with Accept: text/event-stream (${targetFromEnv()})`, () =>
     const error = events.at(-1)!.data.error;
     expect(error.code).toBe("video_unavailable");
     expect(error.request_id).toBe(response.headers.get("x-request-id"));
-    expect((await requestLogLines(h.service, response))[0]).toMatchObject({ status: 200, error_code: "video_unavailable" });
+    expect((await requestLogLines(h.service, response))[0]).toMatchObject({
+      status: 200,
+      error_code: "video_unavailable",
+    });
   });
 
   test("no wrong-language text is streamed: a model answering in English to a Portuguese request is rewritten, and only Portuguese goes out", async () => {
     h.llm.respondWith((_, index) => ({ content: index === 0 ? ANSWERS.en! : ANSWERS.pt!, chunkChars: 5 }));
-    const events = await readEvents(await stream({ url: watchUrl("normal"), language: "pt", prompt: "O que ele acha? (stream)" }));
+    const events = await readEvents(
+      await stream({ url: watchUrl("normal"), language: "pt", prompt: "O que ele acha? (stream)" }),
+    );
     expect(h.llm.calls).toHaveLength(2);
     expect(deltaText(events)).toBe(ANSWERS.pt!);
     expect(events.at(-1)!.data.output).toBe(ANSWERS.pt!);
   });
 
   test("a text stream carries no Markdown: the model's Markdown goes out as plain text, block by block", async () => {
-    h.llm.respondWith(() => ({ content: "## Summary\n\nThe **Surface Go** is [reviewed](https://example.com) [0:01].\n\n* Light\n* `Cheap`\n\n| Part | Verdict |\n|---|---|\n| Screen | Good |", chunkChars: 3 }));
-    const events = await readEvents(await stream({ url: watchUrl("normal"), output_format: "text", prompt: "Markdown please" }));
+    h.llm.respondWith(() => ({
+      content:
+        "## Summary\n\nThe **Surface Go** is [reviewed](https://example.com) [0:01].\n\n* Light\n* `Cheap`\n\n| Part | Verdict |\n|---|---|\n| Screen | Good |",
+      chunkChars: 3,
+    }));
+    const events = await readEvents(
+      await stream({ url: watchUrl("normal"), output_format: "text", prompt: "Markdown please" }),
+    );
     const deltas = events.filter((e) => e.event === "delta").map((e) => e.data.text as string);
     for (const delta of deltas) expect(delta).not.toMatch(/\*\*|#|```|\|---|^\* /m);
-    expect(deltas.join("")).toBe("Summary\n\nThe Surface Go is reviewed (https://example.com) [0:01].\n\n- Light\n- Cheap\n\n- Part: Screen; Verdict: Good");
+    expect(deltas.join("")).toBe(
+      "Summary\n\nThe Surface Go is reviewed (https://example.com) [0:01].\n\n- Light\n- Cheap\n\n- Part: Screen; Verdict: Good",
+    );
   });
 
   test("citations are checked before their line goes out", async () => {
     h.llm.respondWith(() => ({ content: "He says so at [0:01].\n\nAnd again at [42:00].", chunkChars: 4 }));
-    const events = await readEvents(await stream({ url: watchUrl("normal"), output_format: "markdown", prompt: "When? (stream)" }));
+    const events = await readEvents(
+      await stream({ url: watchUrl("normal"), output_format: "markdown", prompt: "When? (stream)" }),
+    );
     expect(deltaText(events)).toBe("He says so at [0:01].\n\nAnd again at.");
   });
 
@@ -156,7 +212,9 @@ describe(`POST /chat with Accept: text/event-stream (${targetFromEnv()})`, () =>
     const body = { url: watchUrl("normal"), prompt: "joined?" };
     const first = await stream(body);
     const firstEvents: Awaited<ReturnType<typeof readEvents>> = [];
-    const reading = readEvents(first, { stopAfter: (events) => (firstEvents.splice(0, firstEvents.length, ...events), false) });
+    const reading = readEvents(first, {
+      stopAfter: (events) => (firstEvents.splice(0, firstEvents.length, ...events), false),
+    });
     await waitFor(() => firstEvents.some((e) => e.event === "delta"));
     const second = await readEvents(await stream(body));
     const deltas = (events: typeof second) => events.filter((e) => e.event === "delta").map((e) => e.data.text);
@@ -238,5 +296,10 @@ describe(`POST /chat with Accept: text/event-stream (${targetFromEnv()})`, () =>
 });
 
 function postChatAbortable(body: unknown, signal: AbortSignal): Promise<unknown> {
-  return fetch(`${h.service.url}/chat`, { method: "POST", headers: { "x-api-key": API_KEY, "content-type": "application/json" }, body: JSON.stringify(body), signal }).catch((error) => error);
+  return fetch(`${h.service.url}/chat`, {
+    method: "POST",
+    headers: { "x-api-key": API_KEY, "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal,
+  }).catch((error) => error);
 }

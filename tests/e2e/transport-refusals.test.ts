@@ -1,7 +1,7 @@
 /** @module End-to-end tests pinning each runtime's answer to requests its HTTP parser refuses. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rawRequest } from "../support/raw-http.ts";
-import { KEY, startHarness, type Harness } from "../fuzz/harness.ts";
+import { type Harness, KEY, startHarness } from "../fuzz/harness.ts";
 import { targetFromEnv } from "../support/service-process.ts";
 
 /**
@@ -14,16 +14,58 @@ import { targetFromEnv } from "../support/service-process.ts";
 type Outcome = { status: number; json?: string } | "closed";
 const END = "Connection: close\r\n\r\n";
 const CASES: { name: string; bytes: string; bun: Outcome; deno: Outcome }[] = [
-  { name: "OPTIONS * (asterisk form)", bytes: `OPTIONS * HTTP/1.1\r\nHost: a\r\n${END}`, bun: { status: 400 }, deno: { status: 404, json: "not_found" } },
-  { name: "a 100 KB header", bytes: `GET /chat HTTP/1.1\r\nHost: a\r\nX-Big: ${"a".repeat(100_000)}\r\n${END}`, bun: { status: 431 }, deno: { status: 400 } },
-  { name: "a 100 KB request target", bytes: `GET /${"a".repeat(100_000)} HTTP/1.1\r\nHost: a\r\n${END}`, bun: { status: 431 }, deno: { status: 400 } },
-  { name: "malformed chunked framing", bytes: `POST /chat HTTP/1.1\r\nHost: a\r\nX-Api-Key: ${KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n${END}zz\r\n{}\r\n0\r\n\r\n`, bun: { status: 400 }, deno: "closed" },
-  { name: "Content-Length that is not a number", bytes: `POST /chat HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: abc\r\n${END}{}`, bun: { status: 400 }, deno: { status: 400 } },
-  { name: "Content-Length with Transfer-Encoding", bytes: `POST /chat HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n${END}2\r\n{}\r\n0\r\n\r\n`, bun: { status: 400 }, deno: { status: 400 } },
+  {
+    name: "OPTIONS * (asterisk form)",
+    bytes: `OPTIONS * HTTP/1.1\r\nHost: a\r\n${END}`,
+    bun: { status: 400 },
+    deno: { status: 404, json: "not_found" },
+  },
+  {
+    name: "a 100 KB header",
+    bytes: `GET /chat HTTP/1.1\r\nHost: a\r\nX-Big: ${"a".repeat(100_000)}\r\n${END}`,
+    bun: { status: 431 },
+    deno: { status: 400 },
+  },
+  {
+    name: "a 100 KB request target",
+    bytes: `GET /${"a".repeat(100_000)} HTTP/1.1\r\nHost: a\r\n${END}`,
+    bun: { status: 431 },
+    deno: { status: 400 },
+  },
+  {
+    name: "malformed chunked framing",
+    bytes:
+      `POST /chat HTTP/1.1\r\nHost: a\r\nX-Api-Key: ${KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n${END}zz\r\n{}\r\n0\r\n\r\n`,
+    bun: { status: 400 },
+    deno: "closed",
+  },
+  {
+    name: "Content-Length that is not a number",
+    bytes: `POST /chat HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: abc\r\n${END}{}`,
+    bun: { status: 400 },
+    deno: { status: 400 },
+  },
+  {
+    name: "Content-Length with Transfer-Encoding",
+    bytes:
+      `POST /chat HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n${END}2\r\n{}\r\n0\r\n\r\n`,
+    bun: { status: 400 },
+    deno: { status: 400 },
+  },
   { name: "a request line that is not HTTP", bytes: "HELLO\r\n\r\n", bun: { status: 400 }, deno: { status: 400 } },
   { name: "HTTP/9.9", bytes: `GET /chat HTTP/9.9\r\nHost: a\r\n${END}`, bun: { status: 505 }, deno: { status: 400 } },
-  { name: "a header name with a space", bytes: `GET /chat HTTP/1.1\r\nHost: a\r\nBad Header: x\r\n${END}`, bun: { status: 400 }, deno: { status: 400 } },
-  { name: "an unknown method token", bytes: `FROB /chat HTTP/1.1\r\nHost: a\r\n${END}`, bun: "closed", deno: { status: 405, json: "method_not_allowed" } },
+  {
+    name: "a header name with a space",
+    bytes: `GET /chat HTTP/1.1\r\nHost: a\r\nBad Header: x\r\n${END}`,
+    bun: { status: 400 },
+    deno: { status: 400 },
+  },
+  {
+    name: "an unknown method token",
+    bytes: `FROB /chat HTTP/1.1\r\nHost: a\r\n${END}`,
+    bun: "closed",
+    deno: { status: 405, json: "method_not_allowed" },
+  },
 ];
 
 const TARGET = targetFromEnv();

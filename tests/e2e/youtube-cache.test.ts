@@ -15,7 +15,9 @@ afterAll(() => rig?.close());
 describe(`transcript cache and coalescing (${targetFromEnv()})`, () => {
   test("50 concurrent requests for one uncached video make one player and one caption request; a repeat makes none", async () => {
     // Different prompts: the answer cache and answer coalescing must not be what merges them.
-    const outcomes = await Promise.all(Array.from({ length: 50 }, (_, i) => ask(rig.service, VIDEOS.normal.id, { prompt: `Question number ${i}?` })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => ask(rig.service, VIDEOS.normal.id, { prompt: `Question number ${i}?` })),
+    );
     expect(outcomes.map((o) => o.status)).toEqual(Array(50).fill(200));
     expect([rig.youtube.count("player"), rig.youtube.count("caption")]).toEqual([1, 1]);
     expect(rig.llm.calls).toHaveLength(50);

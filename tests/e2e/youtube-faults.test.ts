@@ -27,14 +27,16 @@ function reach(endpoint: Endpoint): void {
 }
 
 describe(`YouTube faults through POST /chat (${targetFromEnv()})`, () => {
-  test.each([
-    ["player", 429, 503, "upstream_blocked"],
-    ["player", 500, 502, "upstream_error"],
-    ["watch", 429, 503, "upstream_blocked"],
-    ["watch", 500, 502, "upstream_error"],
-    ["caption", 429, 503, "upstream_blocked"],
-    ["caption", 500, 502, "upstream_error"],
-  ] as const)("HTTP %s %d: %d %s", async (endpoint, upstream, status, code) => {
+  test.each(
+    [
+      ["player", 429, 503, "upstream_blocked"],
+      ["player", 500, 502, "upstream_error"],
+      ["watch", 429, 503, "upstream_blocked"],
+      ["watch", 500, 502, "upstream_error"],
+      ["caption", 429, 503, "upstream_blocked"],
+      ["caption", 500, 502, "upstream_error"],
+    ] as const,
+  )("HTTP %s %d: %d %s", async (endpoint, upstream, status, code) => {
     reach(endpoint);
     rig.youtube.setFault(endpoint, { kind: "status", status: upstream, body: "<html>upstream secret body</html>" });
     const outcome = await ask(rig.service, VIDEOS.normal.id);
@@ -45,17 +47,25 @@ describe(`YouTube faults through POST /chat (${targetFromEnv()})`, () => {
     expect(outcome.ms).toBeLessThan(BOUND_MS);
   });
 
-  test.each(["player", "watch", "caption"] as const)("a %s request that never answers: 504 upstream_timeout, soon after YOUTUBE_TIMEOUT_MS", async (endpoint) => {
-    reach(endpoint);
-    rig.youtube.setFault(endpoint, { kind: "hang" });
-    const outcome = await ask(rig.service, VIDEOS.normal.id);
-    expect([outcome.status, outcome.code]).toEqual([504, "upstream_timeout"]);
-    expect(outcome.ms).toBeGreaterThanOrEqual(900);
-    expect(outcome.ms).toBeLessThan(HANG_BOUND_MS);
-  });
+  test.each(["player", "watch", "caption"] as const)(
+    "a %s request that never answers: 504 upstream_timeout, soon after YOUTUBE_TIMEOUT_MS",
+    async (endpoint) => {
+      reach(endpoint);
+      rig.youtube.setFault(endpoint, { kind: "hang" });
+      const outcome = await ask(rig.service, VIDEOS.normal.id);
+      expect([outcome.status, outcome.code]).toEqual([504, "upstream_timeout"]);
+      expect(outcome.ms).toBeGreaterThanOrEqual(900);
+      expect(outcome.ms).toBeLessThan(HANG_BOUND_MS);
+    },
+  );
 
   test("a caption track PoToken-gated for the first client is served through the second: 200 (issue 15 item 6)", async () => {
-    rig.youtube.setPlayerGate({ tracks: (client, tracks) => (client === "ANDROID" ? tracks.map((t) => ({ ...t, baseUrl: `${t.baseUrl}&exp=xpe` })) : tracks) });
+    rig.youtube.setPlayerGate({
+      tracks: (
+        client,
+        tracks,
+      ) => (client === "ANDROID" ? tracks.map((t) => ({ ...t, baseUrl: `${t.baseUrl}&exp=xpe` })) : tracks),
+    });
     const outcome = await ask(rig.service, VIDEOS.normal.id);
     expect(outcome.status).toBe(200);
     expect(rig.youtube.seen.filter((s) => s.endpoint === "player").map((s) => s.client)).toEqual(["ANDROID", "IOS"]);
@@ -105,7 +115,14 @@ describe(`YouTube faults through POST /chat (${targetFromEnv()})`, () => {
     expect(outcome.status).toBe(200);
     expect(rig.llm.calls.map((c) => c.text).join("\n")).toContain("[0:00] Hey, this is just a test");
     // Primary: two key-less clients, the watch page, the keyed call; then the package's own call and the caption.
-    expect(rig.youtube.seen.map((s) => s.endpoint)).toEqual(["player", "player", "watch", "player", "player", "caption"]);
+    expect(rig.youtube.seen.map((s) => s.endpoint)).toEqual([
+      "player",
+      "player",
+      "watch",
+      "player",
+      "player",
+      "caption",
+    ]);
     expect(rig.youtube.seen.at(-1)!.query.lang).toBe("en");
   });
 });

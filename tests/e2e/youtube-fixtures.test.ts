@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { formatTimestamp } from "../../src/domain/transcript.ts";
 import { TIMED_CLASSIC, TIMED_STARTS } from "../support/caption-bodies.ts";
 import { CONSENT_COOKIE, type WatchPage } from "../support/fake-youtube.ts";
-import { VIDEOS, type VideoName } from "../support/fixtures.ts";
+import { type VideoName, VIDEOS } from "../support/fixtures.ts";
 import { targetFromEnv } from "../support/service-process.ts";
 import { ask, startYoutubeRig, type YoutubeRig } from "../support/youtube-e2e.ts";
 
@@ -24,22 +24,29 @@ const captionQuery = () => rig.youtube.seen.find((s) => s.endpoint === "caption"
 const llmText = () => rig.llm.calls.map((c) => c.text).join("\n");
 
 describe(`YouTube fixtures through POST /chat (${targetFromEnv()})`, () => {
-  test.each([
-    ["normal", "en", "en", "none", "5 minutes"],
-    ["normal", "es", "es", "none", "5 minutes"],
-    ["normal", "pt", "en", "pt", "5 minutes"],
-    ["alteredAgent", "en", "en", "none", "5 minutes"],
-    ["twoTracks", "en", "en", "none", "25 minutes"],
-    ["twoTracks", "ru", "en", "ru", "25 minutes"],
-  ] as const)("%s asked in %s: 200 from track lang=%s tlang=%s, cue times in seconds", async (name, language, lang, tlang, duration) => {
-    const outcome = await ask(rig.service, VIDEOS[name].id, { language, prompt: `What is said in ${language}?` });
-    expect(outcome.status).toBe(200);
-    expect(outcome.body.video_duration).toBe(duration);
-    const query = captionQuery()!;
-    expect([query.lang, query.tlang ?? "none", query.kind, query.fmt]).toEqual([lang, tlang, undefined, undefined]);
-    expect(llmText()).toContain("[0:00] Hey, this is just a test this is not the original transcript just something shorter");
-    expect(outcome.ms).toBeLessThan(BOUND_MS);
-  });
+  test.each(
+    [
+      ["normal", "en", "en", "none", "5 minutes"],
+      ["normal", "es", "es", "none", "5 minutes"],
+      ["normal", "pt", "en", "pt", "5 minutes"],
+      ["alteredAgent", "en", "en", "none", "5 minutes"],
+      ["twoTracks", "en", "en", "none", "25 minutes"],
+      ["twoTracks", "ru", "en", "ru", "25 minutes"],
+    ] as const,
+  )(
+    "%s asked in %s: 200 from track lang=%s tlang=%s, cue times in seconds",
+    async (name, language, lang, tlang, duration) => {
+      const outcome = await ask(rig.service, VIDEOS[name].id, { language, prompt: `What is said in ${language}?` });
+      expect(outcome.status).toBe(200);
+      expect(outcome.body.video_duration).toBe(duration);
+      const query = captionQuery()!;
+      expect([query.lang, query.tlang ?? "none", query.kind, query.fmt]).toEqual([lang, tlang, undefined, undefined]);
+      expect(llmText()).toContain(
+        "[0:00] Hey, this is just a test this is not the original transcript just something shorter",
+      );
+      expect(outcome.ms).toBeLessThan(BOUND_MS);
+    },
+  );
 
   test("cue times reach the answer writer in seconds", async () => {
     rig.youtube.setCaption(VIDEOS.normal.id, TIMED_CLASSIC);
@@ -47,15 +54,17 @@ describe(`YouTube fixtures through POST /chat (${targetFromEnv()})`, () => {
     for (const start of TIMED_STARTS) expect(llmText()).toContain(`[${formatTimestamp(start)}] The`);
   });
 
-  test.each([
-    ["captionsDisabled", 422, "transcript_unavailable"],
-    ["pastLiveNoCaptions", 422, "transcript_unavailable"],
-    ["ageRestricted", 422, "video_age_restricted"],
-    ["unavailable", 422, "video_unavailable"],
-    ["unplayable", 422, "video_unplayable"],
-    ["botCheck", 503, "upstream_blocked"],
-    ["poToken", 502, "upstream_error"],
-  ] as const)("%s: %d %s", async (name: VideoName, status, code) => {
+  test.each(
+    [
+      ["captionsDisabled", 422, "transcript_unavailable"],
+      ["pastLiveNoCaptions", 422, "transcript_unavailable"],
+      ["ageRestricted", 422, "video_age_restricted"],
+      ["unavailable", 422, "video_unavailable"],
+      ["unplayable", 422, "video_unplayable"],
+      ["botCheck", 503, "upstream_blocked"],
+      ["poToken", 502, "upstream_error"],
+    ] as const,
+  )("%s: %d %s", async (name: VideoName, status, code) => {
     const outcome = await ask(rig.service, VIDEOS[name].id);
     expect([outcome.status, outcome.code]).toEqual([status, code]);
     expect(outcome.ms).toBeLessThan(BOUND_MS);
@@ -78,12 +87,14 @@ describe(`YouTube fixtures through POST /chat (${targetFromEnv()})`, () => {
 });
 
 describe(`the watch-page fallback through POST /chat (${targetFromEnv()})`, () => {
-  test.each([
-    ["page", 200, undefined],
-    ["consent", 200, undefined],
-    ["consent-invalid", 502, "upstream_error"],
-    ["recaptcha", 503, "upstream_blocked"],
-  ] as const)("key-less answers unreadable, watch page %s: %d %s", async (page: WatchPage, status, code) => {
+  test.each(
+    [
+      ["page", 200, undefined],
+      ["consent", 200, undefined],
+      ["consent-invalid", 502, "upstream_error"],
+      ["recaptcha", 503, "upstream_blocked"],
+    ] as const,
+  )("key-less answers unreadable, watch page %s: %d %s", async (page: WatchPage, status, code) => {
     rig.youtube.setPlayerGate({ garbleKeyless: true });
     rig.youtube.setWatch(page);
     const outcome = await ask(rig.service, VIDEOS.normal.id);

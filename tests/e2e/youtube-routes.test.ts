@@ -1,10 +1,10 @@
 /** @module Egress routes to YouTube on loopback: blocked addresses, fixed and rotating proxies, breakers (issue 21). */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { startFakeLlm } from "../support/fake-llm.ts";
-import { startFixedProxy, startRotatingProxy, startStickyProxy, type FakeProxy } from "../support/fake-proxy.ts";
-import { startFakeYoutube, type BlockKind } from "../support/fake-youtube.ts";
+import { type FakeProxy, startFixedProxy, startRotatingProxy, startStickyProxy } from "../support/fake-proxy.ts";
+import { type BlockKind, startFakeYoutube } from "../support/fake-youtube.ts";
 import { VIDEOS } from "../support/fixtures.ts";
-import { adminUrlOf, startService, targetFromEnv, type RunningService } from "../support/service-process.ts";
+import { adminUrlOf, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
 import { ask, KEY } from "../support/youtube-e2e.ts";
 
 const SECRET = "s3cret-proxy-pass";
@@ -62,31 +62,40 @@ afterAll(async () => {
 });
 
 describe(`YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
-  test.each(["bot-check", "429", "recaptcha", "sorry"] as const)("a direct route blocked (%s) beside two healthy proxies: 20 videos all 200, the blocked route asked at most failures + 1 times", async (kind) => {
-    const [a, b] = await proxies("127.0.0.2", "127.0.0.3");
-    youtube.setBlocked(blocking({ "127.0.0.1": kind }));
-    youtube.bindCaptions(true);
-    const running = await service({ YOUTUBE_PROXIES: `direct,${a!.url},${b!.url}`, YOUTUBE_ROUTE_FAILURES: "3", ADMIN_PORT: "0" });
-    const statuses: number[] = [];
-    for (let n = 0; n < 20; n++) statuses.push((await ask(running, videoId(n))).status);
-    expect(statuses).toEqual(Array(20).fill(200));
-    expect(youtube.seen.filter((s) => s.address === "127.0.0.1").length).toBeLessThanOrEqual(4);
-    const used = new Set(youtube.seen.map((s) => s.address));
-    expect(used.has("127.0.0.2") && used.has("127.0.0.3")).toBe(true);
-    // Visible: the log names each request's route and retries; the metrics each route's state and tries.
-    await Bun.sleep(100);
-    const lines = requestLines(running).filter((line) => line.path === "/chat");
-    expect(lines).toHaveLength(20);
-    expect(new Set(lines.map((line) => line.youtube_route))).toEqual(new Set([`127.0.0.1:${a!.port}`, `127.0.0.1:${b!.port}`]));
-    expect(lines.filter((line) => line.youtube_retries === 1).length).toBeGreaterThanOrEqual(1);
-    const admin = await adminUrlOf(running);
-    const metrics = await (await fetch(`${admin}/metrics`)).text();
-    expect(metrics).toContain('vcs_youtube_route_up{route="direct"} 0');
-    expect(metrics).toContain(`vcs_youtube_route_up{route="127.0.0.1:${a!.port}"} 1`);
-    expect(metrics).toMatch(/vcs_youtube_route_requests_total\{route="direct",outcome="blocked"\} 3/);
-    expect((await fetch(`${admin}/readyz`)).status).toBe(200);
-    expect(running.output() + metrics).not.toContain(SECRET);
-  });
+  test.each(["bot-check", "429", "recaptcha", "sorry"] as const)(
+    "a direct route blocked (%s) beside two healthy proxies: 20 videos all 200, the blocked route asked at most failures + 1 times",
+    async (kind) => {
+      const [a, b] = await proxies("127.0.0.2", "127.0.0.3");
+      youtube.setBlocked(blocking({ "127.0.0.1": kind }));
+      youtube.bindCaptions(true);
+      const running = await service({
+        YOUTUBE_PROXIES: `direct,${a!.url},${b!.url}`,
+        YOUTUBE_ROUTE_FAILURES: "3",
+        ADMIN_PORT: "0",
+      });
+      const statuses: number[] = [];
+      for (let n = 0; n < 20; n++) statuses.push((await ask(running, videoId(n))).status);
+      expect(statuses).toEqual(Array(20).fill(200));
+      expect(youtube.seen.filter((s) => s.address === "127.0.0.1").length).toBeLessThanOrEqual(4);
+      const used = new Set(youtube.seen.map((s) => s.address));
+      expect(used.has("127.0.0.2") && used.has("127.0.0.3")).toBe(true);
+      // Visible: the log names each request's route and retries; the metrics each route's state and tries.
+      await Bun.sleep(100);
+      const lines = requestLines(running).filter((line) => line.path === "/chat");
+      expect(lines).toHaveLength(20);
+      expect(new Set(lines.map((line) => line.youtube_route))).toEqual(
+        new Set([`127.0.0.1:${a!.port}`, `127.0.0.1:${b!.port}`]),
+      );
+      expect(lines.filter((line) => line.youtube_retries === 1).length).toBeGreaterThanOrEqual(1);
+      const admin = await adminUrlOf(running);
+      const metrics = await (await fetch(`${admin}/metrics`)).text();
+      expect(metrics).toContain('vcs_youtube_route_up{route="direct"} 0');
+      expect(metrics).toContain(`vcs_youtube_route_up{route="127.0.0.1:${a!.port}"} 1`);
+      expect(metrics).toMatch(/vcs_youtube_route_requests_total\{route="direct",outcome="blocked"\} 3/);
+      expect((await fetch(`${admin}/readyz`)).status).toBe(200);
+      expect(running.output() + metrics).not.toContain(SECRET);
+    },
+  );
 
   test("one video's requests stay on one route: its caption comes from the address of its player call", async () => {
     const [a, b] = await proxies("127.0.0.4", "127.0.0.5");
@@ -123,7 +132,9 @@ describe(`YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
     const addresses = Array.from({ length: 10 }, (_, i) => `127.0.0.${20 + i}`);
     const gateway = await startRotatingProxy(addresses, `user:${SECRET}`);
     started.push({ stop: gateway.close });
-    youtube.setBlocked(blocking({ "127.0.0.20": "429", "127.0.0.23": "bot-check", "127.0.0.26": "recaptcha", "127.0.0.29": "sorry" }));
+    youtube.setBlocked(
+      blocking({ "127.0.0.20": "429", "127.0.0.23": "bot-check", "127.0.0.26": "recaptcha", "127.0.0.29": "sorry" }),
+    );
     const running = await service({ YOUTUBE_PROXIES: gateway.url, YOUTUBE_BLOCK_RETRIES: "3" });
     let ok = 0;
     for (let n = 0; n < 30; n++) if ((await ask(running, videoId(n, "rot"))).status === 200) ok++;
@@ -137,7 +148,9 @@ describe(`YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
     // Each new session lands on the next address; every connection of a session leaves from its address.
     const gateway = await startStickyProxy((n) => addresses[n % addresses.length]!);
     started.push({ stop: gateway.close });
-    youtube.setBlocked(blocking({ "127.0.0.30": "429", "127.0.0.33": "bot-check", "127.0.0.36": "recaptcha", "127.0.0.39": "sorry" }));
+    youtube.setBlocked(
+      blocking({ "127.0.0.30": "429", "127.0.0.33": "bot-check", "127.0.0.36": "recaptcha", "127.0.0.39": "sorry" }),
+    );
     youtube.bindCaptions(true);
     const running = await service({ YOUTUBE_PROXIES: gateway.url, YOUTUBE_BLOCK_RETRIES: "3" });
     let ok = 0;
@@ -150,7 +163,11 @@ describe(`YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
   test("every route blocked: 503 upstream_blocked with Retry-After at once, and 200 again after the cool-down once a route recovers", async () => {
     const [a, b] = await proxies("127.0.0.6", "127.0.0.7");
     youtube.setBlocked(blocking({ "127.0.0.6": "429", "127.0.0.7": "bot-check" }));
-    const running = await service({ YOUTUBE_PROXIES: `${a!.url},${b!.url}`, YOUTUBE_ROUTE_FAILURES: "1", YOUTUBE_ROUTE_COOLDOWN_MS: "1500" });
+    const running = await service({
+      YOUTUBE_PROXIES: `${a!.url},${b!.url}`,
+      YOUTUBE_ROUTE_FAILURES: "1",
+      YOUTUBE_ROUTE_COOLDOWN_MS: "1500",
+    });
     const first = await ask(running, videoId(1, "all"));
     expect(first.status).toBe(503);
     expect(first.code).toBe("upstream_blocked");
@@ -183,7 +200,10 @@ describe(`YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
     expect(outcome.status).toBe(502);
     await Bun.sleep(100);
     expect(JSON.stringify(outcome.body) + running.output()).not.toContain(SECRET);
-    const refused = await startService({ YOUTUBE_PROXIES: `direct,socks5://user:${SECRET}@127.0.0.1:1080`, HTTPS_PROXY: `nonsense://user:${SECRET}@x` }).catch((error: Error) => error.message);
+    const refused = await startService({
+      YOUTUBE_PROXIES: `direct,socks5://user:${SECRET}@127.0.0.1:1080`,
+      HTTPS_PROXY: `nonsense://user:${SECRET}@x`,
+    }).catch((error: Error) => error.message);
     expect(String(refused)).toContain("YOUTUBE_PROXIES entry 2 is a SOCKS proxy");
     expect(String(refused)).not.toContain(SECRET);
   });
@@ -191,11 +211,13 @@ describe(`YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
   test("an unavailable, age-restricted or caption-less video is one request, never retried elsewhere", async () => {
     const [a, b] = await proxies("127.0.0.8", "127.0.0.9");
     const running = await service({ YOUTUBE_PROXIES: `${a!.url},${b!.url}`, YOUTUBE_ROUTE_FAILURES: "1" });
-    for (const [video, code] of [
-      [VIDEOS.unavailable.id, "video_unavailable"],
-      [VIDEOS.ageRestricted.id, "video_age_restricted"],
-      [VIDEOS.captionsDisabled.id, "transcript_unavailable"],
-    ] as const) {
+    for (
+      const [video, code] of [
+        [VIDEOS.unavailable.id, "video_unavailable"],
+        [VIDEOS.ageRestricted.id, "video_age_restricted"],
+        [VIDEOS.captionsDisabled.id, "transcript_unavailable"],
+      ] as const
+    ) {
       const before = youtube.seen.length;
       const outcome = await ask(running, video);
       expect(outcome.code).toBe(code);
@@ -211,7 +233,13 @@ describe(`YOUTUBE_PROXIES with Redis (${targetFromEnv()})`, () => {
     if (!redisUrl) throw new Error("TEST_REDIS_URL is not set: start a Redis and export it");
     const [a, b] = await proxies("127.0.0.10", "127.0.0.11");
     youtube.setBlocked(blocking({ "127.0.0.10": "bot-check" }));
-    const shared = { YOUTUBE_PROXIES: `${a!.url},${b!.url}`, YOUTUBE_ROUTE_FAILURES: "1", YOUTUBE_ROUTE_COOLDOWN_MS: "60000", REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `test:routes:${crypto.randomUUID().slice(0, 8)}:` };
+    const shared = {
+      YOUTUBE_PROXIES: `${a!.url},${b!.url}`,
+      YOUTUBE_ROUTE_FAILURES: "1",
+      YOUTUBE_ROUTE_COOLDOWN_MS: "60000",
+      REDIS_URL: redisUrl,
+      REDIS_KEY_PREFIX: `test:routes:${crypto.randomUUID().slice(0, 8)}:`,
+    };
     const [first, second] = await Promise.all([service(shared), service(shared)]);
     for (let n = 0; n < 2; n++) expect((await ask(first, videoId(n, "ra"))).status).toBe(200);
     const fromBlocked = () => youtube.seen.filter((s) => s.address === "127.0.0.10").length;

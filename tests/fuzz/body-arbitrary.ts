@@ -1,12 +1,27 @@
 /** @module fast-check arbitraries of chat request bodies: fields in any order, odd keys, any JSON values. */
 import fc from "fast-check";
-import { labelledUrl, type LabelledUrl } from "./url-arbitrary.ts";
+import { type LabelledUrl, labelledUrl } from "./url-arbitrary.ts";
 
 const FIELDS = ["url", "model", "prompt", "language", "output_format"];
 const LANGUAGES = ["en", "hi", "es", "pt", "ru"];
 const FORMATS = ["text", "markdown"];
 /** Keys a body may carry besides the fields: typos, prototype tricks, look-alikes. */
-const ODD_KEYS = ["langauge", "Language", "URL", "url ", " url", "outputFormat", "__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "", "prompt\u0000", "ｕｒｌ"];
+const ODD_KEYS = [
+  "langauge",
+  "Language",
+  "URL",
+  "url ",
+  " url",
+  "outputFormat",
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "hasOwnProperty",
+  "",
+  "prompt\u0000",
+  "ｕｒｌ",
+];
 
 /** Any JSON value, with strings of every Unicode kind. */
 export const anyJson: fc.Arbitrary<unknown> = fc.jsonValue({ maxDepth: 4, depthSize: "small" });
@@ -15,9 +30,21 @@ export const anyJson: fc.Arbitrary<unknown> = fc.jsonValue({ maxDepth: 4, depthS
 const fieldValue: Record<string, fc.Arbitrary<unknown>> = {
   url: fc.oneof({ weight: 6, arbitrary: labelledUrl }, { weight: 1, arbitrary: anyJson }),
   model: fc.oneof(fc.constant("chat-1.0"), fc.constantFrom("CHAT-1.0", "chat-1", "gpt-4", "", "chat-1.0 "), anyJson),
-  prompt: fc.oneof({ weight: 3, arbitrary: fc.string({ maxLength: 80, unit: "binary" }) }, fc.constantFrom("summary", " SUMMARY ", "", "   "), anyJson),
-  language: fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...LANGUAGES) }, fc.constantFrom("EN", "fr", "en-US", "", "english", "e\u0301n"), anyJson),
-  output_format: fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...FORMATS) }, fc.constantFrom("Markdown", "md", "html", "json", ""), anyJson),
+  prompt: fc.oneof(
+    { weight: 3, arbitrary: fc.string({ maxLength: 80, unit: "binary" }) },
+    fc.constantFrom("summary", " SUMMARY ", "", "   "),
+    anyJson,
+  ),
+  language: fc.oneof(
+    { weight: 2, arbitrary: fc.constantFrom(...LANGUAGES) },
+    fc.constantFrom("EN", "fr", "en-US", "", "english", "e\u0301n"),
+    anyJson,
+  ),
+  output_format: fc.oneof(
+    { weight: 2, arbitrary: fc.constantFrom(...FORMATS) },
+    fc.constantFrom("Markdown", "md", "html", "json", ""),
+    anyJson,
+  ),
 };
 
 /** One key-value pair of a body as written on the wire. */
@@ -31,13 +58,28 @@ export const entriesArb: fc.Arbitrary<Entry[]> = fc
   .tuple(
     fc.subarray(FIELDS),
     fc.array(fc.constantFrom(...FIELDS), { maxLength: 2 }),
-    fc.oneof({ weight: 3, arbitrary: fc.constant([] as string[]) }, { weight: 1, arbitrary: fc.array(fc.oneof(fc.constantFrom(...ODD_KEYS), fc.string({ maxLength: 8 })), { minLength: 1, maxLength: 2 }) }),
+    fc.oneof({ weight: 3, arbitrary: fc.constant([] as string[]) }, {
+      weight: 1,
+      arbitrary: fc.array(fc.oneof(fc.constantFrom(...ODD_KEYS), fc.string({ maxLength: 8 })), {
+        minLength: 1,
+        maxLength: 2,
+      }),
+    }),
   )
   .chain(([fields, repeats, extras]) => {
     const keys = [...fields, ...repeats, ...extras];
-    return fc.tuple(...keys.map((key) => (Object.hasOwn(fieldValue, key) ? fieldValue[key]! : anyJson).map((value) => [key, value] as Entry))).chain((entries) => fc.shuffledSubarray(entries, { minLength: entries.length, maxLength: entries.length }));
+    return fc.tuple(
+      ...keys.map((key) =>
+        (Object.hasOwn(fieldValue, key) ? fieldValue[key]! : anyJson).map((value) => [key, value] as Entry)
+      ),
+    ).chain((entries) => fc.shuffledSubarray(entries, { minLength: entries.length, maxLength: entries.length }));
   })
-  .map((entries) => (entries.some(([k]) => k === "url") ? entries : [["url", { url: "https://youtu.be/GJLlxj_dtq8", label: "valid", id: "GJLlxj_dtq8" }] as Entry, ...entries]));
+  .map((
+    entries,
+  ) => (entries.some(([k]) => k === "url")
+    ? entries
+    : [["url", { url: "https://youtu.be/GJLlxj_dtq8", label: "valid", id: "GJLlxj_dtq8" }] as Entry, ...entries])
+  );
 
 /** The JSON value of an entry (a labelled URL is sent as its string). */
 export function wireValue(value: unknown): unknown {
@@ -53,6 +95,14 @@ export function isLabelled(value: unknown): value is LabelledUrl {
  * sometimes written with `\u` escapes and the whitespace varies.
  */
 export function writeEntries(entries: Entry[], style: { escapeKeys: boolean; space: string }): string {
-  const key = (k: string) => (style.escapeKeys ? `"${k.split("").map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")}"` : JSON.stringify(k));
-  return `{${style.space}${entries.map(([k, v]) => `${key(k)}${style.space}:${style.space}${JSON.stringify(wireValue(v)) ?? "null"}`).join(`,${style.space}`)}${style.space}}`;
+  const key = (
+    k: string,
+  ) => (style.escapeKeys
+    ? `"${k.split("").map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")}"`
+    : JSON.stringify(k));
+  return `{${style.space}${
+    entries.map(([k, v]) => `${key(k)}${style.space}:${style.space}${JSON.stringify(wireValue(v)) ?? "null"}`).join(
+      `,${style.space}`,
+    )
+  }${style.space}}`;
 }

@@ -1,10 +1,10 @@
 /** @module The fuzzing harness: the service under test with its fakes, documented statuses and seeded checks. */
 import { expect } from "bun:test";
 import fc from "fast-check";
-import { startFakeLlm, type FakeLlm } from "../support/fake-llm.ts";
-import { startFakeYoutube, type FakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { rawRequest, type RawResponse } from "../support/raw-http.ts";
-import { startService, type RunningService } from "../support/service-process.ts";
+import { type RunningService, startService } from "../support/service-process.ts";
 
 export const KEY = "fuzz-key-7f3a9c0d2e";
 export const GROQ_KEY = "gsk_fuzz_secret_5b1e";
@@ -16,9 +16,22 @@ export const REQUEST_TIMEOUT_MS = 5_000;
 /** Statuses of CONTRACT §4 and 408 (issue 15; 500 is documented, but is a bug whenever seen). */
 export const DOCUMENTED = new Set([200, 400, 401, 404, 405, 408, 413, 415, 422, 429, 502, 503, 504]);
 const STATUS_OF_CODE: Record<string, number> = {
-  invalid_request: 400, unauthorized: 401, not_found: 404, method_not_allowed: 405, payload_too_large: 413,
-  unsupported_media_type: 415, video_unavailable: 422, video_age_restricted: 422, video_unplayable: 422,
-  transcript_unavailable: 422, rate_limited: 429, upstream_error: 502, upstream_blocked: 503, overloaded: 503, upstream_timeout: 504, request_timeout: 408,
+  invalid_request: 400,
+  unauthorized: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  video_unavailable: 422,
+  video_age_restricted: 422,
+  video_unplayable: 422,
+  transcript_unavailable: 422,
+  rate_limited: 429,
+  upstream_error: 502,
+  upstream_blocked: 503,
+  overloaded: 503,
+  upstream_timeout: 504,
+  request_timeout: 408,
 };
 const RESPONSE_FIELDS = ["url", "model", "prompt", "language", "output_format", "output", "video_duration"];
 /** What Bun's HTTP parser answers to requests it cannot frame, before the app runs. */
@@ -49,7 +62,14 @@ export interface Harness {
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const youtube = startFakeYoutube();
   const llm = startFakeLlm();
-  const service = await startService({ API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: GROQ_KEY, GROQ_BASE_URL: llm.baseUrl, GROQ_MODEL: "fake-model", ...env });
+  const service = await startService({
+    API_KEYS: KEY,
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: GROQ_KEY,
+    GROQ_BASE_URL: llm.baseUrl,
+    GROQ_MODEL: "fake-model",
+    ...env,
+  });
   return {
     service,
     youtube,
@@ -82,7 +102,11 @@ export async function send(h: Harness, path: string, init: RequestInit): Promise
 }
 
 /** Sends raw bytes (see {@link rawRequest}); checks only what a response the app wrote must hold. */
-export async function sendRaw(h: Harness, bytes: Uint8Array, options: { halfClose?: boolean; head?: boolean } = {}): Promise<RawResponse> {
+export async function sendRaw(
+  h: Harness,
+  bytes: Uint8Array,
+  options: { halfClose?: boolean; head?: boolean } = {},
+): Promise<RawResponse> {
   h.sent++;
   const response = await rawRequest(h.port, bytes, { timeoutMs: REQUEST_TIMEOUT_MS, ...options });
   expect(response.timedOut).toBe(false);
@@ -126,7 +150,11 @@ export function checkContract(seen: Seen, head: boolean): void {
 
 /** The property every run ends with: a normal request is still answered. */
 export async function expectHealthy(h: Harness): Promise<void> {
-  const seen = await send(h, "/chat", { method: "POST", headers: { "content-type": "application/json", "x-api-key": KEY }, body: JSON.stringify({ url: NORMAL_URL }) });
+  const seen = await send(h, "/chat", {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": KEY },
+    body: JSON.stringify({ url: NORMAL_URL }),
+  });
   expect(seen.status).toBe(200);
 }
 
@@ -142,7 +170,11 @@ export const RANDOM_SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.rando
  * Runs a property once with the fixed seed and once with the random one
  * (`FUZZ_SEED` replays a printed seed), `runs` times each.
  */
-export async function checkTwice<T>(arbitrary: fc.Arbitrary<T>, runs: number, predicate: (value: T) => Promise<void>): Promise<void> {
+export async function checkTwice<T>(
+  arbitrary: fc.Arbitrary<T>,
+  runs: number,
+  predicate: (value: T) => Promise<void>,
+): Promise<void> {
   for (const seed of [FIXED_SEED, RANDOM_SEED]) {
     await fc.assert(fc.asyncProperty(arbitrary, predicate), { seed, numRuns: runs, endOnFailure: false });
   }

@@ -2,8 +2,22 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { buildRequest } from "../support/raw-http.ts";
-import { entriesArb, isLabelled, writeEntries, type Entry } from "./body-arbitrary.ts";
-import { checkTwice, expectHealthy, FIXED_SEED, KEY, NORMAL_ID, NORMAL_URL, outbound, processedPrompt, RANDOM_SEED, send, sendRaw, startHarness, type Harness } from "./harness.ts";
+import { entriesArb, type Entry, isLabelled, writeEntries } from "./body-arbitrary.ts";
+import {
+  checkTwice,
+  expectHealthy,
+  FIXED_SEED,
+  type Harness,
+  KEY,
+  NORMAL_ID,
+  NORMAL_URL,
+  outbound,
+  processedPrompt,
+  RANDOM_SEED,
+  send,
+  sendRaw,
+  startHarness,
+} from "./harness.ts";
 import { promptArb } from "./prompt-arbitrary.ts";
 import { rawCaseArb } from "./raw-arbitrary.ts";
 import { labelledUrl } from "./url-arbitrary.ts";
@@ -43,7 +57,13 @@ function expected(entries: Entry[]): { status: number[]; prompt?: string; echo?:
   if (last.has("language") && !LANGUAGES.includes(last.get("language") as string)) return bad;
   if (last.has("output_format") && !FORMATS.includes(last.get("output_format") as string)) return bad;
   const ok = url.id === NORMAL_ID ? 200 : 422;
-  const echo = { url: url.url, model: "chat-1.0", prompt: processedPrompt(prompt as string | undefined), language: (last.get("language") as string) ?? "en", output_format: (last.get("output_format") as string) ?? "text" };
+  const echo = {
+    url: url.url,
+    model: "chat-1.0",
+    prompt: processedPrompt(prompt as string | undefined),
+    language: (last.get("language") as string) ?? "en",
+    output_format: (last.get("output_format") as string) ?? "text",
+  };
   return { status: url.label === "either" ? [400, ok] : [ok], echo };
 }
 
@@ -66,14 +86,34 @@ describe("fuzzing the HTTP surface of the running service", () => {
 
   test("bodies that are not a JSON object (other JSON values, bytes, invalid UTF-8) are 400", async () => {
     const bytes = fc.oneof(
-      fc.jsonValue({ maxDepth: 3 }).filter((v) => typeof v !== "object" || v === null || Array.isArray(v)).map((v) => new TextEncoder().encode(JSON.stringify(v))),
+      fc.jsonValue({ maxDepth: 3 }).filter((v) => typeof v !== "object" || v === null || Array.isArray(v)).map((v) =>
+        new TextEncoder().encode(JSON.stringify(v))
+      ),
       fc.uint8Array({ minLength: 1, maxLength: 200 }).map((b) => new Uint8Array(b)),
-      fc.tuple(fc.nat(40), fc.uint8Array({ minLength: 1, maxLength: 3 }).map((b) => b.map((x) => x | 0x80))).map(([at, junk]) => {
-        const valid = new TextEncoder().encode(JSON.stringify({ url: NORMAL_URL, prompt: "hello there" }));
-        const cut = Math.min(at + 8, valid.length - 3);
-        return new Uint8Array([...valid.subarray(0, cut), ...junk, ...valid.subarray(cut)]);
-      }),
-      fc.constantFrom("", " ", "{", "}", "{}", "[]", "null", "{\"url\":}", "{\"url\":\"x\",}", "{'url':'x'}", "\uFEFF{}", "{\"url\":\"\\ud800\"}", "{\"url\":\"\\x41\"}", "NaN", "{\"url\":1e999}").map((s) => new TextEncoder().encode(s)),
+      fc.tuple(fc.nat(40), fc.uint8Array({ minLength: 1, maxLength: 3 }).map((b) => b.map((x) => x | 0x80))).map(
+        ([at, junk]) => {
+          const valid = new TextEncoder().encode(JSON.stringify({ url: NORMAL_URL, prompt: "hello there" }));
+          const cut = Math.min(at + 8, valid.length - 3);
+          return new Uint8Array([...valid.subarray(0, cut), ...junk, ...valid.subarray(cut)]);
+        },
+      ),
+      fc.constantFrom(
+        "",
+        " ",
+        "{",
+        "}",
+        "{}",
+        "[]",
+        "null",
+        '{"url":}',
+        '{"url":"x",}',
+        "{'url':'x'}",
+        "\uFEFF{}",
+        '{"url":"\\ud800"}',
+        '{"url":"\\x41"}',
+        "NaN",
+        '{"url":1e999}',
+      ).map((s) => new TextEncoder().encode(s)),
     );
     await checkTwice(bytes, 200, async (body) => {
       const got = await postJson(body);
@@ -111,13 +151,31 @@ describe("fuzzing the HTTP surface of the running service", () => {
   test("huge strings and deep nesting get 400 or 413 at the limit, never a crash", async () => {
     const nested = (depth: number, open: string, close: string) => open.repeat(depth) + close.repeat(depth);
     const bodyArb = fc.oneof(
-      fc.integer({ min: MAX_BODY - 64, max: MAX_BODY + 64 }).map((size) => ({ kind: "padded", text: padTo({ url: NORMAL_URL, prompt: "" }, size) })),
-      fc.integer({ min: 17_000, max: 300_000 }).map((size) => ({ kind: "huge", text: padTo({ url: NORMAL_URL, prompt: "" }, size) })),
-      fc.integer({ min: 1, max: 7_000 }).map((d) => ({ kind: "deep", text: `{"url":${JSON.stringify(NORMAL_URL)},"prompt":${nested(d, "[", "]")}}` })),
-      fc.integer({ min: 1, max: 3_000 }).map((d) => ({ kind: "deep", text: `{"url":${JSON.stringify(NORMAL_URL)},"x":${nested(d, '{"a":', "}").replace(/\{"a":\}/, '{"a":1}')}}` })),
+      fc.integer({ min: MAX_BODY - 64, max: MAX_BODY + 64 }).map((size) => ({
+        kind: "padded",
+        text: padTo({ url: NORMAL_URL, prompt: "" }, size),
+      })),
+      fc.integer({ min: 17_000, max: 300_000 }).map((size) => ({
+        kind: "huge",
+        text: padTo({ url: NORMAL_URL, prompt: "" }, size),
+      })),
+      fc.integer({ min: 1, max: 7_000 }).map((d) => ({
+        kind: "deep",
+        text: `{"url":${JSON.stringify(NORMAL_URL)},"prompt":${nested(d, "[", "]")}}`,
+      })),
+      fc.integer({ min: 1, max: 3_000 }).map((d) => ({
+        kind: "deep",
+        text: `{"url":${JSON.stringify(NORMAL_URL)},"x":${nested(d, '{"a":', "}").replace(/\{"a":\}/, '{"a":1}')}}`,
+      })),
       fc.integer({ min: 1, max: 16_000 }).map((d) => ({ kind: "deep", text: nested(d, "[", "]") })),
-      fc.integer({ min: 1, max: 4_000 }).map((n) => ({ kind: "keys", text: `{"url":${JSON.stringify(NORMAL_URL)},${Array.from({ length: n }, (_, i) => `"k${i}":0`).join(",")}}` })),
-      fc.integer({ min: 1, max: 15_000 }).map((n) => ({ kind: "long-key", text: `{"url":${JSON.stringify(NORMAL_URL)},${JSON.stringify("k".repeat(n))}:1}` })),
+      fc.integer({ min: 1, max: 4_000 }).map((n) => ({
+        kind: "keys",
+        text: `{"url":${JSON.stringify(NORMAL_URL)},${Array.from({ length: n }, (_, i) => `"k${i}":0`).join(",")}}`,
+      })),
+      fc.integer({ min: 1, max: 15_000 }).map((n) => ({
+        kind: "long-key",
+        text: `{"url":${JSON.stringify(NORMAL_URL)},${JSON.stringify("k".repeat(n))}:1}`,
+      })),
     );
     await checkTwice(fc.tuple(bodyArb, fc.boolean()), 60, async ([body, chunked]) => {
       const bytes = new TextEncoder().encode(body.text);
@@ -128,52 +186,128 @@ describe("fuzzing the HTTP surface of the running service", () => {
     await expectHealthy(h);
   }, 60_000);
 
-  test("methods, paths, keys, content types and request ids: the order of checks (route, key, type, size, JSON) and the request id echo", async () => {
-    const arb = fc.record({
-      method: fc.constantFrom("POST", "POST", "POST", "GET", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"),
-      path: fc.oneof({ weight: 4, arbitrary: fc.constantFrom("/chat", "/chat?x=1", "/chat#frag") }, fc.constantFrom("/", "/chat/x", "/Chat", "/CHAT", "/chats", "/v1/chat", "/%63hat", "/chat%00", "/api/chat", "/swagger/x"), fc.webPath().filter((p) => p.startsWith("/") && !p.startsWith("//") && !p.startsWith("/swagger"))),
-      key: fc.oneof({ weight: 4, arbitrary: fc.constant(KEY) }, fc.constantFrom(undefined, "", " ", `${KEY}x`, KEY.slice(0, -1), KEY.toUpperCase(), `${KEY},${KEY}`, "k".repeat(4000)), printable(40)),
-      type: fc.oneof({ weight: 4, arbitrary: fc.constant("application/json") }, fc.constantFrom(undefined, "", "APPLICATION/JSON; charset=UTF-8", "application/json;charset=latin1", "application/json ; x=y", "text/plain", "application/jsonx", "application/json-patch+json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/json", "*/*", "application/*"), printable(30)),
-      body: fc.constantFrom("ok", "ok", "bad-json", "too-big", "empty"),
-      requestId: fc.option(fc.oneof(fc.stringMatching(/^[A-Za-z0-9._:-]{1,128}$/), printable(140)), { nil: undefined }),
-    });
-    await checkTwice(arb, 300, async (r) => {
-      const headers: Record<string, string> = {};
-      if (r.key !== undefined) headers["x-api-key"] = r.key;
-      if (r.type !== undefined) headers["content-type"] = r.type;
-      if (r.requestId !== undefined) headers["x-request-id"] = r.requestId;
-      const text = { ok: JSON.stringify({ url: NORMAL_URL }), "bad-json": "{url:", "too-big": padTo({ url: NORMAL_URL, prompt: "" }, MAX_BODY + 100), empty: "" }[r.body];
-      const bodyless = r.method === "GET" || r.method === "HEAD";
-      let got;
-      try {
-        got = await send(h, r.path, { method: r.method, headers, body: bodyless ? undefined : new TextEncoder().encode(text) });
-      } catch (error) {
-        if (error instanceof TypeError && /header/i.test(String(error))) return; // fetch refuses the header value itself
-        throw error;
-      }
-      const pathname = new URL(r.path, "http://x").pathname;
-      const route = pathname === "/chat" || pathname === "/chat/" ? (r.method === "POST" ? "ok" : 405) : 404;
-      const mediaType = r.type?.split(";")[0]?.trim().toLowerCase();
-      const sentKey = (r.key ?? "").trim();
-      const want = route !== "ok" ? route
-        : sentKey !== KEY ? 401
-        : mediaType !== "application/json" ? 415
-        : r.body === "too-big" ? 413
-        : r.body !== "ok" ? 400
-        : 200;
-      // A sane caller id is echoed (fetch trims the value); anything else is replaced by a fresh UUID.
-      const sentId = r.requestId?.trim();
-      const sane = sentId !== undefined && /^[A-Za-z0-9._:-]{1,128}$/.test(sentId);
-      if (sane) expect(got.headers.get("x-request-id")).toBe(sentId);
-      else expect(got.headers.get("x-request-id")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-      expect(got.status, `${r.method} ${r.path} key=${JSON.stringify(r.key?.slice(0, 50))} type=${JSON.stringify(r.type)} body=${r.body}: ${got.text.slice(0, 200)}`).toBe(want);
-    });
-    await expectHealthy(h);
-  }, 60_000);
+  test(
+    "methods, paths, keys, content types and request ids: the order of checks (route, key, type, size, JSON) and the request id echo",
+    async () => {
+      const arb = fc.record({
+        method: fc.constantFrom("POST", "POST", "POST", "GET", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"),
+        path: fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom("/chat", "/chat?x=1", "/chat#frag") },
+          fc.constantFrom(
+            "/",
+            "/chat/x",
+            "/Chat",
+            "/CHAT",
+            "/chats",
+            "/v1/chat",
+            "/%63hat",
+            "/chat%00",
+            "/api/chat",
+            "/swagger/x",
+          ),
+          fc.webPath().filter((p) => p.startsWith("/") && !p.startsWith("//") && !p.startsWith("/swagger")),
+        ),
+        key: fc.oneof(
+          { weight: 4, arbitrary: fc.constant(KEY) },
+          fc.constantFrom(
+            undefined,
+            "",
+            " ",
+            `${KEY}x`,
+            KEY.slice(0, -1),
+            KEY.toUpperCase(),
+            `${KEY},${KEY}`,
+            "k".repeat(4000),
+          ),
+          printable(40),
+        ),
+        type: fc.oneof(
+          { weight: 4, arbitrary: fc.constant("application/json") },
+          fc.constantFrom(
+            undefined,
+            "",
+            "APPLICATION/JSON; charset=UTF-8",
+            "application/json;charset=latin1",
+            "application/json ; x=y",
+            "text/plain",
+            "application/jsonx",
+            "application/json-patch+json",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data; boundary=x",
+            "text/json",
+            "*/*",
+            "application/*",
+          ),
+          printable(30),
+        ),
+        body: fc.constantFrom("ok", "ok", "bad-json", "too-big", "empty"),
+        requestId: fc.option(fc.oneof(fc.stringMatching(/^[A-Za-z0-9._:-]{1,128}$/), printable(140)), {
+          nil: undefined,
+        }),
+      });
+      await checkTwice(arb, 300, async (r) => {
+        const headers: Record<string, string> = {};
+        if (r.key !== undefined) headers["x-api-key"] = r.key;
+        if (r.type !== undefined) headers["content-type"] = r.type;
+        if (r.requestId !== undefined) headers["x-request-id"] = r.requestId;
+        const text = {
+          ok: JSON.stringify({ url: NORMAL_URL }),
+          "bad-json": "{url:",
+          "too-big": padTo({ url: NORMAL_URL, prompt: "" }, MAX_BODY + 100),
+          empty: "",
+        }[r.body];
+        const bodyless = r.method === "GET" || r.method === "HEAD";
+        let got;
+        try {
+          got = await send(h, r.path, {
+            method: r.method,
+            headers,
+            body: bodyless ? undefined : new TextEncoder().encode(text),
+          });
+        } catch (error) {
+          if (error instanceof TypeError && /header/i.test(String(error))) return; // fetch refuses the header value itself
+          throw error;
+        }
+        const pathname = new URL(r.path, "http://x").pathname;
+        const route = pathname === "/chat" || pathname === "/chat/" ? (r.method === "POST" ? "ok" : 405) : 404;
+        const mediaType = r.type?.split(";")[0]?.trim().toLowerCase();
+        const sentKey = (r.key ?? "").trim();
+        const want = route !== "ok"
+          ? route
+          : sentKey !== KEY
+          ? 401
+          : mediaType !== "application/json"
+          ? 415
+          : r.body === "too-big"
+          ? 413
+          : r.body !== "ok"
+          ? 400
+          : 200;
+        // A sane caller id is echoed (fetch trims the value); anything else is replaced by a fresh UUID.
+        const sentId = r.requestId?.trim();
+        const sane = sentId !== undefined && /^[A-Za-z0-9._:-]{1,128}$/.test(sentId);
+        if (sane) expect(got.headers.get("x-request-id")).toBe(sentId);
+        else {expect(got.headers.get("x-request-id")).toMatch(
+            /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+          );}
+        expect(
+          got.status,
+          `${r.method} ${r.path} key=${JSON.stringify(r.key?.slice(0, 50))} type=${
+            JSON.stringify(r.type)
+          } body=${r.body}: ${got.text.slice(0, 200)}`,
+        ).toBe(want);
+      });
+      await expectHealthy(h);
+    },
+    60_000,
+  );
 
   test("raw requests with odd methods, duplicated headers and bogus lengths never get a 500 or a hang", async () => {
     await checkTwice(rawCaseArb(KEY, JSON.stringify({ url: NORMAL_URL })), 250, async (c) => {
-      await sendRaw(h, buildRequest(c.method, c.target, c.headers, c.body), { halfClose: c.halfClose, head: c.method === "HEAD" });
+      await sendRaw(h, buildRequest(c.method, c.target, c.headers, c.body), {
+        halfClose: c.halfClose,
+        head: c.method === "HEAD",
+      });
       await expectHealthy(h);
     });
   }, 60_000);

@@ -1,7 +1,7 @@
 /** @module Regression tests for the shrunk counterexamples the fuzzer found, kept once fixed. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { buildRequest } from "../support/raw-http.ts";
-import { expectHealthy, KEY, NORMAL_URL, outbound, send, sendRaw, startHarness, type Harness } from "./harness.ts";
+import { expectHealthy, type Harness, KEY, NORMAL_URL, outbound, send, sendRaw, startHarness } from "./harness.ts";
 
 /** Failures the fuzzer found (shrunk counterexamples), kept once fixed. */
 let h: Harness;
@@ -44,7 +44,13 @@ describe("fuzz regressions", () => {
 
   test('a field holding [{"toString":null}] is 400 naming the field, not a 500', async () => {
     // Was: Elysia's ValidationError wrote the value with `${value}`, which calls the element's toString: TypeError, 500.
-    for (const text of ['{"url":[{"toString":null}]}', '{"url":{"toString":1}}', `{"url":${JSON.stringify(NORMAL_URL)},"prompt":{"valueOf":1,"toString":1}}`]) {
+    for (
+      const text of [
+        '{"url":[{"toString":null}]}',
+        '{"url":{"toString":1}}',
+        `{"url":${JSON.stringify(NORMAL_URL)},"prompt":{"valueOf":1,"toString":1}}`,
+      ]
+    ) {
       const seen = await post(text);
       expect(seen.status).toBe(400);
       expect(errorOf(seen).message).toMatch(/^Field "(url|prompt)" must be a string; got an (array|object)$/);
@@ -59,7 +65,13 @@ describe("fuzz regressions", () => {
 
   test("a URL with an empty user name and password (https://:@youtube.com) is refused without an outbound request", async () => {
     // Was: 200, since URL reports an empty username and password for ":@".
-    for (const url of ["https://:@youtube.com/watch?v=GJLlxj_dtq8", "https://@www.youtube.com/watch?v=GJLlxj_dtq8", "https://:\t@youtu.be/GJLlxj_dtq8"]) {
+    for (
+      const url of [
+        "https://:@youtube.com/watch?v=GJLlxj_dtq8",
+        "https://@www.youtube.com/watch?v=GJLlxj_dtq8",
+        "https://:\t@youtu.be/GJLlxj_dtq8",
+      ]
+    ) {
       const before = outbound(h);
       const seen = await post(JSON.stringify({ url }));
       expect(seen.status).toBe(400);
@@ -78,7 +90,13 @@ describe("fuzz regressions", () => {
   test('a "__proto__" key is an unknown field, even when it holds the other fields', async () => {
     // Was: 200. Elysia applies defaults with Object.assign, which made "__proto__" the body's prototype:
     // the key vanished from the own keys the validator checks, and its fields were read as the body's.
-    for (const text of [`{"url":${JSON.stringify(NORMAL_URL)},"__proto__":[]}`, `{"__proto__":{"url":${JSON.stringify(NORMAL_URL)}}}`, `{"url":${JSON.stringify(NORMAL_URL)},"\\u005f_proto__":{"prompt":5}}`]) {
+    for (
+      const text of [
+        `{"url":${JSON.stringify(NORMAL_URL)},"__proto__":[]}`,
+        `{"__proto__":{"url":${JSON.stringify(NORMAL_URL)}}}`,
+        `{"url":${JSON.stringify(NORMAL_URL)},"\\u005f_proto__":{"prompt":5}}`,
+      ]
+    ) {
       const before = outbound(h);
       const seen = await post(text);
       expect(seen.status).toBe(400);

@@ -7,7 +7,7 @@ import { createChainedApiKeys } from "../../src/adapters/keys/chained-api-keys.t
 import { createStaticApiKeys } from "../../src/adapters/keys/env-api-keys.ts";
 import { createFileApiKeys } from "../../src/adapters/keys/file-api-keys.ts";
 import { issueKey, type KeyRecord } from "../../src/adapters/keys/issued-api-keys.ts";
-import { nodeSha256Hex, sha256Hex, type KeyDigest } from "../../src/adapters/keys/key-digest.ts";
+import { type KeyDigest, nodeSha256Hex, sha256Hex } from "../../src/adapters/keys/key-digest.ts";
 import type { ApiKeys } from "../../src/domain/ports.ts";
 
 /**
@@ -34,7 +34,11 @@ async function storesWith(digest: KeyDigest): Promise<Record<string, ApiKeys>> {
   const file = createFileApiKeys({ path: join(dir, `keys-${crypto.randomUUID()}.json`), digest });
   await file.add(issuedRecord);
   const env = createStaticApiKeys([STATIC_KEY], { digest });
-  return { "API_KEYS (static)": env, "KEYS_FILE (issued)": file, "chained, as composed": createChainedApiKeys([env, file]) };
+  return {
+    "API_KEYS (static)": env,
+    "KEYS_FILE (issued)": file,
+    "chained, as composed": createChainedApiKeys([env, file]),
+  };
 }
 
 describe("API keys are verified by digest lookup (constant time in the key's content)", () => {
@@ -68,11 +72,14 @@ describe("API keys are verified by digest lookup (constant time in the key's con
 
   test("the decision depends on the digest only: any key whose digest matches is accepted, so no raw comparison happens", async () => {
     for (const target of [STATIC_KEY, issued]) {
-      const stores = await storesWith((key) => (key === "completely different text" ? sha256Hex(target) : sha256Hex(key)));
+      const stores = await storesWith((
+        key,
+      ) => (key === "completely different text" ? sha256Hex(target) : sha256Hex(key)));
       for (const [name, store] of Object.entries(stores)) {
         if (name.startsWith("API_KEYS") && target === issued) continue;
         if (name.startsWith("KEYS_FILE") && target === STATIC_KEY) continue;
-        expect(await store.verify("completely different text"), `${name} via digest of ${target.slice(0, 8)}`).toBeDefined();
+        expect(await store.verify("completely different text"), `${name} via digest of ${target.slice(0, 8)}`)
+          .toBeDefined();
         expect(await store.verify("other text"), name).toBeUndefined();
         expect(await store.verify(target), name).toBeDefined();
       }

@@ -17,7 +17,10 @@ export function startCanary(): Canary {
     fetch(request) {
       const url = new URL(request.url);
       hits.push(`${request.method} ${url.pathname}${url.search}`);
-      return new Response('<?xml version="1.0"?><transcript><text start="0" dur="1">canary reached</text></transcript>', { headers: { "content-type": "text/xml" } });
+      return new Response(
+        '<?xml version="1.0"?><transcript><text start="0" dur="1">canary reached</text></transcript>',
+        { headers: { "content-type": "text/xml" } },
+      );
     },
   });
   return {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { buildRequest } from "../support/raw-http.ts";
-import { checkContract, KEY, NORMAL_URL, outbound, startHarness, type Harness } from "../fuzz/harness.ts";
+import { checkContract, type Harness, KEY, NORMAL_URL, outbound, startHarness } from "../fuzz/harness.ts";
 
 /** The body limit (16 KiB by default, MAX_BODY_BYTES) and the 500 code point prompt cut hold end to end. */
 const LIMIT = 16_384;
@@ -26,7 +26,12 @@ function bodyOf(size: number): string {
 }
 
 async function post(h: Harness, body: BodyInit): Promise<{ status: number; json: any }> {
-  const response = await fetch(`${h.service.url}/chat`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": KEY }, body, signal: AbortSignal.timeout(10_000) });
+  const response = await fetch(`${h.service.url}/chat`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": KEY },
+    body,
+    signal: AbortSignal.timeout(10_000),
+  });
   const text = await response.text();
   checkContract({ status: response.status, headers: response.headers, text }, false);
   return { status: response.status, json: JSON.parse(text) };
@@ -72,12 +77,18 @@ describe("the body limit holds", () => {
   });
 
   test("a declared Content-Length over the limit is refused at once, without waiting for the body", async () => {
-    const head = buildRequest("POST", "/chat", [["x-api-key", KEY], ["content-type", "application/json"], ["content-length", String(10 * 1024 ** 3)]]);
+    const head = buildRequest("POST", "/chat", [["x-api-key", KEY], ["content-type", "application/json"], [
+      "content-length",
+      String(10 * 1024 ** 3),
+    ]]);
     expect(await answerBeforeEnd(h.port, head, [Buffer.from('{"url":')])).toBe("413");
   });
 
   test("a chunked body that grows past the limit is refused once it does, without waiting for its end", async () => {
-    const head = buildRequest("POST", "/chat", [["x-api-key", KEY], ["content-type", "application/json"], ["transfer-encoding", "chunked"]]);
+    const head = buildRequest("POST", "/chat", [["x-api-key", KEY], ["content-type", "application/json"], [
+      "transfer-encoding",
+      "chunked",
+    ]]);
     const chunk = Buffer.from(`1000\r\n${"x".repeat(0x1000)}\r\n`, "latin1");
     expect(await answerBeforeEnd(h.port, head, Array.from({ length: 6 }, () => chunk))).toBe("413");
   });

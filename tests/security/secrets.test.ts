@@ -1,7 +1,7 @@
 /** @module Security tests that keys, stacks and upstream bodies never reach callers or the logs. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import type { Fault, Endpoint } from "../support/fake-youtube.ts";
-import { checkContract, GROQ_KEY, KEY, NORMAL_URL, startHarness, type Harness } from "../fuzz/harness.ts";
+import type { Endpoint, Fault } from "../support/fake-youtube.ts";
+import { checkContract, GROQ_KEY, type Harness, KEY, NORMAL_URL, startHarness } from "../fuzz/harness.ts";
 
 /**
  * Secrets and upstream bodies never reach a caller or the logs: the caller's
@@ -15,7 +15,13 @@ const STACK = /\bat \S+ \(|\bat \S+:\d+:\d+|\.ts:\d+|node_modules|\/work\//;
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ API_KEYS: `${KEY},${SECOND_KEY}`, TRANSCRIPT_CACHE_TTL_MS: "0", ANSWER_CACHE_TTL_MS: "0", LLM_MAX_RETRIES: "0", LLM_RETRY_BUDGET_MS: "0" });
+  h = await startHarness({
+    API_KEYS: `${KEY},${SECOND_KEY}`,
+    TRANSCRIPT_CACHE_TTL_MS: "0",
+    ANSWER_CACHE_TTL_MS: "0",
+    LLM_MAX_RETRIES: "0",
+    LLM_RETRY_BUDGET_MS: "0",
+  });
 });
 afterAll(async () => {
   await h?.close();
@@ -26,7 +32,12 @@ beforeEach(() => {
 });
 
 async function chat(body: unknown, key = KEY): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${h.service.url}/chat`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
+  const response = await fetch(`${h.service.url}/chat`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": key },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
   const text = await response.text();
   checkContract({ status: response.status, headers: response.headers, text }, false);
   expect(text).not.toMatch(STACK);
@@ -35,7 +46,9 @@ async function chat(body: unknown, key = KEY): Promise<{ status: number; text: s
 
 describe("keys are never logged or echoed", () => {
   test("neither valid nor invalid keys appear in the service's output or in any response", async () => {
-    for (const key of [KEY, SECOND_KEY]) expect((await chat({ url: NORMAL_URL, prompt: `hello ${key.length}` }, key)).status).toBe(200);
+    for (const key of [KEY, SECOND_KEY]) {
+      expect((await chat({ url: NORMAL_URL, prompt: `hello ${key.length}` }, key)).status).toBe(200);
+    }
     for (const key of WRONG_KEYS) {
       const seen = await chat({ url: NORMAL_URL }, key);
       expect(seen.status).toBe(401);
@@ -76,30 +89,57 @@ describe("error bodies carry no stack, upstream body or secret", () => {
 
   test("YouTube's own words reach a caller only as video_unplayable's reason, as one short line", async () => {
     const long = `${CANARY}\n\u0000${"x".repeat(5_000)}`;
-    for (const playabilityStatus of [{ status: long }, { status: "UNPLAYABLE", reason: long }, { status: "UNPLAYABLE", reason: "", errorScreen: { playerErrorMessageRenderer: { subreason: { runs: [{ text: long }] } } } }]) {
-      h.youtube.setFault("player", { kind: "body", body: JSON.stringify({ playabilityStatus, videoDetails: { videoId: "GJLlxj_dtq8" } }) });
+    for (
+      const playabilityStatus of [{ status: long }, { status: "UNPLAYABLE", reason: long }, {
+        status: "UNPLAYABLE",
+        reason: "",
+        errorScreen: { playerErrorMessageRenderer: { subreason: { runs: [{ text: long }] } } },
+      }]
+    ) {
+      h.youtube.setFault("player", {
+        kind: "body",
+        body: JSON.stringify({ playabilityStatus, videoDetails: { videoId: "GJLlxj_dtq8" } }),
+      });
       const seen = await chat({ url: NORMAL_URL, prompt: `unplayable ${JSON.stringify(playabilityStatus).length}` });
       expect(seen.status).toBe(422);
       const message = JSON.parse(seen.text).error.message as string;
       expect(message).toStartWith("YouTube will not play video GJLlxj_dtq8: ");
       expect(message.length).toBeLessThan(500);
-    // deno-lint-ignore no-control-regex -- the control characters are what is looked for
+      // deno-lint-ignore no-control-regex -- the control characters are what is looked for
       expect(message).not.toMatch(/[\u0000-\u001f]/);
     }
   });
 
   test("LLM errors whose bodies quote the Groq key: the key reaches neither the caller nor the logs", async () => {
     const replies = [
-      { status: 500, body: { error: { message: `Internal error for key ${GROQ_KEY} ${CANARY}`, type: "server_error" } } },
-      { status: 401, body: { error: { message: `Invalid API Key ${GROQ_KEY}`, type: "invalid_request_error", code: "invalid_api_key" } } },
-      { status: 400, body: { error: { message: `Bad request from ${GROQ_KEY}: ${CANARY}`, type: "invalid_request_error" } } },
-      { status: 429, body: { error: { message: `Rate limit for ${GROQ_KEY} ${CANARY}` } }, headers: { "retry-after": "0" } },
+      {
+        status: 500,
+        body: { error: { message: `Internal error for key ${GROQ_KEY} ${CANARY}`, type: "server_error" } },
+      },
+      {
+        status: 401,
+        body: {
+          error: { message: `Invalid API Key ${GROQ_KEY}`, type: "invalid_request_error", code: "invalid_api_key" },
+        },
+      },
+      {
+        status: 400,
+        body: { error: { message: `Bad request from ${GROQ_KEY}: ${CANARY}`, type: "invalid_request_error" } },
+      },
+      {
+        status: 429,
+        body: { error: { message: `Rate limit for ${GROQ_KEY} ${CANARY}` } },
+        headers: { "retry-after": "0" },
+      },
       { status: 200, body: { choices: [], error: `${GROQ_KEY} ${CANARY}` } },
       { status: 200, body: `not json ${GROQ_KEY} ${CANARY}` },
     ];
     for (const reply of replies) {
       h.llm.respondWith(() => reply);
-      const seen = await chat({ url: NORMAL_URL, prompt: `llm fault ${reply.status} ${JSON.stringify(reply.body).length}` });
+      const seen = await chat({
+        url: NORMAL_URL,
+        prompt: `llm fault ${reply.status} ${JSON.stringify(reply.body).length}`,
+      });
       expect(seen.status, JSON.stringify(reply)).not.toBe(200);
       expect(seen.text).not.toContain(GROQ_KEY);
       expect(seen.text).not.toContain(CANARY);

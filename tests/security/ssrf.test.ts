@@ -6,8 +6,8 @@ import { loadConfig } from "../../src/app/config/config.ts";
 import { silentLogger } from "../../src/app/log/logger.ts";
 import type { Transcript } from "../../src/domain/transcript.ts";
 import { fixture, VIDEOS } from "../support/fixtures.ts";
-import { checkContract, KEY, NORMAL_ID, NORMAL_URL, startHarness, type Harness } from "../fuzz/harness.ts";
-import { startCanary, type Canary } from "./canary.ts";
+import { checkContract, type Harness, KEY, NORMAL_ID, NORMAL_URL, startHarness } from "../fuzz/harness.ts";
+import { type Canary, startCanary } from "./canary.ts";
 
 /**
  * No request ever leaves for a host other than the configured YouTube origin,
@@ -34,7 +34,9 @@ beforeEach(() => {
 /** The normal video's player response with every caption track's baseUrl made by `rewrite`. */
 function playerWithCaptionUrls(rewrite: (original: string) => string): string {
   const player = JSON.parse(fixture(VIDEOS.normal.player));
-  for (const track of player.captions.playerCaptionsTracklistRenderer.captionTracks) track.baseUrl = rewrite(track.baseUrl);
+  for (const track of player.captions.playerCaptionsTracklistRenderer.captionTracks) {
+    track.baseUrl = rewrite(track.baseUrl);
+  }
   return JSON.stringify(player);
 }
 
@@ -52,7 +54,12 @@ function canaryUrls(c: Canary): Record<string, (original: string) => string> {
 }
 
 function chat(body: unknown): Promise<Response> {
-  return fetch(`${h.service.url}/chat`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": KEY }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+  return fetch(`${h.service.url}/chat`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": KEY },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
 }
 
 async function expectDocumented(response: Response): Promise<void> {
@@ -76,7 +83,11 @@ describe("no SSRF (end to end, real service)", () => {
     for (const endpoint of ["player", "caption", "watch"] as const) {
       for (const status of [301, 302, 303, 307, 308]) {
         h.youtube.reset();
-        h.youtube.setFault(endpoint, { kind: "status", status, headers: { location: `${canary.origin}/api/timedtext?v=${NORMAL_ID}` } });
+        h.youtube.setFault(endpoint, {
+          kind: "status",
+          status,
+          headers: { location: `${canary.origin}/api/timedtext?v=${NORMAL_ID}` },
+        });
         const response = await chat({ url: NORMAL_URL, prompt: `redirect ${endpoint} ${status}` });
         // The watch page is not needed while the player answers, so a redirect there changes nothing.
         if (endpoint !== "watch") expect(response.status, `${endpoint} ${status}`).toBe(502);
@@ -87,8 +98,15 @@ describe("no SSRF (end to end, real service)", () => {
   });
 
   test("when the first reader gives up, the second strategy does not follow a watch page's URLs to another host", async () => {
-    const watch = fixture("youtube.html").replaceAll("https://www.youtube.com/", `${canary.origin}/`).replaceAll("https:\\/\\/www.youtube.com\\/", `${canary.origin.replace(/\//g, "\\/")}\\/`);
-    h.youtube.setFault("player", { kind: "body", body: "<html>not a player response</html>", contentType: "text/html" });
+    const watch = fixture("youtube.html").replaceAll("https://www.youtube.com/", `${canary.origin}/`).replaceAll(
+      "https:\\/\\/www.youtube.com\\/",
+      `${canary.origin.replace(/\//g, "\\/")}\\/`,
+    );
+    h.youtube.setFault("player", {
+      kind: "body",
+      body: "<html>not a player response</html>",
+      contentType: "text/html",
+    });
     h.youtube.setFault("watch", { kind: "body", body: watch, contentType: "text/html; charset=utf-8" });
     const response = await chat({ url: NORMAL_URL, prompt: "second strategy" });
     await expectDocumented(response);
@@ -121,18 +139,35 @@ describe("no SSRF (end to end, real service)", () => {
 
 describe("no SSRF (every URL the transcript source fetches)", () => {
   test("both strategies send every request to the configured origin, whatever URLs the responses name", async () => {
-    const config = loadConfig({ YOUTUBE_BASE_URL: h.youtube.origin, YOUTUBE_TIMEOUT_MS: "2000", TRANSCRIPT_CACHE_TTL_MS: "0" });
+    const config = loadConfig({
+      YOUTUBE_BASE_URL: h.youtube.origin,
+      YOUTUBE_TIMEOUT_MS: "2000",
+      TRANSCRIPT_CACHE_TTL_MS: "0",
+    });
     const requested: string[] = [];
     const spy = ((input: string | URL | Request, init?: RequestInit) => {
       requested.push(input instanceof Request ? input.url : String(input));
       return fetch(input, init);
     }) as typeof fetch;
-    const source = composeTranscriptSource(config, { logger: silentLogger, fetch: spy }, createMemoryCache<Transcript>({ maxEntries: 10 }));
+    const source = composeTranscriptSource(
+      config,
+      { logger: silentLogger, fetch: spy },
+      createMemoryCache<Transcript>({ maxEntries: 10 }),
+    );
     const scenarios: [string, () => void][] = [
-      ...Object.entries(canaryUrls(canary)).map(([name, rewrite]): [string, () => void] => [name, () => h.youtube.setFault("player", { kind: "body", body: playerWithCaptionUrls(rewrite) })]),
+      ...Object.entries(canaryUrls(canary)).map((
+        [name, rewrite],
+      ): [string, () => void] => [
+        name,
+        () => h.youtube.setFault("player", { kind: "body", body: playerWithCaptionUrls(rewrite) }),
+      ]),
       ["unreadable player, watch page naming the canary", () => {
         h.youtube.setFault("player", { kind: "body", body: "not json" });
-        h.youtube.setFault("watch", { kind: "body", body: fixture("youtube.html").replaceAll("https://www.youtube.com/", `${canary.origin}/`), contentType: "text/html" });
+        h.youtube.setFault("watch", {
+          kind: "body",
+          body: fixture("youtube.html").replaceAll("https://www.youtube.com/", `${canary.origin}/`),
+          contentType: "text/html",
+        });
       }],
     ];
     for (const [name, arrange] of scenarios) {

@@ -19,11 +19,25 @@ const REQUEST_TIMEOUT_MS = 15_000;
 
 const youtube = startFakeYoutube();
 const llm = startFakeLlm();
-llm.respondWith((call) => (call.text.includes("please fail") ? { status: 500 } : { content: "The video reviews a small tablet and likes its screen [0:01]." }));
+llm.respondWith((
+  call,
+) => (call.text.includes("please fail")
+  ? { status: 500 }
+  : { content: "The video reviews a small tablet and likes its screen [0:01]." })
+);
 const target = process.env.E2E_BINARY ? "binary" : "bun";
 const service = await startService(
   // YOUTUBE_ROUTE_FAILURES: the bot-check video is one request in the mix, not a blocked address; the breaker would close the only route.
-  { API_KEYS: KEY, YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_soak", GROQ_BASE_URL: llm.baseUrl, LLM_MAX_RETRIES: "0", ANSWER_CACHE_MAX_ENTRIES: "300", TRANSCRIPT_CACHE_MAX_ENTRIES: "50", YOUTUBE_ROUTE_FAILURES: "1000" },
+  {
+    API_KEYS: KEY,
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: "gsk_soak",
+    GROQ_BASE_URL: llm.baseUrl,
+    LLM_MAX_RETRIES: "0",
+    ANSWER_CACHE_MAX_ENTRIES: "300",
+    TRANSCRIPT_CACHE_MAX_ENTRIES: "50",
+    YOUTUBE_ROUTE_FAILURES: "1000",
+  },
   { target },
 );
 
@@ -35,15 +49,57 @@ interface Kind {
 }
 const auth = { "x-api-key": KEY };
 const KINDS: Kind[] = [
-  { weight: 40, send: (n) => postChat(service.url, { url: `https://youtu.be/${VIDEOS.normal.id}`, prompt: `question number ${n} about the screen?` }, auth), expect: [200] },
-  { weight: 15, send: () => postChat(service.url, { url: `https://youtu.be/${VIDEOS.normal.id}` }, auth), expect: [200] },
+  {
+    weight: 40,
+    send: (n) =>
+      postChat(service.url, {
+        url: `https://youtu.be/${VIDEOS.normal.id}`,
+        prompt: `question number ${n} about the screen?`,
+      }, auth),
+    expect: [200],
+  },
+  {
+    weight: 15,
+    send: () => postChat(service.url, { url: `https://youtu.be/${VIDEOS.normal.id}` }, auth),
+    expect: [200],
+  },
   { weight: 10, send: (n) => postChat(service.url, `{"url": "https://youtu.be/x${n}`, auth), expect: [400] },
-  { weight: 5, send: () => postChat(service.url, { url: "https://youtube.com.evil.example/watch?v=GJLlxj_dtq8" }, auth), expect: [400] },
-  { weight: 5, send: () => postChat(service.url, { url: `https://youtu.be/${VIDEOS.normal.id}` }, { "x-api-key": "wrong" }), expect: [401] },
-  { weight: 5, send: (n) => postChat(service.url, { url: `https://youtu.be/${VIDEOS.normal.id}`, prompt: "p".repeat(20_000 + n % 100) }, auth), expect: [413] },
-  { weight: 5, send: () => postChat(service.url, { url: `https://youtu.be/${VIDEOS.unavailable.id}`, prompt: "x" }, auth), expect: [422] },
-  { weight: 5, send: () => postChat(service.url, { url: `https://youtu.be/${VIDEOS.botCheck.id}` }, auth), expect: [503] },
-  { weight: 10, send: (n) => postChat(service.url, { url: `https://youtu.be/${VIDEOS.normal.id}`, prompt: `please fail ${n}` }, auth), expect: [502] },
+  {
+    weight: 5,
+    send: () => postChat(service.url, { url: "https://youtube.com.evil.example/watch?v=GJLlxj_dtq8" }, auth),
+    expect: [400],
+  },
+  {
+    weight: 5,
+    send: () => postChat(service.url, { url: `https://youtu.be/${VIDEOS.normal.id}` }, { "x-api-key": "wrong" }),
+    expect: [401],
+  },
+  {
+    weight: 5,
+    send: (n) =>
+      postChat(
+        service.url,
+        { url: `https://youtu.be/${VIDEOS.normal.id}`, prompt: "p".repeat(20_000 + n % 100) },
+        auth,
+      ),
+    expect: [413],
+  },
+  {
+    weight: 5,
+    send: () => postChat(service.url, { url: `https://youtu.be/${VIDEOS.unavailable.id}`, prompt: "x" }, auth),
+    expect: [422],
+  },
+  {
+    weight: 5,
+    send: () => postChat(service.url, { url: `https://youtu.be/${VIDEOS.botCheck.id}` }, auth),
+    expect: [503],
+  },
+  {
+    weight: 10,
+    send: (n) =>
+      postChat(service.url, { url: `https://youtu.be/${VIDEOS.normal.id}`, prompt: `please fail ${n}` }, auth),
+    expect: [502],
+  },
 ];
 const totalWeight = KINDS.reduce((sum, k) => sum + k.weight, 0);
 const pick = (n: number): Kind => {
@@ -66,7 +122,9 @@ async function one(n: number): Promise<void> {
     if (response === "hung") return void problems.push(`request ${n} hung`);
     await response.arrayBuffer();
     statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-    if (!kind.expect.includes(response.status)) problems.push(`request ${n}: status ${response.status}, expected ${kind.expect.join("/")}`);
+    if (!kind.expect.includes(response.status)) {
+      problems.push(`request ${n}: status ${response.status}, expected ${kind.expect.join("/")}`);
+    }
   } catch (error) {
     problems.push(`request ${n}: ${String(error)}`);
   } finally {
@@ -74,7 +132,10 @@ async function one(n: number): Promise<void> {
   }
 }
 
-const sampler = setInterval(() => samples.push({ at: (performance.now() - started) / 1000, rss: rssMiB(service.process.pid) }), 1000);
+const sampler = setInterval(
+  () => samples.push({ at: (performance.now() - started) / 1000, rss: rssMiB(service.process.pid) }),
+  1000,
+);
 const pending: Promise<void>[] = [];
 while (performance.now() - started < SECONDS * 1000) {
   const due = Math.floor(((performance.now() - started) / 1000) * RATE);
@@ -91,11 +152,23 @@ const quarter = Math.max(1, Math.floor(samples.length / 4));
 const early = median(samples.slice(quarter, 2 * quarter).map((s) => s.rss));
 const late = median(samples.slice(-quarter).map((s) => s.rss));
 const growthLimit = early * 1.25 + 10;
-if (late > growthLimit) problems.push(`RSS kept growing: ${early.toFixed(1)} MiB early, ${late.toFixed(1)} MiB late (limit ${growthLimit.toFixed(1)})`);
+if (late > growthLimit) {
+  problems.push(
+    `RSS kept growing: ${early.toFixed(1)} MiB early, ${late.toFixed(1)} MiB late (limit ${growthLimit.toFixed(1)})`,
+  );
+}
 if ((statuses.get(500) ?? 0) > 0) problems.push(`${statuses.get(500)} responses were 500`);
 
-console.log(`soak (${target}): ${done} requests in ${SECONDS} s at ${RATE}/s; statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
-console.log(`soak RSS MiB: start ${samples[0]?.rss.toFixed(1)}, early median ${early.toFixed(1)}, end ${samples.at(-1)?.rss.toFixed(1)}, late median ${late.toFixed(1)}, peak ${Math.max(...samples.map((s) => s.rss)).toFixed(1)}`);
+console.log(
+  `soak (${target}): ${done} requests in ${SECONDS} s at ${RATE}/s; statuses ${
+    JSON.stringify(Object.fromEntries(statuses))
+  }`,
+);
+console.log(
+  `soak RSS MiB: start ${samples[0]?.rss.toFixed(1)}, early median ${early.toFixed(1)}, end ${
+    samples.at(-1)?.rss.toFixed(1)
+  }, late median ${late.toFixed(1)}, peak ${Math.max(...samples.map((s) => s.rss)).toFixed(1)}`,
+);
 for (const problem of problems.slice(0, 20)) console.log(`  problem: ${problem}`);
 console.log(problems.length === 0 ? " 1 pass\n 0 fail" : ` 0 pass\n 1 fail`);
 process.exit(problems.length === 0 ? 0 : 1);

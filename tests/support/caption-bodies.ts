@@ -36,7 +36,11 @@ const SENTENCES = [
 ];
 
 /** Classic format (seconds): three whole sentences, so each is its own line for the model. */
-export const TIMED_CLASSIC = `<?xml version="1.0" encoding="utf-8" ?><transcript>${SENTENCES.map((s, i) => `<text start="${TIMED_STARTS[i]}" dur="4.5">${s}</text>`).join("")}</transcript>`;
+export const TIMED_CLASSIC = `<?xml version="1.0" encoding="utf-8" ?><transcript>${
+  SENTENCES.map((s, i) => `<text start="${TIMED_STARTS[i]}" dur="4.5">${s}</text>`).join("")
+}</transcript>`;
 
 /** srv3 (milliseconds): the same cues. */
-export const TIMED_SRV3 = `<?xml version="1.0" encoding="utf-8" ?><timedtext format="3"><body>${SENTENCES.map((s, i) => `<p t="${TIMED_STARTS[i]! * 1000}" d="4500">${s}</p>`).join("")}</body></timedtext>`;
+export const TIMED_SRV3 = `<?xml version="1.0" encoding="utf-8" ?><timedtext format="3"><body>${
+  SENTENCES.map((s, i) => `<p t="${TIMED_STARTS[i]! * 1000}" d="4500">${s}</p>`).join("")
+}</body></timedtext>`;

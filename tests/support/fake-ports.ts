@@ -2,7 +2,16 @@
 import type { GeneratedAnswer } from "../../src/domain/chat.ts";
 import { createChatService } from "../../src/domain/chat.ts";
 import { AppError, type ErrorCode } from "../../src/domain/errors.ts";
-import type { AnswerSpec, AnswerWriter, Cache, KeyIdentity, RateDecision, RateLimiter, TranscriptSource, WorkGate } from "../../src/domain/ports.ts";
+import type {
+  AnswerSpec,
+  AnswerWriter,
+  Cache,
+  KeyIdentity,
+  RateDecision,
+  RateLimiter,
+  TranscriptSource,
+  WorkGate,
+} from "../../src/domain/ports.ts";
 import type { Transcript, TranscriptQuery } from "../../src/domain/transcript.ts";
 import { createHttpApp } from "../../src/app/http/http-app.ts";
 import { silentLogger } from "../../src/app/log/logger.ts";
@@ -34,7 +43,11 @@ export class FakeTranscripts implements TranscriptSource {
   async fetch(videoId: string, query: TranscriptQuery): Promise<Transcript> {
     this.calls.push({ videoId, query });
     if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
-    if (this.failWith) throw new AppError(this.failWith, `Fake failure ${this.failWith}`, { retryAfterSeconds: this.failWith === "upstream_blocked" ? 30 : undefined });
+    if (this.failWith) {
+      throw new AppError(this.failWith, `Fake failure ${this.failWith}`, {
+        retryAfterSeconds: this.failWith === "upstream_blocked" ? 30 : undefined,
+      });
+    }
     return { ...this.transcript, videoId };
   }
 }
@@ -49,7 +62,10 @@ export class FakeWriter implements AnswerWriter {
     this.specs.push(spec);
     if (this.failWith === "bug") throw new TypeError("secret internal detail at /srv/app.ts:12");
     if (this.failWith) throw new AppError(this.failWith, `Fake failure ${this.failWith}`);
-    return { text: `answer to ${spec.prompt} in ${spec.language} as ${spec.outputFormat}`, usage: { calls: 1, inputTokens: 10, outputTokens: 5 } };
+    return {
+      text: `answer to ${spec.prompt} in ${spec.language} as ${spec.outputFormat}`,
+      usage: { calls: 1, inputTokens: 10, outputTokens: 5 },
+    };
   }
 }
 
@@ -64,17 +80,39 @@ export class CountingLimiter implements RateLimiter {
   async take(identity: KeyIdentity, cost = 1): Promise<RateDecision> {
     const used = (this.counts.get(identity.id) ?? 0) + cost;
     this.counts.set(identity.id, used);
-    return { allowed: used <= this.limit, limit: this.limit, remaining: Math.max(0, this.limit - used), resetSeconds: 60 };
+    return {
+      allowed: used <= this.limit,
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - used),
+      resetSeconds: 60,
+    };
   }
 }
 
 export const TEST_KEY = "test-key-123";
 
 /** The real HTTP app with in-memory fakes of every port. */
-export function appWithFakes(options: { transcripts?: FakeTranscripts; writer?: FakeWriter; limiter?: RateLimiter; gate?: WorkGate; maxBodyBytes?: number; bodyTimeoutMs?: number; corsOrigins?: string[] } = {}) {
+export function appWithFakes(
+  options: {
+    transcripts?: FakeTranscripts;
+    writer?: FakeWriter;
+    limiter?: RateLimiter;
+    gate?: WorkGate;
+    maxBodyBytes?: number;
+    bodyTimeoutMs?: number;
+    corsOrigins?: string[];
+  } = {},
+) {
   const transcripts = options.transcripts ?? new FakeTranscripts();
   const writer = options.writer ?? new FakeWriter();
-  const chat = createChatService({ transcripts, writer, answers: noCache, answerTtlMs: 0, gate: options.gate ?? openGate, requestTimeoutMs: 5_000 });
+  const chat = createChatService({
+    transcripts,
+    writer,
+    answers: noCache,
+    answerTtlMs: 0,
+    gate: options.gate ?? openGate,
+    requestTimeoutMs: 5_000,
+  });
   const app = createHttpApp({
     chat,
     apiKeys: { verify: async (key) => (key === TEST_KEY ? { id: "k1", name: "test" } : undefined) },

@@ -21,7 +21,10 @@ export interface FakeProxy {
  * @param pick the loopback address the n-th client connection leaves from
  * @param auth credentials put in the returned URL (`user:pass`)
  */
-export async function startFakeProxy(pick: (n: number, user: string | undefined) => string, auth?: string): Promise<FakeProxy> {
+export async function startFakeProxy(
+  pick: (n: number, user: string | undefined) => string,
+  auth?: string,
+): Promise<FakeProxy> {
   const sources: string[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {

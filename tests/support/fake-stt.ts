@@ -58,9 +58,13 @@ export function startFakeStt(llmBaseUrl: string, model = "whisper-large-v3-turbo
     upload.durationSeconds = probe(dir, uploads.length, extension, upload.bytes);
     uploads.push(upload);
     const fail = (status: number, message: string) => ((upload.status = status), error(status, message));
-    if (!EXTENSIONS.includes(extension)) return fail(400, `file must be one of the following types: ${EXTENSIONS.join(" ")}`);
+    if (!EXTENSIONS.includes(extension)) {
+      return fail(400, `file must be one of the following types: ${EXTENSIONS.join(" ")}`);
+    }
     if (upload.model !== model) return fail(404, `The model \`${upload.model}\` does not exist`);
-    if (upload.responseFormat !== "verbose_json") return fail(400, "response_format verbose_json expected by this fake");
+    if (upload.responseFormat !== "verbose_json") {
+      return fail(400, "response_format verbose_json expected by this fake");
+    }
     if (upload.bytes.byteLength > 25 * 1024 * 1024) return fail(413, "Request Entity Too Large");
     if (upload.durationSeconds === undefined) return fail(400, "could not process file - is it a valid media file?");
     const custom = responder?.(upload, uploads.length - 1);
@@ -68,7 +72,9 @@ export function startFakeStt(llmBaseUrl: string, model = "whisper-large-v3-turbo
       upload.status = custom.status;
       return Response.json(custom.body ?? {}, { status: custom.status, headers: custom.headers });
     }
-    return Response.json(verbose(upload.durationSeconds, uploads.length - 1), { headers: { "x-ratelimit-limit-requests": "2000", "x-ratelimit-remaining-requests": "1999" } });
+    return Response.json(verbose(upload.durationSeconds, uploads.length - 1), {
+      headers: { "x-ratelimit-limit-requests": "2000", "x-ratelimit-remaining-requests": "1999" },
+    });
   }
 
   const server = Bun.serve({
@@ -77,9 +83,15 @@ export function startFakeStt(llmBaseUrl: string, model = "whisper-large-v3-turbo
     idleTimeout: 0,
     async fetch(request) {
       const url = new URL(request.url);
-      if (url.pathname === "/openai/v1/audio/transcriptions" && request.method === "POST") return await transcription(request);
+      if (url.pathname === "/openai/v1/audio/transcriptions" && request.method === "POST") {
+        return await transcription(request);
+      }
       const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
-      return await fetch(llmBaseUrl + url.pathname + url.search, { method: request.method, headers: request.headers, body });
+      return await fetch(llmBaseUrl + url.pathname + url.search, {
+        method: request.method,
+        headers: request.headers,
+        body,
+      });
     },
   });
   return {
@@ -111,9 +123,27 @@ function verbose(duration: number, index: number) {
   const segments = [];
   for (let start = 0, id = 0; start < duration; start += SEGMENT_SECONDS, id++) {
     const end = Math.min(duration, start + SEGMENT_SECONDS);
-    segments.push({ id, seek: 0, start, end, text: ` Rivers carry water, upload ${index} part ${id}.`, tokens: [1], temperature: 0, avg_logprob: -0.2, compression_ratio: 1.2, no_speech_prob: 0.01 });
+    segments.push({
+      id,
+      seek: 0,
+      start,
+      end,
+      text: ` Rivers carry water, upload ${index} part ${id}.`,
+      tokens: [1],
+      temperature: 0,
+      avg_logprob: -0.2,
+      compression_ratio: 1.2,
+      no_speech_prob: 0.01,
+    });
   }
-  return { task: "transcribe", language: "English", duration, text: segments.map((s) => s.text).join(""), segments, x_groq: { id: "req_fake" } };
+  return {
+    task: "transcribe",
+    language: "English",
+    duration,
+    text: segments.map((s) => s.text).join(""),
+    segments,
+    x_groq: { id: "req_fake" },
+  };
 }
 
 function error(status: number, message: string): Response {

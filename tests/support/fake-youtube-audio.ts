@@ -56,7 +56,14 @@ export interface FakeYoutubeAudio {
 }
 
 /** Itag 1 is no real format: bytes that are no audio, for a URL a test rewrites to it. */
-const FILE_BY_ITAG: Record<number, Uint8Array> = { 1: new TextEncoder().encode("<html>not audio</html>".repeat(50)), 249: AUDIO.webm, 250: AUDIO.webm, 251: AUDIO.webm, 139: AUDIO.fragmentedM4a, 140: AUDIO.m4a };
+const FILE_BY_ITAG: Record<number, Uint8Array> = {
+  1: new TextEncoder().encode("<html>not audio</html>".repeat(50)),
+  249: AUDIO.webm,
+  250: AUDIO.webm,
+  251: AUDIO.webm,
+  139: AUDIO.fragmentedM4a,
+  140: AUDIO.m4a,
+};
 const PLAYER_BY_ID = new Map<string, string>(Object.values(VIDEOS).map((v) => [v.id, v.player]));
 
 /** @returns the fake, listening on 127.0.0.1 (reached from any loopback source address, e.g. a proxy bound to 127.0.0.2) */
@@ -70,16 +77,26 @@ export function startFakeYoutubeAudio(): FakeYoutubeAudio {
     async fetch(request, srv) {
       const ip = srv.requestIP(request)?.address.replace(/^::ffff:/, "") ?? "";
       const url = new URL(request.url);
-      const note = (entry: Omit<AudioSeen, "ip" | "status">, response: Response) => (seen.push({ ip, ...entry, status: response.status }), response);
+      const note = (
+        entry: Omit<AudioSeen, "ip" | "status">,
+        response: Response,
+      ) => (seen.push({ ip, ...entry, status: response.status }), response);
       if (url.pathname === "/youtubei/v1/player") {
         const body = JSON.parse(await request.text());
         const client = body?.context?.client?.clientName;
         return note({ endpoint: "player", client, videoId: body.videoId }, json(playerFor(body.videoId, client, ip)));
       }
-      if (url.pathname === "/api/timedtext") return note({ endpoint: "caption" }, new Response(fixture("transcript.xml"), { headers: { "content-type": "text/xml" } }));
+      if (url.pathname === "/api/timedtext") {
+        return note(
+          { endpoint: "caption" },
+          new Response(fixture("transcript.xml"), { headers: { "content-type": "text/xml" } }),
+        );
+      }
       if (url.pathname === "/videoplayback") {
         const range = request.headers.get("range") ?? undefined;
-        const answer = blocked.has(ip) ? new Response("Too Many Requests", { status: 429, headers: { "retry-after": "30" } }) : audio(url, ip, range);
+        const answer = blocked.has(ip)
+          ? new Response("Too Many Requests", { status: 429, headers: { "retry-after": "30" } })
+          : audio(url, ip, range);
         return note({ endpoint: "audio", videoId: url.searchParams.get("id") ?? "", range }, answer);
       }
       return note({ endpoint: "other" }, new Response("Not found", { status: 404 }));
@@ -101,19 +118,32 @@ export function startFakeYoutubeAudio(): FakeYoutubeAudio {
 /** A player response: the captured caption-less one, with this video's id, length and audio formats. */
 function playerFor(videoId: string, client: string | undefined, ip: string): string {
   const speech = Object.values(SPEECH_VIDEOS) as string[];
-  if (!speech.includes(videoId)) return fixture(PLAYER_BY_ID.get(videoId) ?? "youtube_video_unavailable.innertube.json");
+  if (!speech.includes(videoId)) {
+    return fixture(PLAYER_BY_ID.get(videoId) ?? "youtube_video_unavailable.innertube.json");
+  }
   const player = JSON.parse(fixture(VIDEOS.captionsDisabled.player));
   player.videoDetails.videoId = videoId;
   player.videoDetails.lengthSeconds = String(videoId === SPEECH_VIDEOS.long ? 3 * 3600 : SPEECH_SECONDS);
   const video = player.streamingData.adaptiveFormats.filter((f: any) => f.mimeType.startsWith("video/"));
-  const itags = videoId === SPEECH_VIDEOS.m4a ? [139, 140] : videoId === SPEECH_VIDEOS.noAudio ? [] : [249, 250, 251, 140];
+  const itags = videoId === SPEECH_VIDEOS.m4a
+    ? [139, 140]
+    : videoId === SPEECH_VIDEOS.noAudio
+    ? []
+    : [249, 250, 251, 140];
   const audio = player.streamingData.adaptiveFormats.filter((f: any) => itags.includes(f.itag)).map((f: any) => {
     const bytes = FILE_BY_ITAG[f.itag]!;
     // googlevideo-like URL on another host (the service must move it onto YOUTUBE_BASE_URL), bound to the asking address.
-    const url = `https://rr1---sn-fake.googlevideo.com/videoplayback?expire=1&id=${videoId}&itag=${f.itag}&ip=${encodeURIComponent(ip)}&source=youtube`;
+    const url = `https://rr1---sn-fake.googlevideo.com/videoplayback?expire=1&id=${videoId}&itag=${f.itag}&ip=${
+      encodeURIComponent(ip)
+    }&source=youtube`;
     const direct = videoId !== SPEECH_VIDEOS.noUrl || client === "VISIONOS";
     const { url: _url, signatureCipher: _cipher, ...rest } = f;
-    return { ...rest, contentLength: String(bytes.byteLength), approxDurationMs: String(SPEECH_SECONDS * 1000), ...(direct ? { url } : { signatureCipher: `s=XYZ&sp=sig&url=${encodeURIComponent(url)}` }) };
+    return {
+      ...rest,
+      contentLength: String(bytes.byteLength),
+      approxDurationMs: String(SPEECH_SECONDS * 1000),
+      ...(direct ? { url } : { signatureCipher: `s=XYZ&sp=sig&url=${encodeURIComponent(url)}` }),
+    };
   });
   player.streamingData.adaptiveFormats = [...video, ...audio];
   return JSON.stringify(player);
@@ -122,13 +152,27 @@ function playerFor(videoId: string, client: string | undefined, ip: string): str
 /** The audio bytes asked for: 403 unless asked from the address the URL is bound to; ranges honoured (206). */
 function audio(url: URL, ip: string, range: string | undefined): Response {
   const bytes = FILE_BY_ITAG[Number(url.searchParams.get("itag"))];
-  if (!bytes || url.searchParams.get("ip") !== ip || url.searchParams.get("id") === SPEECH_VIDEOS.forbidden) return new Response("", { status: 403 });
+  if (!bytes || url.searchParams.get("ip") !== ip || url.searchParams.get("id") === SPEECH_VIDEOS.forbidden) {
+    return new Response("", { status: 403 });
+  }
   const match = /^bytes=(\d+)-(\d*)$/.exec(range ?? "");
-  if (!match) return new Response(bytes.slice(), { headers: { "content-type": "audio/webm", "content-length": String(bytes.byteLength) } });
+  if (!match) {
+    return new Response(bytes.slice(), {
+      headers: { "content-type": "audio/webm", "content-length": String(bytes.byteLength) },
+    });
+  }
   const start = Number(match[1]);
   const end = Math.min(bytes.byteLength - 1, match[2] ? Number(match[2]) : bytes.byteLength - 1);
-  if (start >= bytes.byteLength) return new Response("", { status: 416, headers: { "content-range": `bytes */${bytes.byteLength}` } });
-  return new Response(bytes.slice(start, end + 1), { status: 206, headers: { "content-range": `bytes ${start}-${end}/${bytes.byteLength}`, "content-type": "application/octet-stream" } });
+  if (start >= bytes.byteLength) {
+    return new Response("", { status: 416, headers: { "content-range": `bytes */${bytes.byteLength}` } });
+  }
+  return new Response(bytes.slice(start, end + 1), {
+    status: 206,
+    headers: {
+      "content-range": `bytes ${start}-${end}/${bytes.byteLength}`,
+      "content-type": "application/octet-stream",
+    },
+  });
 }
 
 function json(text: string): Response {

@@ -29,7 +29,10 @@ export interface PlayerGate {
   /** Whether key-less calls get a player answer the reader cannot read (`{}`), which sends the reader to the watch page. */
   garbleKeyless?: boolean;
   /** Rewrites the caption tracks a client's player answer lists (to gate them with `exp=xpe`, or drop some). */
-  tracks?: (client: string, tracks: { baseUrl: string; languageCode: string; kind?: string }[]) => { baseUrl: string; languageCode: string; kind?: string }[];
+  tracks?: (
+    client: string,
+    tracks: { baseUrl: string; languageCode: string; kind?: string }[],
+  ) => { baseUrl: string; languageCode: string; kind?: string }[];
 }
 
 /** One request the fake received. */
@@ -103,12 +106,22 @@ export function startFakeYoutube(options: { latencyMs?: number; anyVideo?: boole
     const body = request.method === "POST" ? await request.text() : undefined;
     const client = endpoint === "player" ? clientOf(body) : undefined;
     const cookie = request.headers.get("cookie") ?? undefined;
-    seen.push({ endpoint, path: url.pathname, query: Object.fromEntries(url.searchParams), body, client, cookie, address });
+    seen.push({
+      endpoint,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      body,
+      client,
+      cookie,
+      address,
+    });
     if (options.latencyMs) await Bun.sleep(options.latencyMs);
     const block = blocked(address);
     if (block) return refusal(block, endpoint);
     if (endpoint === "player") playerAddress.set(videoIdOf(body), address);
-    if (bound && endpoint === "caption" && playerAddress.get(url.searchParams.get("v") ?? "") !== address) return new Response("", { status: 403 });
+    if (bound && endpoint === "caption" && playerAddress.get(url.searchParams.get("v") ?? "") !== address) {
+      return new Response("", { status: 403 });
+    }
     const fault = endpoint === "other" ? undefined : faults.get(endpoint);
     if (fault) {
       const played = await play(fault);
@@ -118,20 +131,30 @@ export function startFakeYoutube(options: { latencyMs?: number; anyVideo?: boole
     return fault ? await shape(normal, fault) : normal;
   }
 
-  function answer(endpoint: Endpoint | "other", url: URL, body: string | undefined, client: string | undefined, cookie: string | undefined): Response | Promise<Response> {
+  function answer(
+    endpoint: Endpoint | "other",
+    url: URL,
+    body: string | undefined,
+    client: string | undefined,
+    cookie: string | undefined,
+  ): Response | Promise<Response> {
     if (endpoint === "player") {
       const blocked = !url.searchParams.has("key") && (gate.blockKeyless || gate.blockClients?.includes(client ?? ""));
       if (blocked) return json(fixture(VIDEOS.botCheck.player));
       if (gate.garbleKeyless && !url.searchParams.has("key")) return json("{}");
       if (options.anyVideo) return anyVideoPlayer(body);
-      return gate.tracks ? withTracks(playerResponse(body), (tracks) => gate.tracks!(client ?? "", tracks)) : playerResponse(body);
+      return gate.tracks
+        ? withTracks(playerResponse(body), (tracks) => gate.tracks!(client ?? "", tracks))
+        : playerResponse(body);
     }
     if (endpoint === "watch") return html(watchBody(watchPage, cookie));
     if (endpoint === "caption") {
       if (url.search.includes("exp=xpe")) return new Response("", { headers: { "content-type": "text/xml" } });
       const videoId = url.searchParams.get("v") ?? "";
       const language = url.searchParams.get("tlang") ?? url.searchParams.get("lang") ?? "";
-      return new Response(captions.get(`${videoId}|${language}`) ?? captions.get(videoId) ?? transcript, { headers: { "content-type": "text/xml; charset=UTF-8" } });
+      return new Response(captions.get(`${videoId}|${language}`) ?? captions.get(videoId) ?? transcript, {
+        headers: { "content-type": "text/xml; charset=UTF-8" },
+      });
     }
     return new Response("Not found", { status: 404 });
   }
@@ -191,7 +214,10 @@ function anyVideoPlayer(body: string | undefined): Response {
 }
 
 /** A player answer whose caption track list went through `rewrite`. */
-async function withTracks(response: Response, rewrite: (tracks: Parameters<NonNullable<PlayerGate["tracks"]>>[1]) => unknown[]): Promise<Response> {
+async function withTracks(
+  response: Response,
+  rewrite: (tracks: Parameters<NonNullable<PlayerGate["tracks"]>>[1]) => unknown[],
+): Promise<Response> {
   const player = await response.json();
   const renderer = player?.captions?.playerCaptionsTracklistRenderer;
   if (renderer?.captionTracks) renderer.captionTracks = rewrite(renderer.captionTracks);
@@ -201,7 +227,12 @@ async function withTracks(response: Response, rewrite: (tracks: Parameters<NonNu
 /** What a blocked address gets from every endpoint. */
 function refusal(kind: BlockKind, endpoint: Endpoint | "other"): Response {
   if (kind === "429") return new Response("Too Many Requests", { status: 429 });
-  if (kind === "sorry") return new Response("", { status: 302, headers: { location: "https://www.google.com/sorry/index?continue=https://www.youtube.com/" } });
+  if (kind === "sorry") {
+    return new Response("", {
+      status: 302,
+      headers: { location: "https://www.google.com/sorry/index?continue=https://www.youtube.com/" },
+    });
+  }
   if (kind === "bot-check" && endpoint === "player") return json(fixture(VIDEOS.botCheck.player));
   return html(fixture("youtube_too_many_requests.html"));
 }
@@ -260,7 +291,10 @@ async function play(fault: Fault): Promise<Response | undefined> {
 
 /** Plays a fault that changes how the normal response is sent rather than what it says. */
 async function shape(normal: Response, fault: Fault): Promise<Response> {
-  const init = { status: normal.status, headers: { "content-type": normal.headers.get("content-type") ?? "text/plain" } };
+  const init = {
+    status: normal.status,
+    headers: { "content-type": normal.headers.get("content-type") ?? "text/plain" },
+  };
   if (fault.kind === "trickle") return new Response(trickle(await normal.text(), fault.totalMs), init);
   if (fault.kind === "oversized") return new Response(padded(await normal.text(), fault.padBytes), init);
   return normal;

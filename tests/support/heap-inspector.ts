@@ -1,8 +1,12 @@
 /** @module Deno heap through the V8 inspector (`--inspect`), for tests and bench/memory.ts: a full GC, then an evaluated expression. */
 
 /** A connection to one inspector target, sending CDP commands in turn. */
-export async function connectInspector(port: number): Promise<{ evaluate(expression: string): Promise<unknown>; gc(): Promise<void>; close(): void }> {
-  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
+export async function connectInspector(
+  port: number,
+): Promise<{ evaluate(expression: string): Promise<unknown>; gc(): Promise<void>; close(): void }> {
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
+    webSocketDebuggerUrl: string;
+  }[];
   const socket = new WebSocket(targets[0]!.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => {
     socket.onopen = resolve;
@@ -21,7 +25,9 @@ export async function connectInspector(port: number): Promise<{ evaluate(express
     });
   return {
     async evaluate(expression) {
-      const result = (await send("Runtime.evaluate", { expression, returnByValue: true })) as { result?: { value?: unknown } };
+      const result = (await send("Runtime.evaluate", { expression, returnByValue: true })) as {
+        result?: { value?: unknown };
+      };
       return result.result?.value;
     },
     async gc() {

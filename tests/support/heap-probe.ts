@@ -7,6 +7,9 @@ if (file) {
   process.on("SIGUSR2", () => {
     Bun.gc(true);
     const stats = heapStats();
-    writeFileSync(file, JSON.stringify({ heapSize: stats.heapSize, objectCount: stats.objectCount, types: stats.objectTypeCounts }));
+    writeFileSync(
+      file,
+      JSON.stringify({ heapSize: stats.heapSize, objectCount: stats.objectCount, types: stats.objectTypeCounts }),
+    );
   });
 }

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { connectInspector } from "./heap-inspector.ts";
 import { rssMiB } from "../soak/rss.ts";
-import { ROOT, startService, type RunningService, type Target } from "./service-process.ts";
+import { ROOT, type RunningService, startService, type Target } from "./service-process.ts";
 
 /** A running service and how to measure it. */
 export interface MeasuredService {
@@ -30,7 +30,17 @@ export async function startMeasured(target: Target, env: Record<string, string>)
   }
   if (target === "deno") {
     const port = 9400 + ((process.pid + Date.now()) % 500);
-    const command = [`${ROOT}node_modules/.bin/deno`, "run", "--v8-flags=--optimize-for-size", `--inspect=127.0.0.1:${port}`, "--allow-net", "--allow-env", "--allow-read", "--allow-write", `${ROOT}src/app/main-deno.ts`];
+    const command = [
+      `${ROOT}node_modules/.bin/deno`,
+      "run",
+      "--v8-flags=--optimize-for-size",
+      `--inspect=127.0.0.1:${port}`,
+      "--allow-net",
+      "--allow-env",
+      "--allow-read",
+      "--allow-write",
+      `${ROOT}src/app/main-deno.ts`,
+    ];
     const service = await startService(env, { target, command });
     const bytes = async (): Promise<number> => {
       const inspector = await connectInspector(port);

@@ -5,19 +5,27 @@ import { dirname, join, resolve } from "node:path";
 /** Every `.ts` file under `dir`, recursively. */
 export function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [join(dir, entry.name)] : [],
+    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [join(dir, entry.name)] : []
   );
 }
 
 /** Relative specifiers a file imports: static (`from "..."`, types included), side-effect and dynamic. */
 export function relativeImports(text: string): string[] {
-  const patterns = [/from\s+["'](\.{1,2}\/[^"']+)["']/g, /import\s*\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g, /import\s+["'](\.{1,2}\/[^"']+)["']/g];
+  const patterns = [
+    /from\s+["'](\.{1,2}\/[^"']+)["']/g,
+    /import\s*\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g,
+    /import\s+["'](\.{1,2}\/[^"']+)["']/g,
+  ];
   return patterns.flatMap((pattern) => [...text.matchAll(pattern)].map((m) => m[1]!));
 }
 
 /** The import graph of the files: each file to the files it imports. */
 export function importGraph(files: readonly string[]): Map<string, string[]> {
-  return new Map(files.map((file) => [file, relativeImports(readFileSync(file, "utf8")).map((spec) => resolve(dirname(file), spec))]));
+  return new Map(
+    files.map((
+      file,
+    ) => [file, relativeImports(readFileSync(file, "utf8")).map((spec) => resolve(dirname(file), spec))]),
+  );
 }
 
 /**

@@ -4,11 +4,18 @@ import type { Language } from "../../src/domain/chat-request.ts";
 import type { AnswerWriter, TranscriptSource } from "../../src/domain/ports.ts";
 import type { Transcript, TranscriptQuery } from "../../src/domain/transcript.ts";
 import { PHRASES } from "../../src/adapters/offline/phrases.ts";
-import { labelledCases, reviewCues, SET_LANGUAGES, type LabelledCase } from "./labelled-set.ts";
+import { type LabelledCase, labelledCases, reviewCues, SET_LANGUAGES } from "./labelled-set.ts";
 
 /** The review as YouTube would serve it for a video spoken in `spoken`: its own track, the others translated. */
 export function reviewTranscript(spoken: Language, language: Language): Transcript {
-  return { videoId: `review-${spoken}`, language, isGenerated: false, isTranslated: language !== spoken, videoLanguage: spoken, cues: reviewCues(language) };
+  return {
+    videoId: `review-${spoken}`,
+    language,
+    isGenerated: false,
+    isTranslated: language !== spoken,
+    videoLanguage: spoken,
+    cues: reviewCues(language),
+  };
 }
 
 /** A transcript source serving the review videos (`review-<spoken language>`) in any of the five languages. */
@@ -44,11 +51,18 @@ export async function scoreOnSet(writer: AnswerWriter): Promise<SetScore> {
   for (const [i, item] of cases.entries()) {
     const spoken = SET_LANGUAGES[i % SET_LANGUAGES.length]!;
     const transcript = reviewTranscript(spoken, item.answer);
-    const { text } = await writer.write({ transcript, prompt: item.question, isSummary: false, language: item.answer, outputFormat: "text" });
+    const { text } = await writer.write({
+      transcript,
+      prompt: item.question,
+      isSummary: false,
+      language: item.answer,
+      outputFormat: "text",
+    });
     if (text.startsWith(PHRASES[item.answer].noMatch)) score.notDiscussed += 1;
     const quoted = text.split("\n").filter((line) => line.startsWith("["));
-    if (text.startsWith(PHRASES[item.answer].question) && quoted.some((line) => line.includes(item.expected))) score.hits += 1;
-    else score.misses.push(item);
+    if (text.startsWith(PHRASES[item.answer].question) && quoted.some((line) => line.includes(item.expected))) {
+      score.hits += 1;
+    } else score.misses.push(item);
   }
   return score;
 }

@@ -212,7 +212,11 @@ export const MOMENT_SECONDS = 20;
 
 /** @returns the review's track in `language`: one cue per moment, at the same times in every language */
 export function reviewCues(language: Language): Cue[] {
-  return MOMENTS.map((moment, i) => ({ start: i * MOMENT_SECONDS + 1, duration: MOMENT_SECONDS - 2, text: moment.say[language] }));
+  return MOMENTS.map((moment, i) => ({
+    start: i * MOMENT_SECONDS + 1,
+    duration: MOMENT_SECONDS - 2,
+    text: moment.say[language],
+  }));
 }
 
 /** One labelled question: asked in one language, answered in another, by a known sentence. */
@@ -233,7 +237,15 @@ export function labelledCases(): LabelledCase[] {
     if (!moment.ask) return;
     for (const asked of SET_LANGUAGES) {
       for (const answer of SET_LANGUAGES) {
-        if (answer !== asked) cases.push({ asked, answer, question: moment.ask[asked], expected: moment.say[answer], at: i * MOMENT_SECONDS + 1 });
+        if (answer !== asked) {
+          cases.push({
+            asked,
+            answer,
+            question: moment.ask[asked],
+            expected: moment.say[answer],
+            at: i * MOMENT_SECONDS + 1,
+          });
+        }
       }
     }
   });

@@ -4,10 +4,51 @@
  * fake YouTube serves: a cue every four seconds, about 150 spoken words a
  * minute, one topic per ten minutes, deterministic.
  */
-const TOPICS = ["battery", "keyboard", "screen", "camera", "speakers", "processor", "storage", "software", "price", "design", "charger", "stylus", "hinge", "ports", "warranty", "display", "memory", "graphics"];
+const TOPICS = [
+  "battery",
+  "keyboard",
+  "screen",
+  "camera",
+  "speakers",
+  "processor",
+  "storage",
+  "software",
+  "price",
+  "design",
+  "charger",
+  "stylus",
+  "hinge",
+  "ports",
+  "warranty",
+  "display",
+  "memory",
+  "graphics",
+];
 const OPENERS = ["So", "Now", "And", "Honestly", "Also", "Next", "Here", "Overall", "Then", "Basically"];
-const VERBS = ["feels", "looks", "works", "performs", "holds up", "compares", "behaves", "stands out", "matters", "changes"];
-const ENDINGS = ["better than I expected", "about the same as last year", "well in daily use", "fine for most people", "worse under heavy load", "great when travelling", "okay for the money", "surprisingly well outdoors", "nicely with the cover", "poorly in direct sunlight"];
+const VERBS = [
+  "feels",
+  "looks",
+  "works",
+  "performs",
+  "holds up",
+  "compares",
+  "behaves",
+  "stands out",
+  "matters",
+  "changes",
+];
+const ENDINGS = [
+  "better than I expected",
+  "about the same as last year",
+  "well in daily use",
+  "fine for most people",
+  "worse under heavy load",
+  "great when travelling",
+  "okay for the money",
+  "surprisingly well outdoors",
+  "nicely with the cover",
+  "poorly in direct sunlight",
+];
 
 /** The sentence planted in the last minutes, for relevance tests. */
 export const NEEDLE = "The secret ingredient of the recipe is smoked paprika from Extremadura.";
@@ -32,7 +73,9 @@ export function generateCues(seconds: number, options: { needleAt?: number } = {
   };
   for (let start = 0; start < seconds; start += 4) {
     const topic = TOPICS[Math.floor(start / 600) % TOPICS.length]!;
-    const text = options.needleAt !== undefined && start === Math.floor(options.needleAt / 4) * 4 ? NEEDLE : `${pick(OPENERS)} the ${topic} ${pick(VERBS)} ${pick(ENDINGS)}.`;
+    const text = options.needleAt !== undefined && start === Math.floor(options.needleAt / 4) * 4
+      ? NEEDLE
+      : `${pick(OPENERS)} the ${topic} ${pick(VERBS)} ${pick(ENDINGS)}.`;
     cues.push({ start, duration: 4, text });
   }
   return cues;

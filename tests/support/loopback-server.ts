@@ -13,8 +13,16 @@ export interface LoopbackServer {
  * Serves `handle` (told the client's address) on 127.0.0.1 at a free port, with no idle timeout (faults
  * that hang must hang until the client gives up).
  */
-export function startLoopbackServer(handle: (request: Request, address: string) => Response | Promise<Response>): LoopbackServer {
-  const serve = (port: number) => Bun.serve({ port, hostname: "127.0.0.1", idleTimeout: 0, fetch: (request, server) => handle(request, server.requestIP(request)?.address ?? "") });
+export function startLoopbackServer(
+  handle: (request: Request, address: string) => Response | Promise<Response>,
+): LoopbackServer {
+  const serve = (port: number) =>
+    Bun.serve({
+      port,
+      hostname: "127.0.0.1",
+      idleTimeout: 0,
+      fetch: (request, server) => handle(request, server.requestIP(request)?.address ?? ""),
+    });
   let server: ReturnType<typeof serve> | undefined = serve(0);
   const port = server.port as number;
   const stop = async () => {

@@ -12,7 +12,9 @@ export function parseSamples(text: string): Map<string, number> {
     if (line === "" || line.startsWith("#")) continue;
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match) throw new Error(`Not a sample line: ${line}`);
-    const labels = match[2] ? [...match[2].matchAll(/([a-zA-Z_]\w*)="((?:[^"\\]|\\.)*)"/g)].map((m) => `${m[1]}="${m[2]}"`).sort() : [];
+    const labels = match[2]
+      ? [...match[2].matchAll(/([a-zA-Z_]\w*)="((?:[^"\\]|\\.)*)"/g)].map((m) => `${m[1]}="${m[2]}"`).sort()
+      : [];
     samples.set(`${match[1]}${labels.length ? `{${labels.join(",")}}` : ""}`, Number(match[3]));
   }
   return samples;
@@ -33,6 +35,10 @@ export function sample(samples: Map<string, number>, name: string, labels: Recor
 }
 
 /** @returns by how much each listed sample moved between two scrapes */
-export function deltas(before: Map<string, number>, after: Map<string, number>, keys: string[]): Record<string, number> {
+export function deltas(
+  before: Map<string, number>,
+  after: Map<string, number>,
+  keys: string[],
+): Record<string, number> {
   return Object.fromEntries(keys.map((key) => [key, (after.get(key) ?? 0) - (before.get(key) ?? 0)]));
 }

@@ -41,17 +41,24 @@ export function createProviderLimits(options: ProviderLimitsOptions, now: () => 
   const refill = () => {
     const t = now();
     tokens = Math.min(options.tokensPerWindow, tokens + ((t - at) * options.tokensPerWindow) / options.windowMs);
-    requests = Math.min(options.requestsPerWindow, requests + ((t - at) * options.requestsPerWindow) / options.windowMs);
+    requests = Math.min(
+      options.requestsPerWindow,
+      requests + ((t - at) * options.requestsPerWindow) / options.windowMs,
+    );
     at = t;
   };
   const seconds = (ms: number) => `${(Math.max(0, ms) / 1000).toFixed(2)}s`;
   const headers = (): Record<string, string> => ({
     "x-ratelimit-limit-tokens": String(options.tokensPerWindow),
     "x-ratelimit-remaining-tokens": String(Math.max(0, Math.floor(tokens))),
-    "x-ratelimit-reset-tokens": seconds(((options.tokensPerWindow - tokens) * options.windowMs) / options.tokensPerWindow),
+    "x-ratelimit-reset-tokens": seconds(
+      ((options.tokensPerWindow - tokens) * options.windowMs) / options.tokensPerWindow,
+    ),
     "x-ratelimit-limit-requests": String(options.requestsPerWindow),
     "x-ratelimit-remaining-requests": String(Math.max(0, Math.floor(requests))),
-    "x-ratelimit-reset-requests": seconds(((options.requestsPerWindow - requests) * options.windowMs) / options.requestsPerWindow),
+    "x-ratelimit-reset-requests": seconds(
+      ((options.requestsPerWindow - requests) * options.windowMs) / options.requestsPerWindow,
+    ),
   });
   const error = (message: string) => ({ error: { message, type: "tokens", code: "rate_limit_exceeded" } });
 
@@ -64,16 +71,41 @@ export function createProviderLimits(options: ProviderLimitsOptions, now: () => 
       const requested = promptTokens + maxTokens;
       const where = `for model \`${model}\` in organization \`org_fake\` service tier \`on_demand\``;
       if (requested > options.tokensPerWindow) {
-        return { ok: false, status: 413, headers: headers(), body: error(`Request too large ${where} on tokens per minute (TPM): Limit ${options.tokensPerWindow}, Requested ${requested}, please reduce your message size and try again.`) };
+        return {
+          ok: false,
+          status: 413,
+          headers: headers(),
+          body: error(
+            `Request too large ${where} on tokens per minute (TPM): Limit ${options.tokensPerWindow}, Requested ${requested}, please reduce your message size and try again.`,
+          ),
+        };
       }
       if (requests < 1) {
         const wait = ((1 - requests) * options.windowMs) / options.requestsPerWindow;
-        return { ok: false, status: 429, headers: { ...headers(), "retry-after": String(Math.ceil(wait / 1000)) }, body: error(`Rate limit reached ${where} on requests per minute (RPM): Limit ${options.requestsPerWindow}, Used ${options.requestsPerWindow - Math.floor(requests)}, Requested 1. Please try again in ${seconds(wait)}.`) };
+        return {
+          ok: false,
+          status: 429,
+          headers: { ...headers(), "retry-after": String(Math.ceil(wait / 1000)) },
+          body: error(
+            `Rate limit reached ${where} on requests per minute (RPM): Limit ${options.requestsPerWindow}, Used ${
+              options.requestsPerWindow - Math.floor(requests)
+            }, Requested 1. Please try again in ${seconds(wait)}.`,
+          ),
+        };
       }
       if (tokens < requested) {
         const wait = ((requested - tokens) * options.windowMs) / options.tokensPerWindow;
         const used = options.tokensPerWindow - Math.floor(tokens);
-        return { ok: false, status: 429, headers: { ...headers(), "retry-after": String(Math.ceil(wait / 1000)) }, body: error(`Rate limit reached ${where} on tokens per minute (TPM): Limit ${options.tokensPerWindow}, Used ${used}, Requested ${requested}. Please try again in ${seconds(wait)}. Need more tokens? Upgrade to Dev Tier today.`) };
+        return {
+          ok: false,
+          status: 429,
+          headers: { ...headers(), "retry-after": String(Math.ceil(wait / 1000)) },
+          body: error(
+            `Rate limit reached ${where} on tokens per minute (TPM): Limit ${options.tokensPerWindow}, Used ${used}, Requested ${requested}. Please try again in ${
+              seconds(wait)
+            }. Need more tokens? Upgrade to Dev Tier today.`,
+          ),
+        };
       }
       tokens -= requested;
       requests -= 1;

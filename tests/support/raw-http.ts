@@ -21,7 +21,11 @@ export interface RawResponse {
  * @param bytes the whole request, head and body
  * @param options `halfClose` ends our side after writing; `head` for a HEAD request (no body expected)
  */
-export function rawRequest(port: number, bytes: Uint8Array | string, options: { timeoutMs?: number; halfClose?: boolean; head?: boolean } = {}): Promise<RawResponse> {
+export function rawRequest(
+  port: number,
+  bytes: Uint8Array | string,
+  options: { timeoutMs?: number; halfClose?: boolean; head?: boolean } = {},
+): Promise<RawResponse> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let settled = false;
@@ -97,12 +101,21 @@ function dechunk(data: Buffer): Buffer | undefined {
  * Builds an HTTP/1.1 request's bytes. Headers are written exactly as given
  * (repeats allowed); `Host` and `Connection: close` are added unless present.
  */
-export function buildRequest(method: string, path: string, headers: [string, string][], body?: Uint8Array | string): Buffer {
+export function buildRequest(
+  method: string,
+  path: string,
+  headers: [string, string][],
+  body?: Uint8Array | string,
+): Buffer {
   const names = new Set(headers.map(([n]) => n.toLowerCase()));
   const all: [string, string][] = [...headers];
   if (!names.has("host")) all.unshift(["Host", "127.0.0.1"]);
   if (!names.has("connection")) all.push(["Connection", "close"]);
   const head = `${method} ${path} HTTP/1.1\r\n${all.map(([n, v]) => `${n}: ${v}`).join("\r\n")}\r\n\r\n`;
-  const bodyBytes = body === undefined ? Buffer.alloc(0) : typeof body === "string" ? Buffer.from(body, "utf8") : Buffer.from(body);
+  const bodyBytes = body === undefined
+    ? Buffer.alloc(0)
+    : typeof body === "string"
+    ? Buffer.from(body, "utf8")
+    : Buffer.from(body);
   return Buffer.concat([Buffer.from(head, "latin1"), bodyBytes]);
 }

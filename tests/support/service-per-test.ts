@@ -1,8 +1,8 @@
 /** @module Fake YouTube and LLM for a whole test file, and one fresh service per test. */
 import { afterAll, afterEach, beforeAll } from "bun:test";
-import { startFakeLlm, type FakeLlm } from "./fake-llm.ts";
-import { startFakeYoutube, type FakeYoutube } from "./fake-youtube.ts";
-import { startService, type RunningService } from "./service-process.ts";
+import { type FakeLlm, startFakeLlm } from "./fake-llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "./fake-youtube.ts";
+import { type RunningService, startService } from "./service-process.ts";
 
 /** A test file's fakes, and the service of the test running now. */
 export interface ServicePerTest {
@@ -20,7 +20,9 @@ export interface ServicePerTest {
  *
  * @param settings the service's settings, given the fakes (their addresses)
  */
-export function servicePerTest(settings: (fakes: { youtube: FakeYoutube; llm: FakeLlm }) => Record<string, string>): ServicePerTest {
+export function servicePerTest(
+  settings: (fakes: { youtube: FakeYoutube; llm: FakeLlm }) => Record<string, string>,
+): ServicePerTest {
   let youtube: FakeYoutube | undefined;
   let llm: FakeLlm | undefined;
   let running: RunningService | undefined;

@@ -20,7 +20,9 @@ export interface RunningService {
 /** @returns the target named by `E2E_TARGET`, `bun` by default */
 export function targetFromEnv(): Target {
   const target = process.env.E2E_TARGET ?? "bun";
-  if (target !== "bun" && target !== "binary" && target !== "deno") throw new Error(`E2E_TARGET must be bun, binary or deno: current value is ${target}`);
+  if (target !== "bun" && target !== "binary" && target !== "deno") {
+    throw new Error(`E2E_TARGET must be bun, binary or deno: current value is ${target}`);
+  }
   return target;
 }
 
@@ -49,18 +51,41 @@ export function defaultCwd(target: Target): string {
 
 /** The environment a test process gets: exactly `env` plus PATH, HOME and test-friendly defaults. */
 function childEnv(env: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", PORT: "0", HOST: "127.0.0.1", LOG_FORMAT: "json", ...env };
+  return {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "/tmp",
+    NO_COLOR: "1",
+    DENO_NO_UPDATE_CHECK: "1",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_FORMAT: "json",
+    ...env,
+  };
 }
 
 /**
  * Runs the service's entry point to its exit (a subcommand, or a start-up
  * that must fail) and returns its exit code and everything it printed.
  */
-export async function runToExit(env: Record<string, string>, options: { target?: Target; cwd?: string; args?: string[]; timeoutMs?: number } = {}): Promise<{ code: number; output: string }> {
+export async function runToExit(
+  env: Record<string, string>,
+  options: { target?: Target; cwd?: string; args?: string[]; timeoutMs?: number } = {},
+): Promise<{ code: number; output: string }> {
   const target = options.target ?? targetFromEnv();
-  const child = track(spawn(commandFor(target, options.args), { cwd: options.cwd ?? defaultCwd(target), env: childEnv(env), stdout: "pipe", stderr: "pipe" }));
+  const child = track(
+    spawn(commandFor(target, options.args), {
+      cwd: options.cwd ?? defaultCwd(target),
+      env: childEnv(env),
+      stdout: "pipe",
+      stderr: "pipe",
+    }),
+  );
   const timer = setTimeout(() => killTree(child, "SIGKILL"), options.timeoutMs ?? 20_000);
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   clearTimeout(timer);
   return { code, output: stdout + stderr };
 }
@@ -70,7 +95,10 @@ export async function runToExit(env: Record<string, string>, options: { target?:
  * its banner. The environment is exactly `env` plus PATH and HOME, so the
  * developer's own settings never leak into a test.
  */
-export async function startService(env: Record<string, string>, options: { target?: Target; cwd?: string; timeoutMs?: number; command?: string[] } = {}): Promise<RunningService> {
+export async function startService(
+  env: Record<string, string>,
+  options: { target?: Target; cwd?: string; timeoutMs?: number; command?: string[] } = {},
+): Promise<RunningService> {
   const target = options.target ?? targetFromEnv();
   let output = "";
   const child = track(

@@ -1,9 +1,9 @@
 /** @module The service with STT=groq over its loopback fakes (YouTube with audio, Groq with transcription), and a proxy with its own source address. */
 import http from "node:http";
-import { startFakeLlm, type FakeLlm } from "./fake-llm.ts";
-import { startFakeStt, type FakeStt } from "./fake-stt.ts";
-import { startFakeYoutubeAudio, type FakeYoutubeAudio } from "./fake-youtube-audio.ts";
-import { startService, type RunningService } from "./service-process.ts";
+import { type FakeLlm, startFakeLlm } from "./fake-llm.ts";
+import { type FakeStt, startFakeStt } from "./fake-stt.ts";
+import { type FakeYoutubeAudio, startFakeYoutubeAudio } from "./fake-youtube-audio.ts";
+import { type RunningService, startService } from "./service-process.ts";
 import { KEY } from "./youtube-e2e.ts";
 
 export { KEY };
@@ -62,7 +62,14 @@ export async function startSpeechRig(env: Record<string, string> = {}): Promise<
 export function startBoundProxy(localAddress = "127.0.0.2") {
   const server = http.createServer((request, response) => {
     const target = new URL(request.url ?? "");
-    const upstream = http.request({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: request.method, headers: request.headers, localAddress }, (answer) => {
+    const upstream = http.request({
+      host: target.hostname,
+      port: target.port,
+      path: target.pathname + target.search,
+      method: request.method,
+      headers: request.headers,
+      localAddress,
+    }, (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(response);
     });

@@ -17,10 +17,14 @@ export interface ReadEvent {
  *
  * @param options.stopAfter stops reading (cancels the body) once this returns true
  */
-export async function readEvents(response: Response, options: { stopAfter?: (events: ReadEvent[]) => boolean } = {}): Promise<ReadEvent[]> {
+export async function readEvents(
+  response: Response,
+  options: { stopAfter?: (events: ReadEvent[]) => boolean } = {},
+): Promise<ReadEvent[]> {
   const events: ReadEvent[] = [];
   const parser = createParser({
-    onEvent: (message) => events.push({ event: message.event ?? "message", data: JSON.parse(message.data), at: performance.now() }),
+    onEvent: (message) =>
+      events.push({ event: message.event ?? "message", data: JSON.parse(message.data), at: performance.now() }),
     onComment: (comment) => events.push({ event: "comment", data: comment.trim(), at: performance.now() }),
   });
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();

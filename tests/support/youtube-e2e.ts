@@ -1,8 +1,8 @@
 /** @module Starts the fake YouTube, the fake LLM and the real service, and asks `POST /chat` for a video. */
 // deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
-import { startFakeLlm, type FakeLlm } from "./fake-llm.ts";
-import { startFakeYoutube, type FakeYoutube } from "./fake-youtube.ts";
-import { postChat, startService, type RunningService } from "./service-process.ts";
+import { type FakeLlm, startFakeLlm } from "./fake-llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "./fake-youtube.ts";
+import { postChat, type RunningService, startService } from "./service-process.ts";
 
 export const KEY = "e2e-youtube-key-0123456789";
 
@@ -18,7 +18,10 @@ export interface YoutubeRig {
  * Starts the fake YouTube, the fake LLM and the real service pointed at them.
  * Caches are off unless `env` turns them on, so every case reaches YouTube.
  */
-export async function startYoutubeRig(env: Record<string, string> = {}, options: { latencyMs?: number } = {}): Promise<YoutubeRig> {
+export async function startYoutubeRig(
+  env: Record<string, string> = {},
+  options: { latencyMs?: number } = {},
+): Promise<YoutubeRig> {
   const youtube = startFakeYoutube({ latencyMs: options.latencyMs });
   const llm = startFakeLlm();
   const service = await startService({
@@ -57,9 +60,22 @@ export interface ChatOutcome {
 }
 
 /** Sends `POST /chat` for a video id and reads the outcome. */
-export async function ask(service: RunningService, videoId: string, fields: Record<string, string> = {}): Promise<ChatOutcome> {
+export async function ask(
+  service: RunningService,
+  videoId: string,
+  fields: Record<string, string> = {},
+): Promise<ChatOutcome> {
   const started = performance.now();
-  const response = await postChat(service.url, { url: `https://www.youtube.com/watch?v=${videoId}`, ...fields }, { "x-api-key": KEY });
+  const response = await postChat(service.url, { url: `https://www.youtube.com/watch?v=${videoId}`, ...fields }, {
+    "x-api-key": KEY,
+  });
   const body = await response.json();
-  return { status: response.status, code: body?.error?.code, message: body?.error?.message, retryAfter: response.headers.get("retry-after"), body, ms: performance.now() - started };
+  return {
+    status: response.status,
+    code: body?.error?.code,
+    message: body?.error?.message,
+    retryAfter: response.headers.get("retry-after"),
+    body,
+    ms: performance.now() - started,
+  };
 }

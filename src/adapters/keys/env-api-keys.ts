@@ -1,6 +1,6 @@
 /** @module Accepts the fixed keys of `API_KEYS`, looked up by digest, and generates new keys. */
 import type { ApiKeys, KeyIdentity } from "../../domain/ports.ts";
-import { sha256Hex, type KeyDigest } from "./key-digest.ts";
+import { type KeyDigest, sha256Hex } from "./key-digest.ts";
 
 /**
  * Accepts a fixed list of keys (from `API_KEYS`). Keys are looked up by their

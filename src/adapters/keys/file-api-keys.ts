@@ -2,7 +2,7 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { KeyIdentity } from "../../domain/ports.ts";
-import { sha256Hex, type KeyDigest } from "./key-digest.ts";
+import { type KeyDigest, sha256Hex } from "./key-digest.ts";
 import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord } from "./issued-api-keys.ts";
 
 /** The file's content: `{"version": 1, "keys": [KeyRecord, ...]}`. */
@@ -48,7 +48,9 @@ export function createFileApiKeys(options: { path: string; log?: FileKeysLog; di
     }
     const parsed = JSON.parse(text) as Partial<KeysFile>;
     if (parsed?.version !== 1 || !Array.isArray(parsed.keys) || !parsed.keys.every(isKeyRecord)) {
-      throw new Error(`The keys file ${path} is not a keys file (expected {"version": 1, "keys": [...]}); fix or move it`);
+      throw new Error(
+        `The keys file ${path} is not a keys file (expected {"version": 1, "keys": [...]}); fix or move it`,
+      );
     }
     return parsed.keys;
   };

@@ -38,7 +38,9 @@ export interface IssuedApiKeys extends ApiKeys {
  * @param options.now clock, swappable in tests
  * @returns the key (to show once) and its record (to store)
  */
-export function issueKey(options: { name: string; rateLimit?: string; now?: () => Date }): { key: string; record: KeyRecord } {
+export function issueKey(
+  options: { name: string; rateLimit?: string; now?: () => Date },
+): { key: string; record: KeyRecord } {
   const key = generateApiKey();
   const idBytes = crypto.getRandomValues(new Uint8Array(6));
   const record: KeyRecord = {
@@ -53,7 +55,9 @@ export function issueKey(options: { name: string; rateLimit?: string; now?: () =
 
 /** @returns the identity the service knows a stored key by */
 export function identityOf(record: KeyRecord): KeyIdentity {
-  return record.rateLimit ? { id: record.id, name: record.name, rateLimit: record.rateLimit } : { id: record.id, name: record.name };
+  return record.rateLimit
+    ? { id: record.id, name: record.name, rateLimit: record.rateLimit }
+    : { id: record.id, name: record.name };
 }
 
 /**
@@ -62,6 +66,8 @@ export function identityOf(record: KeyRecord): KeyIdentity {
  */
 export function isKeyRecord(value: unknown): value is KeyRecord {
   const r = value as Partial<KeyRecord> | null;
-  return typeof r === "object" && r !== null && typeof r.id === "string" && typeof r.name === "string" && typeof r.createdAt === "string" &&
-    typeof r.sha256 === "string" && /^[0-9a-f]{64}$/.test(r.sha256) && (r.rateLimit === undefined || typeof r.rateLimit === "string");
+  return typeof r === "object" && r !== null && typeof r.id === "string" && typeof r.name === "string" &&
+    typeof r.createdAt === "string" &&
+    typeof r.sha256 === "string" && /^[0-9a-f]{64}$/.test(r.sha256) &&
+    (r.rateLimit === undefined || typeof r.rateLimit === "string");
 }

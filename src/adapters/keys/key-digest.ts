@@ -24,7 +24,9 @@ const bunHasher = (globalThis as { Bun?: { CryptoHasher?: Hasher } }).Bun?.Crypt
  * purpose: it runs on every request, and the Web Crypto digest is a promise
  * settled by another thread for a few dozen bytes of work.
  */
-export const sha256Hex: KeyDigest = bunHasher ? (text) => new bunHasher("sha256").update(text).digest("hex") : nodeSha256Hex();
+export const sha256Hex: KeyDigest = bunHasher
+  ? (text) => new bunHasher("sha256").update(text).digest("hex")
+  : nodeSha256Hex();
 
 /**
  * Remembers the digests of the last `maxEntries` keys presented, so a key

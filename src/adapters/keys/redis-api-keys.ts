@@ -1,6 +1,6 @@
 /** @module Issued API keys in a Redis hash shared by every instance, remembered briefly during outages. */
 import type { KeyIdentity } from "../../domain/ports.ts";
-import { sha256Hex, type KeyDigest } from "./key-digest.ts";
+import { type KeyDigest, sha256Hex } from "./key-digest.ts";
 import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord } from "./issued-api-keys.ts";
 import type { RedisConnection } from "../redis/redis-connection.ts";
 
@@ -19,7 +19,9 @@ import type { RedisConnection } from "../redis/redis-connection.ts";
  * @param options.now clock in ms, swappable in tests
  * @param options.digest how presented keys are digested (SHA-256; swappable in tests)
  */
-export function createRedisApiKeys(options: { connection: RedisConnection; rememberMs?: number; now?: () => number; digest?: KeyDigest }): IssuedApiKeys {
+export function createRedisApiKeys(
+  options: { connection: RedisConnection; rememberMs?: number; now?: () => number; digest?: KeyDigest },
+): IssuedApiKeys {
   const { connection } = options;
   const digestOf = options.digest ?? sha256Hex;
   const hash = `${connection.prefix}keys`;
@@ -35,7 +37,9 @@ export function createRedisApiKeys(options: { connection: RedisConnection; remem
 
   const all = async (): Promise<KeyRecord[]> => {
     const values = await connection.run((client) => client.hvals(hash));
-    return values.map((text) => JSON.parse(text) as unknown).filter(isKeyRecord).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return values.map((text) => JSON.parse(text) as unknown).filter(isKeyRecord).sort((a, b) =>
+      a.createdAt.localeCompare(b.createdAt)
+    );
   };
 
   return {

@@ -27,7 +27,12 @@ export const UNLIMITED: RateDecision = { allowed: true, remaining: Number.POSITI
  * @param nowMs the time of the request
  * @returns the decision and the state after
  */
-export function takeTokens(budget: Budget, bucket: Bucket | undefined, cost: number, nowMs: number): { decision: RateDecision; bucket: Bucket } {
+export function takeTokens(
+  budget: Budget,
+  bucket: Bucket | undefined,
+  cost: number,
+  nowMs: number,
+): { decision: RateDecision; bucket: Bucket } {
   const perMs = budget.limit / (budget.windowSeconds * 1000);
   const elapsed = bucket ? Math.max(0, nowMs - bucket.atMs) : 0;
   let tokens = Math.min(budget.limit, (bucket?.tokens ?? budget.limit) + elapsed * perMs);
@@ -51,7 +56,9 @@ export function takeTokens(budget: Budget, bucket: Bucket | undefined, cost: num
  * @param options.now clock in ms, swappable in tests
  * @param options.maxKeys bound on the buckets kept (default 100 000)
  */
-export function createMemoryRateLimiter(options: { budgetFor: (identity: KeyIdentity) => Budget | undefined; now?: () => number; maxKeys?: number }): RateLimiter {
+export function createMemoryRateLimiter(
+  options: { budgetFor: (identity: KeyIdentity) => Budget | undefined; now?: () => number; maxKeys?: number },
+): RateLimiter {
   const now = options.now ?? Date.now;
   const maxKeys = options.maxKeys ?? 100_000;
   const buckets = new Map<string, Bucket>();

@@ -6,7 +6,9 @@ import type { WorkGate } from "../../domain/ports.ts";
  * Admits at most `maxInFlight` works at once and refuses the rest at once
  * with 503 `overloaded`, so a burst never becomes an unbounded queue.
  */
-export function createMemoryWorkGate(options: { maxInFlight: number; retryAfterSeconds?: number }): WorkGate & { readonly inFlight: number } {
+export function createMemoryWorkGate(
+  options: { maxInFlight: number; retryAfterSeconds?: number },
+): WorkGate & { readonly inFlight: number } {
   let inFlight = 0;
   return {
     get inFlight() {
@@ -14,9 +16,13 @@ export function createMemoryWorkGate(options: { maxInFlight: number; retryAfterS
     },
     async run(work) {
       if (inFlight >= options.maxInFlight) {
-        throw new AppError("overloaded", "The server is busy with other requests; retry after the time in the Retry-After header", {
-          retryAfterSeconds: options.retryAfterSeconds ?? 2,
-        });
+        throw new AppError(
+          "overloaded",
+          "The server is busy with other requests; retry after the time in the Retry-After header",
+          {
+            retryAfterSeconds: options.retryAfterSeconds ?? 2,
+          },
+        );
       }
       inFlight++;
       try {

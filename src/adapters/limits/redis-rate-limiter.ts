@@ -1,6 +1,6 @@
 /** @module Per-key token-bucket rate limiting in Redis, run atomically as a Lua script. */
 import type { KeyIdentity, RateDecision, RateLimiter } from "../../domain/ports.ts";
-import { UNLIMITED, type Budget } from "./memory-rate-limiter.ts";
+import { type Budget, UNLIMITED } from "./memory-rate-limiter.ts";
 import type { RedisConnection } from "../redis/redis-connection.ts";
 
 /**

@@ -53,7 +53,10 @@ export function createGroqAnswerWriter(options: GroqWriterOptions): AnswerWriter
     completer,
     inputTokenBudget: options.inputTokenBudget,
     contextTokens: options.contextTokens ?? 131_072,
-    budget: options.budget ?? createLlmBudget({ store: createMemoryBudgetStore({ limits: { tokensPerWindow: 6_000, requestsPerWindow: 30 }, windowMs: 60_000 }) }),
+    budget: options.budget ??
+      createLlmBudget({
+        store: createMemoryBudgetStore({ limits: { tokensPerWindow: 6_000, requestsPerWindow: 30 }, windowMs: 60_000 }),
+      }),
     maxOutputTokens: options.maxOutputTokens,
     concurrency: options.concurrency,
     retryBudgetMs: options.retryBudgetMs,

@@ -5,7 +5,7 @@ import { AnswerShaper } from "./shaping/answer-shaper.ts";
 import type { Completer } from "./calls/completer.ts";
 import type { LlmBudget, Reservation } from "./budget/llm-budget.ts";
 import { createTokenCalibration } from "./planning/calibration.ts";
-import { draftAnswer, type Allowance } from "./planning/draft.ts";
+import { type Allowance, draftAnswer } from "./planning/draft.ts";
 import { isWrongLanguage } from "./shaping/language-check.ts";
 import { messages, rewritePrompt } from "./planning/prompts.ts";
 import { CHARGE_MARGIN, createRun, type Run } from "./calls/run.ts";
@@ -70,11 +70,21 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
           onAnswered: latency.record,
         });
         const shaper = shaperFor(spec, true);
-        const draft = await draftAnswer(run, spec, allowance(options, reservation, callAllowanceMs), spec.events && ((piece) => shaper.push(piece)));
+        const draft = await draftAnswer(
+          run,
+          spec,
+          allowance(options, reservation, callAllowanceMs),
+          spec.events && ((piece) => shaper.push(piece)),
+        );
         if (!spec.events) await shaper.push(draft.text);
         await shaper.end();
-        const text = shaper.wrong ? await rewritten(run, spec, shaper, unwrap(draft.text), options.maxOutputTokens) : shaper.text;
-        return { text, usage: { ...run.usage, plan: draft.plan, coverage: draft.coverage, budgetWaitMs: reservation.waitedMs } };
+        const text = shaper.wrong
+          ? await rewritten(run, spec, shaper, unwrap(draft.text), options.maxOutputTokens)
+          : shaper.text;
+        return {
+          text,
+          usage: { ...run.usage, plan: draft.plan, coverage: draft.coverage, budgetWaitMs: reservation.waitedMs },
+        };
       } finally {
         reservation.close();
       }
@@ -91,14 +101,21 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
  * the time left.
  */
 function allowance(options: LlmWriterOptions, reservation: Reservation, lastCallMs: () => number): Allowance {
-  const cap = options.inputTokenBudget === undefined ? Number.POSITIVE_INFINITY : options.inputTokenBudget + options.maxOutputTokens;
+  const cap = options.inputTokenBudget === undefined
+    ? Number.POSITIVE_INFINITY
+    : options.inputTokenBudget + options.maxOutputTokens;
   return {
     output: options.maxOutputTokens,
     plan(choose) {
       return reservation.plan(reservation.deadline - lastCallMs(), ({ tokens, view }) => {
         const maxCallTokens = Math.min(options.contextTokens, cap, view.limits.tokensPerWindow);
         // Calls take their count plus a margin (see CHARGE_MARGIN): the plan leaves room for it.
-        return choose({ maxCallTokens, tokens: Math.floor(tokens / CHARGE_MARGIN), tokensPerWindow: view.limits.tokensPerWindow, windowMs: view.windowMs });
+        return choose({
+          maxCallTokens,
+          tokens: Math.floor(tokens / CHARGE_MARGIN),
+          tokensPerWindow: view.limits.tokensPerWindow,
+          windowMs: view.windowMs,
+        });
       });
     },
   };
@@ -123,11 +140,21 @@ function shaperFor(spec: AnswerSpec, judged: boolean): AnswerShaper {
  * only, not the transcript, so it is cheap; when it fails (or says nothing),
  * the first answer is sent rather than failing the request.
  */
-async function rewritten(run: Run, spec: AnswerSpec, first: AnswerShaper, text: string, maxTokens: number): Promise<string> {
+async function rewritten(
+  run: Run,
+  spec: AnswerSpec,
+  first: AnswerShaper,
+  text: string,
+  maxTokens: number,
+): Promise<string> {
   const context = { language: spec.language, format: spec.outputFormat };
   const shaper = shaperFor(spec, false);
   try {
-    const rewrite = await run.call(messages(context, rewritePrompt(context, text)), maxTokens, spec.events && ((piece) => shaper.push(piece)));
+    const rewrite = await run.call(
+      messages(context, rewritePrompt(context, text)),
+      maxTokens,
+      spec.events && ((piece) => shaper.push(piece)),
+    );
     if (!spec.events) await shaper.push(rewrite);
     await shaper.end();
     if (shaper.text !== "") return shaper.text;
@@ -158,6 +185,7 @@ function createLatencyRecord(): LatencyRecord {
       recent.push(ms);
       if (recent.length > 20) recent.shift();
     },
-    lastCallAllowanceMs: () => (recent.length === 0 ? 20_000 : Math.min(20_000, Math.max(2_000, 3 * Math.max(...recent)))),
+    lastCallAllowanceMs:
+      () => (recent.length === 0 ? 20_000 : Math.min(20_000, Math.max(2_000, 3 * Math.max(...recent)))),
   };
 }

@@ -36,7 +36,12 @@ export function centralPassages(cues: readonly Cue[], most = 10): Passage[] {
  * @param others other readings of the same video, each in time order
  * @returns the matching passages of `cues`, in transcript order; none when nothing matches in any reading
  */
-export function relevantPassages(cues: readonly Cue[], question: string, most = 3, others: readonly (readonly Cue[])[] = []): Passage[] {
+export function relevantPassages(
+  cues: readonly Cue[],
+  question: string,
+  most = 3,
+  others: readonly (readonly Cue[])[] = [],
+): Passage[] {
   const passages = groupPassages(cues);
   const scores = matchScores(passages, question);
   for (const other of others) {
@@ -55,7 +60,12 @@ function matchScores(passages: readonly Passage[], question: string): number[] {
   return index.scores(terms(question).filter((term) => index.documentFrequency(term) <= limit));
 }
 
-function topInOrder(passages: readonly Passage[], scores: readonly number[], keep: number, matchingOnly = false): Passage[] {
+function topInOrder(
+  passages: readonly Passage[],
+  scores: readonly number[],
+  keep: number,
+  matchingOnly = false,
+): Passage[] {
   const ranked = scores
     .map((score, i) => [score, i] as const)
     .filter(([score]) => !matchingOnly || score > 0)

@@ -42,7 +42,10 @@ export function createOfflineAnswerWriter(options: { readings?: TranscriptSource
       }
       if (picked.length === 0) picked = centralPassages(cues, spec.isSummary ? 10 : 3);
       const note = primary(spec.transcript.language) === spec.language ? [] : [phrases.otherLanguage];
-      return { text: render([...note, intro], picked, spec.outputFormat), usage: { calls: 0, inputTokens: 0, outputTokens: 0, youtubeRequests } };
+      return {
+        text: render([...note, intro], picked, spec.outputFormat),
+        usage: { calls: 0, inputTokens: 0, outputTokens: 0, youtubeRequests },
+      };
     },
   };
 }

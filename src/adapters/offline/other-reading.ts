@@ -60,7 +60,9 @@ export async function fetchOtherReading(
       reusePlayer: true,
       countRequest: () => (youtubeRequests += 1),
     });
-    return primary(transcript.language) === primary(quoted.language) ? { youtubeRequests } : { transcript, youtubeRequests };
+    return primary(transcript.language) === primary(quoted.language)
+      ? { youtubeRequests }
+      : { transcript, youtubeRequests };
   } catch {
     return { youtubeRequests };
   }

@@ -46,7 +46,15 @@ export interface RedisConnection {
  * @param options.commandTimeoutMs time limit of each command (default 1000)
  * @param options.onAvailability told each time Redis becomes reachable or unreachable (readiness, metrics)
  */
-export function createRedisConnection(options: { url: string; prefix: string; log: RedisLog; commandTimeoutMs?: number; onAvailability?: (available: boolean) => void }): RedisConnection {
+export function createRedisConnection(
+  options: {
+    url: string;
+    prefix: string;
+    log: RedisLog;
+    commandTimeoutMs?: number;
+    onAvailability?: (available: boolean) => void;
+  },
+): RedisConnection {
   const client = new Redis(options.url, {
     enableOfflineQueue: false,
     commandTimeout: options.commandTimeoutMs ?? 1_000,
@@ -74,7 +82,10 @@ export function createRedisConnection(options: { url: string; prefix: string; lo
     available = false;
     if (outageLogged || closing) return;
     outageLogged = true;
-    options.log.warn("redis_unavailable", { error: describeRedisError(error), effect: "caches miss, work in flight is shared per instance only, rate limits and keys fall back as configured" });
+    options.log.warn("redis_unavailable", {
+      error: describeRedisError(error),
+      effect: "caches miss, work in flight is shared per instance only, rate limits and keys fall back as configured",
+    });
   };
   client.on("error", fail);
   client.on("ready", () => {
@@ -100,7 +111,9 @@ export function createRedisConnection(options: { url: string; prefix: string; lo
         if (!isReplyError(error)) fail(error);
         // A connection that let a command time out is not trusted: dropping it makes the
         // commands after it fail at once (no offline queue) until a reconnect succeeds.
-        if (error instanceof Error && error.message === "Command timed out" && client.status === "ready") client.disconnect(true);
+        if (error instanceof Error && error.message === "Command timed out" && client.status === "ready") {
+          client.disconnect(true);
+        }
         throw error;
       }
     },

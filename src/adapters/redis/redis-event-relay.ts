@@ -3,7 +3,8 @@ import type { AnswerEvent, FlightEvents } from "../../domain/ports.ts";
 import type { RedisConnection } from "./redis-connection.ts";
 
 /** Appends one event with its place `n`, keeps the stream bounded and renews its expiry. */
-const APPEND = "redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'n', ARGV[3], 'e', ARGV[4]) redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1";
+const APPEND =
+  "redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'n', ARGV[3], 'e', ARGV[4]) redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1";
 
 /** Entries read per XREAD: a stream is followed in bounded steps. */
 const BATCH = 500;
@@ -47,7 +48,9 @@ export class EventRelay {
     return events.publish((event) => {
       if (broken || next >= maxEvents) return;
       const n = next++;
-      connection.run((c) => c.eval(APPEND, 1, stream, maxEvents, ttlMs, n, JSON.stringify(event))).catch(() => (broken = true));
+      connection.run((c) => c.eval(APPEND, 1, stream, maxEvents, ttlMs, n, JSON.stringify(event))).catch(
+        () => (broken = true),
+      );
     });
   }
 
@@ -92,7 +95,7 @@ export class Follower {
     this.#stopped = true;
     this.#wake();
     await this.#loop;
-    if (drain) while ((await this.#read()) >= BATCH);
+    if (drain) { while ((await this.#read()) >= BATCH); }
   }
 
   async #run(): Promise<void> {
@@ -109,7 +112,9 @@ export class Follower {
   async #read(): Promise<number> {
     if (this.#broken) return 0;
     try {
-      const reply = await this.#options.connection.run((c) => c.xread("COUNT", BATCH, "STREAMS", this.#stream, this.#last));
+      const reply = await this.#options.connection.run((c) =>
+        c.xread("COUNT", BATCH, "STREAMS", this.#stream, this.#last)
+      );
       const entries = reply?.[0]?.[1] ?? [];
       for (const [id, fields] of entries) {
         this.#last = id;

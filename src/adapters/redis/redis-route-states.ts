@@ -17,7 +17,9 @@ const STATE_TTL_MS = 2 * 3_600_000;
  * @param options.connection the shared Redis connection (its prefix is used)
  * @param options.fallback the store used while Redis is down
  */
-export function createRedisRouteStates(options: { connection: RedisConnection; fallback: RouteStateStore }): RouteStateStore {
+export function createRedisRouteStates(
+  options: { connection: RedisConnection; fallback: RouteStateStore },
+): RouteStateStore {
   const { connection, fallback } = options;
   const stateKey = (key: string) => `${connection.prefix}youtube-route:${key}`;
   const trialKey = (key: string) => `${connection.prefix}youtube-route-trial:${key}`;
@@ -35,7 +37,9 @@ export function createRedisRouteStates(options: { connection: RedisConnection; f
     async set(key, state) {
       await fallback.set(key, state);
       try {
-        await connection.run((client) => client.multi().set(stateKey(key), JSON.stringify(state), "PX", STATE_TTL_MS).del(trialKey(key)).exec());
+        await connection.run((client) =>
+          client.multi().set(stateKey(key), JSON.stringify(state), "PX", STATE_TTL_MS).del(trialKey(key)).exec()
+        );
       } catch {
         // Kept in memory; the connection logs the outage once.
       }
@@ -53,7 +57,9 @@ export function createRedisRouteStates(options: { connection: RedisConnection; f
 function parseState(text: string): RouteState | undefined {
   try {
     const value = JSON.parse(text) as RouteState;
-    return [value.failures, value.openUntil, value.cooldownMs].every((n) => typeof n === "number" && Number.isFinite(n)) ? value : undefined;
+    return [value.failures, value.openUntil, value.cooldownMs].every((n) => typeof n === "number" && Number.isFinite(n))
+      ? value
+      : undefined;
   } catch {
     return undefined;
   }

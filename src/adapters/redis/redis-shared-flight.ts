@@ -1,6 +1,6 @@
 /** @module Identical work shared by every instance through a Redis lease, with takeover of dead owners. */
 import { coalesceLocally } from "../../domain/coalesce.ts";
-import { AppError, isAppError, type ErrorCode } from "../../domain/errors.ts";
+import { AppError, type ErrorCode, isAppError } from "../../domain/errors.ts";
 import type { FlightEvents, SharedFlight, SharedResult } from "../../domain/ports.ts";
 import type { RedisConnection } from "./redis-connection.ts";
 import { EventRelay, type Follower } from "./redis-event-relay.ts";
@@ -18,12 +18,19 @@ export interface RedisFlightOptions {
 }
 
 /** What the owner leaves for the waiters: the value, or the failure as the caller is told it. */
-type Outcome = { ok: true; value: unknown } | { ok: false; code: ErrorCode; message: string; retryAfterSeconds?: number };
+type Outcome = { ok: true; value: unknown } | {
+  ok: false;
+  code: ErrorCode;
+  message: string;
+  retryAfterSeconds?: number;
+};
 
 /** Claims the lease, or names its holder. */
-const CLAIM = "local held = redis.call('GET', KEYS[1]) if held then return held end redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return false";
+const CLAIM =
+  "local held = redis.call('GET', KEYS[1]) if held then return held end redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return false";
 /** Extends the lease only while this owner still holds it. */
-const RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
+const RENEW =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
 /** Stores the outcome under the owner's token, frees the lease if still held, keeps the events as long as the outcome, and wakes the waiters. */
 const FINISH =
   "redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end redis.call('PEXPIRE', KEYS[3], ARGV[5]) redis.call('PUBLISH', ARGV[4], ARGV[1]) return 1";
@@ -75,21 +82,34 @@ class RedisFlight {
     this.#pollCapMs = Math.max(50, Math.min(1_000, options.leaseMs / 4));
     this.#channel = `${options.connection.prefix}flight:done`;
     this.#streamTtlMs = this.#outcomeTtlMs + this.#leaseMs;
-    const relay = { pollMs: options.relayPollMs ?? 50, maxEvents: options.relayMaxEvents ?? 10_000, ttlMs: this.#streamTtlMs };
+    const relay = {
+      pollMs: options.relayPollMs ?? 50,
+      maxEvents: options.relayMaxEvents ?? 10_000,
+      ttlMs: this.#streamTtlMs,
+    };
     this.#relay = new EventRelay({ connection: options.connection, ...relay });
     this.#connection.subscribe(this.#channel, (token) => this.#listeners.get(token)?.forEach((wake) => wake()));
   }
 
   /** Claims the key's lease and works, or waits for its holder; takes over a lease that ends without an outcome. */
-  async participate<T>(key: string, work: () => Promise<T>, wanted: () => boolean, events?: FlightEvents): Promise<SharedResult<T>> {
+  async participate<T>(
+    key: string,
+    work: () => Promise<T>,
+    wanted: () => boolean,
+    events?: FlightEvents,
+  ): Promise<SharedResult<T>> {
     const lease = `${this.#connection.prefix}flight:lease:${key}`;
     let sentDelta = false;
     for (;;) {
       const token = `${this.#instance}:${crypto.randomUUID()}`;
-      const holder = await this.#connection.run((c) => c.eval(CLAIM, 1, lease, token, this.#leaseMs) as Promise<string | null>).catch((): typeof DOWN => DOWN);
+      const holder = await this.#connection.run((c) =>
+        c.eval(CLAIM, 1, lease, token, this.#leaseMs) as Promise<string | null>
+      ).catch((): typeof DOWN => DOWN);
       if (holder === DOWN) return { value: await work(), role: "owner" };
       if (holder === null) return { value: await this.#own(lease, token, work, events), role: "owner" };
-      const follower: Follower | undefined = events?.listen ? this.#relay.follow(holder, events.listen, !sentDelta) : undefined;
+      const follower: Follower | undefined = events?.listen
+        ? this.#relay.follow(holder, events.listen, !sentDelta)
+        : undefined;
       let outcome: Waited | undefined;
       try {
         outcome = await this.#waitFor(lease, holder, wanted);
@@ -101,7 +121,9 @@ class RedisFlight {
       if (outcome === LOST) continue;
       if (outcome === DOWN) return { value: await work(), role: "owner" };
       if (outcome === ABANDONED) throw new AppError("upstream_timeout", "Every caller stopped waiting for this work");
-      if (!outcome.ok) throw new AppError(outcome.code, outcome.message, { retryAfterSeconds: outcome.retryAfterSeconds });
+      if (!outcome.ok) {
+        throw new AppError(outcome.code, outcome.message, { retryAfterSeconds: outcome.retryAfterSeconds });
+      }
       return { value: outcome.value as T, role: "remote" };
     }
   }
@@ -124,7 +146,16 @@ class RedisFlight {
   }
 
   async #finish(lease: string, token: string, outcome: Outcome): Promise<void> {
-    const args = [lease, this.#outcomeKey(token), this.#relay.key(token), token, JSON.stringify(outcome), this.#outcomeTtlMs, this.#channel, this.#streamTtlMs];
+    const args = [
+      lease,
+      this.#outcomeKey(token),
+      this.#relay.key(token),
+      token,
+      JSON.stringify(outcome),
+      this.#outcomeTtlMs,
+      this.#channel,
+      this.#streamTtlMs,
+    ];
     // Redis gone: the waiters see the lease expire and take over, or run the work themselves.
     await this.#connection.run((c) => c.eval(FINISH, 3, ...args)).catch(() => {});
   }
@@ -135,9 +166,11 @@ class RedisFlight {
     const woken = this.#listeners.get(holder) ?? new Set<() => void>();
     this.#listeners.set(holder, woken.add(wake.now));
     try {
-      for (let pause = 20; ; pause = Math.min(pause * 2, this.#pollCapMs)) {
+      for (let pause = 20;; pause = Math.min(pause * 2, this.#pollCapMs)) {
         if (!wanted()) return ABANDONED;
-        const seen = await this.#connection.run((c) => c.mget(this.#outcomeKey(holder), lease)).catch((): typeof DOWN => DOWN);
+        const seen = await this.#connection.run((c) => c.mget(this.#outcomeKey(holder), lease)).catch((): typeof DOWN =>
+          DOWN
+        );
         if (seen === DOWN) return DOWN;
         const [outcome, current] = seen;
         if (outcome) return JSON.parse(outcome) as Outcome;
@@ -157,7 +190,9 @@ class RedisFlight {
 
 /** The failure as waiters elsewhere must see it: an AppError's code and message, anything else an internal error. */
 function failureOf(error: unknown): Outcome {
-  if (isAppError(error)) return { ok: false, code: error.code, message: error.message, retryAfterSeconds: error.retryAfterSeconds };
+  if (isAppError(error)) {
+    return { ok: false, code: error.code, message: error.message, retryAfterSeconds: error.retryAfterSeconds };
+  }
   return { ok: false, code: "internal_error", message: "The work failed on another instance; try again" };
 }
 

@@ -9,7 +9,10 @@ export const RANGE_BYTES = 10 * 1024 * 1024;
 
 /** The message of every audio that could not be read: the caller learns why there is no transcript. */
 export function audioUnreadable(videoId: string, why: string): AppError {
-  return new AppError("transcript_unavailable", `Video ${videoId} has no captions and its audio could not be read (${why}), so there is no transcript to answer from`);
+  return new AppError(
+    "transcript_unavailable",
+    `Video ${videoId} has no captions and its audio could not be read (${why}), so there is no transcript to answer from`,
+  );
 }
 
 /**
@@ -21,7 +24,12 @@ export function audioUnreadable(videoId: string, why: string): AppError {
  * @throws {AppError} transcript_unavailable when YouTube refuses the audio (403 and other statuses, a body
  *   over the cap); the transport's upstream_blocked and upstream_timeout as they are
  */
-export async function downloadAudio(transport: YoutubeTransport, videoId: string, format: AudioFormat, options: { maxBytes: number; rangeBytes?: number; signal?: AbortSignal }): Promise<Uint8Array> {
+export async function downloadAudio(
+  transport: YoutubeTransport,
+  videoId: string,
+  format: AudioFormat,
+  options: { maxBytes: number; rangeBytes?: number; signal?: AbortSignal },
+): Promise<Uint8Array> {
   const url = onOrigin(format.url ?? "", "http://audio.invalid");
   const path = url.pathname + url.search;
   const step = options.rangeBytes ?? RANGE_BYTES;
@@ -43,12 +51,21 @@ export async function downloadAudio(transport: YoutubeTransport, videoId: string
   return concat(parts, at);
 }
 
-async function readRange(transport: YoutubeTransport, videoId: string, path: string, start: number, end: number, signal?: AbortSignal) {
+async function readRange(
+  transport: YoutubeTransport,
+  videoId: string,
+  path: string,
+  start: number,
+  end: number,
+  signal?: AbortSignal,
+) {
   try {
     return await transport.bytes(path, { headers: { range: `bytes=${start}-${end}` }, signal }, end - start + 1);
   } catch (error) {
     // 403 (the URL needs a PoToken, or was bound to another address), 404, a body over the cap: the audio cannot be read.
-    if (isAppError(error, "upstream_error")) throw audioUnreadable(videoId, error.message.replace(/; try again later$/, ""));
+    if (isAppError(error, "upstream_error")) {
+      throw audioUnreadable(videoId, error.message.replace(/; try again later$/, ""));
+    }
     throw error;
   }
 }

@@ -1,5 +1,17 @@
 /** @module Cuts an audio file into pieces of at most N bytes, each a valid file of the same container, without decoding (Mediabunny). */
-import { ALL_FORMATS, type AudioCodec, BufferSource, BufferTarget, EncodedAudioPacketSource, EncodedPacketSink, Input, Mp4OutputFormat, Output, WebMOutputFormat, type EncodedPacket } from "mediabunny";
+import {
+  ALL_FORMATS,
+  type AudioCodec,
+  BufferSource,
+  BufferTarget,
+  EncodedAudioPacketSource,
+  type EncodedPacket,
+  EncodedPacketSink,
+  Input,
+  Mp4OutputFormat,
+  Output,
+  WebMOutputFormat,
+} from "mediabunny";
 
 /** One piece of the audio, ready to upload. */
 export interface AudioPiece {
@@ -27,7 +39,10 @@ export class AudioFormatError extends Error {
  * @returns the pieces, in order, and the audio's length in seconds
  * @throws {AudioFormatError} when the file is no audio Mediabunny can read
  */
-export async function cutAudio(bytes: Uint8Array, maxBytes: number): Promise<{ pieces: AudioPiece[]; durationSeconds: number }> {
+export async function cutAudio(
+  bytes: Uint8Array,
+  maxBytes: number,
+): Promise<{ pieces: AudioPiece[]; durationSeconds: number }> {
   const input = new Input({ source: new BufferSource(bytes), formats: ALL_FORMATS });
   try {
     const track = await input.getPrimaryAudioTrack().catch(() => null);
@@ -41,13 +56,20 @@ export async function cutAudio(bytes: Uint8Array, maxBytes: number): Promise<{ p
     const last = packets.at(-1)!;
     const durationSeconds = last.timestamp + last.duration - first;
     // A file under the cap is already a valid upload: sent as it came (re-muxing it would only cost time).
-    if (bytes.byteLength <= maxBytes) return { pieces: [{ bytes, extension: webm ? "webm" : "m4a", startSeconds: 0, durationSeconds }], durationSeconds };
+    if (bytes.byteLength <= maxBytes) {
+      return {
+        pieces: [{ bytes, extension: webm ? "webm" : "m4a", startSeconds: 0, durationSeconds }],
+        durationSeconds,
+      };
+    }
     const writer = { codec: track.codec, config, webm, origin: first };
     const pieces: AudioPiece[] = [];
     for (const group of byPayload(packets, maxBytes)) pieces.push(...(await written(group, maxBytes, writer)));
     return { pieces, durationSeconds };
   } catch (error) {
-    throw error instanceof AudioFormatError ? error : new AudioFormatError(error instanceof Error ? error.message : String(error));
+    throw error instanceof AudioFormatError
+      ? error
+      : new AudioFormatError(error instanceof Error ? error.message : String(error));
   } finally {
     input.dispose();
   }
@@ -90,19 +112,33 @@ const HEADER_ALLOWANCE = 4_096;
 async function written(group: EncodedPacket[], maxBytes: number, writer: Writer): Promise<AudioPiece[]> {
   const start = group[0]!.timestamp;
   const end = group.at(-1)!.timestamp + group.at(-1)!.duration;
-  const output = new Output({ format: writer.webm ? new WebMOutputFormat() : new Mp4OutputFormat({ fastStart: "in-memory" }), target: new BufferTarget() });
+  const output = new Output({
+    format: writer.webm ? new WebMOutputFormat() : new Mp4OutputFormat({ fastStart: "in-memory" }),
+    target: new BufferTarget(),
+  });
   const source = new EncodedAudioPacketSource(writer.codec);
   output.addAudioTrack(source);
   await output.start();
   for (const [index, packet] of group.entries()) {
-    await source.add(packet.clone({ timestamp: packet.timestamp - start }), index === 0 ? { decoderConfig: writer.config } : undefined);
+    await source.add(
+      packet.clone({ timestamp: packet.timestamp - start }),
+      index === 0 ? { decoderConfig: writer.config } : undefined,
+    );
   }
   await output.finalize();
   const bytes = new Uint8Array(output.target.buffer!);
   if (bytes.byteLength > maxBytes) {
     if (group.length < 2) throw new AudioFormatError(`one audio packet does not fit in ${maxBytes} bytes`);
     const half = Math.ceil(group.length / 2);
-    return [...(await written(group.slice(0, half), maxBytes, writer)), ...(await written(group.slice(half), maxBytes, writer))];
+    return [
+      ...(await written(group.slice(0, half), maxBytes, writer)),
+      ...(await written(group.slice(half), maxBytes, writer)),
+    ];
   }
-  return [{ bytes, extension: writer.webm ? "webm" : "m4a", startSeconds: Math.max(0, start - writer.origin), durationSeconds: end - start }];
+  return [{
+    bytes,
+    extension: writer.webm ? "webm" : "m4a",
+    startSeconds: Math.max(0, start - writer.origin),
+    durationSeconds: end - start,
+  }];
 }

@@ -3,7 +3,7 @@
 import Groq, { toFile } from "groq-sdk";
 import { AppError, isAppError } from "../../domain/errors.ts";
 import { limitBody, mebibytes } from "../body-limit.ts";
-import { reportFromHeaders, reportFromMessage, type LimitReport } from "../llm/budget/limits-report.ts";
+import { type LimitReport, reportFromHeaders, reportFromMessage } from "../llm/budget/limits-report.ts";
 import type { AudioPiece } from "./audio-pieces.ts";
 import { linkSignals } from "../../domain/linked-signal.ts";
 
@@ -53,9 +53,21 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
  */
 export function createGroqTranscriber(options: GroqTranscriberOptions): Transcriber {
   const fetcher = options.fetch ?? fetch;
-  const tooLarge = () => new AppError("upstream_error", `The speech-to-text service sent a response larger than ${mebibytes(MAX_BODY_BYTES)}; try again later`);
-  const capped = ((input: string | URL | Request, init?: RequestInit) => fetcher(input, init).then((r) => limitBody(r, MAX_BODY_BYTES, tooLarge, init?.signal))) as typeof fetch;
-  const client = new Groq({ apiKey: options.apiKey, baseURL: options.baseUrl, timeout: options.timeoutMs, maxRetries: 0, fetch: capped });
+  const tooLarge = () =>
+    new AppError(
+      "upstream_error",
+      `The speech-to-text service sent a response larger than ${mebibytes(MAX_BODY_BYTES)}; try again later`,
+    );
+  const capped =
+    ((input: string | URL | Request, init?: RequestInit) =>
+      fetcher(input, init).then((r) => limitBody(r, MAX_BODY_BYTES, tooLarge, init?.signal))) as typeof fetch;
+  const client = new Groq({
+    apiKey: options.apiKey,
+    baseURL: options.baseUrl,
+    timeout: options.timeoutMs,
+    maxRetries: 0,
+    fetch: capped,
+  });
 
   return async (piece, videoId, signal) => {
     const linked = linkSignals([signal], { ms: options.timeoutMs });
@@ -63,7 +75,13 @@ export function createGroqTranscriber(options: GroqTranscriberOptions): Transcri
     try {
       const file = await toFile(piece.bytes, `audio.${piece.extension}`);
       const { data, response } = await client.audio.transcriptions
-        .create({ file, model: options.model, response_format: "verbose_json", timestamp_granularities: ["segment"], temperature: 0 }, { signal: combined })
+        .create({
+          file,
+          model: options.model,
+          response_format: "verbose_json",
+          timestamp_granularities: ["segment"],
+          temperature: 0,
+        }, { signal: combined })
         .withResponse();
       return { ...readVerbose(data, videoId), report: reportFromHeaders(response.headers) };
     } catch (error) {
@@ -77,13 +95,18 @@ export function createGroqTranscriber(options: GroqTranscriberOptions): Transcri
 function readVerbose(data: unknown, videoId: string): Omit<PieceTranscript, "report"> {
   const body = data as { segments?: unknown; language?: unknown } | null;
   if (!body || !Array.isArray(body.segments)) {
-    throw new AppError("upstream_error", `The speech-to-text service sent no segments for video ${videoId}; try again later`);
+    throw new AppError(
+      "upstream_error",
+      `The speech-to-text service sent no segments for video ${videoId}; try again later`,
+    );
   }
   const segments = body.segments.flatMap((s: any): SpeechSegment[] => {
     const start = Number(s?.start);
     const end = Number(s?.end);
     const text = typeof s?.text === "string" ? s.text.trim() : "";
-    return Number.isFinite(start) && Number.isFinite(end) && start >= 0 && end >= start && text !== "" ? [{ start, end, text }] : [];
+    return Number.isFinite(start) && Number.isFinite(end) && start >= 0 && end >= start && text !== ""
+      ? [{ start, end, text }]
+      : [];
   });
   return { segments, language: typeof body.language === "string" ? body.language : undefined };
 }
@@ -91,22 +114,50 @@ function readVerbose(data: unknown, videoId: string): Omit<PieceTranscript, "rep
 function failure(error: unknown, videoId: string, timeoutMs: number, timedOut: boolean): Error {
   if (isAppError(error)) return error;
   if (error instanceof Groq.APIConnectionTimeoutError || timedOut) {
-    return new AppError("upstream_timeout", `The speech-to-text service did not answer within ${timeoutMs / 1000} s; try again later`, { cause: error });
+    return new AppError(
+      "upstream_timeout",
+      `The speech-to-text service did not answer within ${timeoutMs / 1000} s; try again later`,
+      { cause: error },
+    );
   }
-  if (error instanceof Groq.APIUserAbortError) return new AppError("upstream_timeout", "The request ran out of time while its audio was being transcribed; try again later", { cause: error });
+  if (error instanceof Groq.APIUserAbortError) {
+    return new AppError(
+      "upstream_timeout",
+      "The request ran out of time while its audio was being transcribed; try again later",
+      { cause: error },
+    );
+  }
   if (error instanceof Groq.APIError && error.status === 429) {
     const report = { ...reportFromHeaders(error.headers), ...definedOnly(reportFromMessage(error.message)) };
     const seconds = Math.max(1, Math.ceil((report.retryAfterMs ?? retryAfterMs(error.headers) ?? 60_000) / 1000));
-    return new SpeechLimitError({ ...report, retryAfterMs: seconds * 1000 }, new AppError("upstream_blocked", `The speech-to-text service is rate-limiting this server; try again in ${seconds} s`, { retryAfterSeconds: seconds, cause: error }));
+    return new SpeechLimitError(
+      { ...report, retryAfterMs: seconds * 1000 },
+      new AppError(
+        "upstream_blocked",
+        `The speech-to-text service is rate-limiting this server; try again in ${seconds} s`,
+        { retryAfterSeconds: seconds, cause: error },
+      ),
+    );
   }
-  if (error instanceof Groq.APIError && error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 403) {
+  if (
+    error instanceof Groq.APIError && error.status !== undefined && error.status >= 400 && error.status < 500 &&
+    error.status !== 401 && error.status !== 403
+  ) {
     // The provider could not read this audio (Groq answers 400 for a file it cannot decode).
-    return new AppError("transcript_unavailable", `Video ${videoId} has no captions and its audio could not be transcribed (HTTP ${error.status}), so there is no transcript to answer from`, { cause: error });
+    return new AppError(
+      "transcript_unavailable",
+      `Video ${videoId} has no captions and its audio could not be transcribed (HTTP ${error.status}), so there is no transcript to answer from`,
+      { cause: error },
+    );
   }
   if (error instanceof Groq.APIError && error.status !== undefined) {
-    return new AppError("upstream_error", `The speech-to-text service failed (HTTP ${error.status}); try again later`, { cause: error });
+    return new AppError("upstream_error", `The speech-to-text service failed (HTTP ${error.status}); try again later`, {
+      cause: error,
+    });
   }
-  return new AppError("upstream_error", "Could not reach the speech-to-text service; try again later", { cause: error });
+  return new AppError("upstream_error", "Could not reach the speech-to-text service; try again later", {
+    cause: error,
+  });
 }
 
 function retryAfterMs(headers: Headers | undefined): number | undefined {

@@ -26,7 +26,10 @@ export interface PieceJob {
  * @returns every piece's segments offset by the piece's start, in order, and the language whisper heard most
  * @throws {AppError} the first failure of any piece (the others are stopped)
  */
-export async function transcribePieces(pieces: readonly AudioPiece[], job: PieceJob): Promise<{ segments: SpeechSegment[]; language?: string }> {
+export async function transcribePieces(
+  pieces: readonly AudioPiece[],
+  job: PieceJob,
+): Promise<{ segments: SpeechSegment[]; language?: string }> {
   const results: SpeechSegment[][] = new Array(pieces.length);
   const languages = new Map<string, number>();
   const stop = new AbortController();
@@ -44,7 +47,11 @@ export async function transcribePieces(pieces: readonly AudioPiece[], job: Piece
         const heard = await job.transcribe(piece, job.videoId, signal);
         await job.budget.observe(heard.report);
         job.observe?.("ok", piece.durationSeconds);
-        results[index] = heard.segments.map((s) => ({ start: s.start + piece.startSeconds, end: s.end + piece.startSeconds, text: s.text }));
+        results[index] = heard.segments.map((s) => ({
+          start: s.start + piece.startSeconds,
+          end: s.end + piece.startSeconds,
+          text: s.text,
+        }));
         const code = languageCode(heard.language);
         if (code) languages.set(code, (languages.get(code) ?? 0) + piece.durationSeconds);
       } catch (error) {
@@ -60,10 +67,13 @@ export async function transcribePieces(pieces: readonly AudioPiece[], job: Piece
   }
 
   try {
-    await Promise.all(Array.from({ length: Math.min(job.concurrency ?? 4, pieces.length) }, () => worker().catch((error) => {
-      stop.abort(error);
-      throw error;
-    })));
+    await Promise.all(
+      Array.from({ length: Math.min(job.concurrency ?? 4, pieces.length) }, () =>
+        worker().catch((error) => {
+          stop.abort(error);
+          throw error;
+        })),
+    );
   } catch (error) {
     throw stop.signal.aborted ? stop.signal.reason : error;
   }

@@ -28,23 +28,38 @@ export interface SpeechBudget {
  * @param options.requests a store whose tokens are requests (one each), over a minute's window
  * @param options.now clock in ms; `options.sleep` waits (both swappable in tests)
  */
-export function createSpeechBudget(options: { seconds: BudgetStore; requests: BudgetStore; now?: () => number; sleep?: (ms: number) => Promise<void> }): SpeechBudget {
+export function createSpeechBudget(
+  options: { seconds: BudgetStore; requests: BudgetStore; now?: () => number; sleep?: (ms: number) => Promise<void> },
+): SpeechBudget {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
-  async function take(store: BudgetStore, tokens: number, deadline: number, what: string, signal?: AbortSignal): Promise<void> {
+  async function take(
+    store: BudgetStore,
+    tokens: number,
+    deadline: number,
+    what: string,
+    signal?: AbortSignal,
+  ): Promise<void> {
     for (;;) {
       // A store that fails (Redis down, no fallback) lets the call go: the provider's own 429 still stops it.
       const wait = await store.take(tokens).catch(() => 0);
       if (wait === 0) return;
       if (now() + wait > deadline) throw shortOf(what, wait);
       await sleep(Math.min(wait, 1_000));
-      if (signal?.aborted) throw new AppError("upstream_timeout", "The request ran out of time while waiting to transcribe its audio; try again later", { cause: signal.reason });
+      if (signal?.aborted) {
+        throw new AppError(
+          "upstream_timeout",
+          "The request ran out of time while waiting to transcribe its audio; try again later",
+          { cause: signal.reason },
+        );
+      }
     }
   }
 
   return {
-    takeSeconds: (seconds, deadline, signal) => take(options.seconds, Math.ceil(seconds), deadline, "audio seconds", signal),
+    takeSeconds: (seconds, deadline, signal) =>
+      take(options.seconds, Math.ceil(seconds), deadline, "audio seconds", signal),
     giveSeconds: (seconds) => options.seconds.give(Math.ceil(seconds)).catch(() => {}),
     takeRequest: (deadline, signal) => take(options.requests, 1, deadline, "requests", signal),
     async observe(report, message = "") {
@@ -52,7 +67,9 @@ export function createSpeechBudget(options: { seconds: BudgetStore; requests: Bu
       await Promise.all([
         options.seconds.observe({ ...seconds, retryAfterMs: report.retryAfterMs }).catch(() => {}),
         // The requests store counts requests as its tokens, so it learns the request figures as both.
-        options.requests.observe({ ...report, tokenLimit: undefined, tokensRemaining: report.requestsRemaining }).catch(() => {}),
+        options.requests.observe({ ...report, tokenLimit: undefined, tokensRemaining: report.requestsRemaining }).catch(
+          () => {},
+        ),
       ]);
     },
   };
@@ -66,10 +83,17 @@ function audioFigures(message: string): LimitReport {
   };
   const limit = figure("Limit");
   const used = figure("Used");
-  return { tokenLimit: limit, tokensRemaining: limit !== undefined && used !== undefined ? Math.max(0, limit - used) : undefined };
+  return {
+    tokenLimit: limit,
+    tokensRemaining: limit !== undefined && used !== undefined ? Math.max(0, limit - used) : undefined,
+  };
 }
 
 function shortOf(what: string, waitMs: number): AppError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return new AppError("overloaded", `The speech-to-text budget (${what}) is used up until after this request's deadline; try again in ${seconds} s`, { retryAfterSeconds: seconds });
+  return new AppError(
+    "overloaded",
+    `The speech-to-text budget (${what}) is used up until after this request's deadline; try again in ${seconds} s`,
+    { retryAfterSeconds: seconds },
+  );
 }

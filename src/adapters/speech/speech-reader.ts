@@ -1,13 +1,13 @@
 /** @module Reads a caption-less video's transcript from its audio: format choice, download, pieces, transcription, cues. */
 import { AppError, isAppError } from "../../domain/errors.ts";
 import type { Cue, Transcript, TranscriptQuery } from "../../domain/transcript.ts";
-import { lowestDirectAudio, type AudioFormat } from "../youtube/audio-formats.ts";
-import { readPlayerBody, requestPlayer, type InnertubeClient } from "../youtube/player-request.ts";
+import { type AudioFormat, lowestDirectAudio } from "../youtube/audio-formats.ts";
+import { type InnertubeClient, readPlayerBody, requestPlayer } from "../youtube/player-request.ts";
 import type { PlayerInfo } from "../youtube/player-response.ts";
 import type { YoutubeTransport } from "../youtube/transport.ts";
 import { audioUnreadable, downloadAudio } from "./audio-download.ts";
 import type { AudioPiece } from "./audio-pieces.ts";
-import { transcribePieces, type SpeechObserver } from "./piece-transcription.ts";
+import { type SpeechObserver, transcribePieces } from "./piece-transcription.ts";
 import type { SpeechBudget } from "./speech-budget.ts";
 import type { Transcriber } from "./groq-transcriber.ts";
 import { createTranscriptionSlots } from "./transcription-slots.ts";
@@ -70,10 +70,20 @@ export function createSpeechReader(options: SpeechReaderOptions): SpeechReader {
   const slots = createTranscriptionSlots(options.videosAtOnce ?? 4, now);
   const maxSeconds = options.maxMinutes * 60;
   const tooLong = (videoId: string, seconds: number) =>
-    new AppError("transcript_unavailable", `Video ${videoId} has no captions and is ${Math.ceil(seconds / 60)} minutes long; its audio is transcribed only up to ${options.maxMinutes} minutes (STT_MAX_MINUTES)`);
+    new AppError(
+      "transcript_unavailable",
+      `Video ${videoId} has no captions and is ${
+        Math.ceil(seconds / 60)
+      } minutes long; its audio is transcribed only up to ${options.maxMinutes} minutes (STT_MAX_MINUTES)`,
+    );
 
   /** The lowest-bitrate direct audio: the primary client's, else the first audio client's that offers one. */
-  async function audioFormat(transport: YoutubeTransport, videoId: string, info: PlayerInfo, signal?: AbortSignal): Promise<AudioFormat> {
+  async function audioFormat(
+    transport: YoutubeTransport,
+    videoId: string,
+    info: PlayerInfo,
+    signal?: AbortSignal,
+  ): Promise<AudioFormat> {
     const direct = lowestDirectAudio(info.audioFormats ?? []);
     if (direct) return direct;
     for (const client of options.audioClients) {
@@ -86,13 +96,18 @@ export function createSpeechReader(options: SpeechReaderOptions): SpeechReader {
         if (isAppError(error, "upstream_blocked") || isAppError(error, "upstream_timeout")) throw error;
       }
     }
-    throw audioUnreadable(videoId, (info.audioFormats ?? []).length > 0 ? "no audio format has a direct URL" : "YouTube lists no audio-only format");
+    throw audioUnreadable(
+      videoId,
+      (info.audioFormats ?? []).length > 0 ? "no audio format has a direct URL" : "YouTube lists no audio-only format",
+    );
   }
 
   return {
     async read({ transport, videoId, info, query }) {
       const deadline = query.deadline ?? now() + (options.defaultTimeoutMs ?? 120_000);
-      if (info.lengthSeconds !== undefined && info.lengthSeconds > maxSeconds) throw tooLong(videoId, info.lengthSeconds);
+      if (info.lengthSeconds !== undefined && info.lengthSeconds > maxSeconds) {
+        throw tooLong(videoId, info.lengthSeconds);
+      }
       const format = await audioFormat(transport, videoId, info, query.signal);
       const expected = info.lengthSeconds ?? format.durationSeconds ?? estimatedSeconds(format) ?? maxSeconds;
       if (expected > maxSeconds) throw tooLong(videoId, expected);
@@ -106,32 +121,61 @@ export function createSpeechReader(options: SpeechReaderOptions): SpeechReader {
   };
 
   /** Inside a slot: the budget's seconds, the download, the pieces, their transcription. */
-  async function transcribe(transport: YoutubeTransport, videoId: string, info: PlayerInfo, format: AudioFormat, expected: number, deadline: number, query: TranscriptQuery): Promise<Transcript> {
+  async function transcribe(
+    transport: YoutubeTransport,
+    videoId: string,
+    info: PlayerInfo,
+    format: AudioFormat,
+    expected: number,
+    deadline: number,
+    query: TranscriptQuery,
+  ): Promise<Transcript> {
     await options.budget.takeSeconds(expected, deadline, query.signal);
     const started = now();
     let cut: { pieces: AudioPiece[]; durationSeconds: number };
     try {
-      const bytes = await downloadAudio(transport, videoId, format, { maxBytes: MAX_AUDIO_BYTES, rangeBytes: options.rangeBytes, signal: query.signal });
+      const bytes = await downloadAudio(transport, videoId, format, {
+        maxBytes: MAX_AUDIO_BYTES,
+        rangeBytes: options.rangeBytes,
+        signal: query.signal,
+      });
       // Loaded with the first caption-less video: Mediabunny costs a service that never meets one nothing at start-up.
       const { AudioFormatError, cutAudio } = await import("./audio-pieces.ts");
       cut = await cutAudio(bytes, options.chunkBytes).catch((error) => {
-        throw error instanceof AudioFormatError ? audioUnreadable(videoId, `its ${format.mimeType.split(";")[0]} could not be read`) : error;
+        throw error instanceof AudioFormatError
+          ? audioUnreadable(videoId, `its ${format.mimeType.split(";")[0]} could not be read`)
+          : error;
       });
       if (cut.durationSeconds > maxSeconds) throw tooLong(videoId, cut.durationSeconds);
       // A length the player response understated is paid for before any upload.
-      if (cut.durationSeconds > expected + 1) await options.budget.takeSeconds(cut.durationSeconds - expected, deadline, query.signal);
+      if (cut.durationSeconds > expected + 1) {
+        await options.budget.takeSeconds(cut.durationSeconds - expected, deadline, query.signal);
+      }
     } catch (error) {
       await options.budget.giveSeconds(expected);
       throw error;
     }
-    const heard = await transcribePieces(cut.pieces, { ...options, videoId, deadline, signal: query.signal, onTranscribing: query.onTranscribing }).catch((error: unknown) => {
+    const heard = await transcribePieces(cut.pieces, {
+      ...options,
+      videoId,
+      deadline,
+      signal: query.signal,
+      onTranscribing: query.onTranscribing,
+    }).catch((error: unknown) => {
       if (typeof error === "object" && error !== null) serviceFailures.add(error);
       throw error;
     });
     if (heard.segments.length === 0) {
-      throw new AppError("transcript_unavailable", `Video ${videoId} has no captions and no speech was heard in its audio, so there is no transcript to answer from`);
+      throw new AppError(
+        "transcript_unavailable",
+        `Video ${videoId} has no captions and no speech was heard in its audio, so there is no transcript to answer from`,
+      );
     }
-    const cues: Cue[] = heard.segments.map((s) => ({ start: round(s.start), duration: round(Math.max(0, s.end - s.start)), text: s.text }));
+    const cues: Cue[] = heard.segments.map((s) => ({
+      start: round(s.start),
+      duration: round(Math.max(0, s.end - s.start)),
+      text: s.text,
+    }));
     const language = heard.language ?? info.tracks[0]?.languageCode ?? "en";
     return {
       videoId,
@@ -142,14 +186,20 @@ export function createSpeechReader(options: SpeechReaderOptions): SpeechReader {
       title: info.title,
       videoLanguage: language,
       cues,
-      speech: { audioSeconds: round(cut.durationSeconds), uploads: cut.pieces.length, sttMs: Math.round(now() - started) },
+      speech: {
+        audioSeconds: round(cut.durationSeconds),
+        uploads: cut.pieces.length,
+        sttMs: Math.round(now() - started),
+      },
     } satisfies Transcript;
   }
 }
 
 /** @returns the length a format's size and bitrate imply, when both are stated */
 function estimatedSeconds(format: AudioFormat): number | undefined {
-  return format.contentLength !== undefined && format.bitrate < Number.MAX_SAFE_INTEGER ? (format.contentLength * 8) / format.bitrate : undefined;
+  return format.contentLength !== undefined && format.bitrate < Number.MAX_SAFE_INTEGER
+    ? (format.contentLength * 8) / format.bitrate
+    : undefined;
 }
 
 function round(seconds: number): number {

@@ -44,7 +44,13 @@ export function createTranscriptionSlots(size: number, now: () => number = Date.
           signal?.removeEventListener("abort", abandon);
           reject(error);
         };
-        const abandon = () => leave(new AppError("upstream_timeout", "The request ran out of time while waiting to transcribe its audio; try again later"));
+        const abandon = () =>
+          leave(
+            new AppError(
+              "upstream_timeout",
+              "The request ran out of time while waiting to transcribe its audio; try again later",
+            ),
+          );
         const timer = setTimeout(() => leave(busy()), Math.max(0, deadline - now()));
         signal?.addEventListener("abort", abandon, { once: true });
         waiting.push(waiter);
@@ -63,5 +69,9 @@ function once(release: () => void): () => void {
 }
 
 function busy(): AppError {
-  return new AppError("overloaded", "Too many videos are being transcribed from their audio right now; try again in 30 s", { retryAfterSeconds: 30 });
+  return new AppError(
+    "overloaded",
+    "Too many videos are being transcribed from their audio right now; try again in 30 s",
+    { retryAfterSeconds: 30 },
+  );
 }

@@ -11,10 +11,12 @@ const TABLE =
   "yi yiddish,lo lao,uz uzbek,fo faroese,ht haitian creole,ps pashto,tk turkmen,nn nynorsk,mt maltese,sa sanskrit,lb luxembourgish,my myanmar," +
   "bo tibetan,tl tagalog,mg malagasy,as assamese,tt tatar,haw hawaiian,ln lingala,ha hausa,ba bashkir,jv javanese,su sundanese,yue cantonese";
 
-const BY_NAME = new Map(TABLE.split(",").map((entry) => {
-  const space = entry.indexOf(" ");
-  return [entry.slice(space + 1), entry.slice(0, space)] as const;
-}));
+const BY_NAME = new Map(
+  TABLE.split(",").map((entry) => {
+    const space = entry.indexOf(" ");
+    return [entry.slice(space + 1), entry.slice(0, space)] as const;
+  }),
+);
 const CODES = new Set(BY_NAME.values());
 
 /**

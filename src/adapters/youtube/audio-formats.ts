@@ -46,5 +46,7 @@ export function lowestDirectAudio(formats: readonly AudioFormat[]): AudioFormat 
 
 function positive(value: unknown): number | undefined {
   const number = Number(value);
-  return typeof value !== "boolean" && value !== null && value !== "" && Number.isFinite(number) && number > 0 ? number : undefined;
+  return typeof value !== "boolean" && value !== null && value !== "" && Number.isFinite(number) && number > 0
+    ? number
+    : undefined;
 }

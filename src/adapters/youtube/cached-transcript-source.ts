@@ -44,7 +44,15 @@ export function createCachedTranscriptSource(options: CachedTranscriptOptions): 
     if (heard) return heard;
     // The owner's counter sees the requests; callers sharing the fetch or served from the cache made none.
     const { languages, translate, reusePlayer, countRequest, deadline, onRoute, onTranscribing } = query;
-    const fresh = await options.source.fetch(videoId, { languages, translate, reusePlayer, countRequest, deadline, onRoute, onTranscribing });
+    const fresh = await options.source.fetch(videoId, {
+      languages,
+      translate,
+      reusePlayer,
+      countRequest,
+      deadline,
+      onRoute,
+      onTranscribing,
+    });
     await options.cache.set(key, fresh, options.ttlMs).catch(() => {});
     if (fresh.speech) await options.cache.set(speechKey(videoId), fresh, options.ttlMs).catch(() => {});
     return fresh;
@@ -60,7 +68,9 @@ export function createCachedTranscriptSource(options: CachedTranscriptOptions): 
       }
       const signal = query.signal ? waitLimit(query.signal) : undefined;
       try {
-        const { value, role } = await flights.run(key, () => fetchOnce(key, videoId, query), { signal: signal?.signal });
+        const { value, role } = await flights.run(key, () => fetchOnce(key, videoId, query), {
+          signal: signal?.signal,
+        });
         options.observe?.(role === "owner" ? "miss" : "shared");
         return value;
       } catch (error) {
@@ -97,5 +107,7 @@ function waitLimit(signal: AbortSignal): { signal: AbortSignal; clear(): void } 
 }
 
 function stopped(signal: AbortSignal): AppError {
-  return new AppError("upstream_timeout", "The transcript did not arrive in time; try again later", { cause: signal.reason });
+  return new AppError("upstream_timeout", "The transcript did not arrive in time; try again later", {
+    cause: signal.reason,
+  });
 }

@@ -3,8 +3,8 @@ import { AppError, isAppError } from "../../domain/errors.ts";
 import type { TranscriptSource } from "../../domain/ports.ts";
 import type { Cue, Transcript, TranscriptQuery } from "../../domain/transcript.ts";
 import { onOrigin } from "./origin.ts";
-import { requestPlayer, readPlayerBody, type InnertubeClient } from "./player-request.ts";
-import { playerVideoId, readPlayerResponse, type PlayerInfo } from "./player-response.ts";
+import { type InnertubeClient, readPlayerBody, requestPlayer } from "./player-request.ts";
+import { type PlayerInfo, playerVideoId, readPlayerResponse } from "./player-response.ts";
 import { readCaptions } from "./timedtext.ts";
 import { createRecentSessions } from "./recent-sessions.ts";
 import { chooseTrack, spokenLanguage, type TrackChoice } from "./track-choice.ts";
@@ -82,7 +82,11 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
 }
 
 /** Reads one video's transcript with every request sent through `transport` (one egress route). */
-export type TranscriptReader = (transport: YoutubeTransport, videoId: string, query: TranscriptQuery) => Promise<Transcript>;
+export type TranscriptReader = (
+  transport: YoutubeTransport,
+  videoId: string,
+  query: TranscriptQuery,
+) => Promise<Transcript>;
 
 /**
  * @param options clients, origin and player reuse, as for {@linkcode createInnertubeTranscriptSource}
@@ -93,7 +97,12 @@ export function createInnertubeReader(options: Omit<InnertubeOptions, "timeoutMs
   const recent = createRecentSessions<Session>({ ttlMs: options.playerReuseMs ?? 10 * 60_000 });
 
   /** @returns the first readable answer of the clients from `from` on, or the last refusal another client might have changed */
-  async function keyless(transport: YoutubeTransport, videoId: string, signal?: AbortSignal, from = 0): Promise<Session | AppError> {
+  async function keyless(
+    transport: YoutubeTransport,
+    videoId: string,
+    signal?: AbortSignal,
+    from = 0,
+  ): Promise<Session | AppError> {
     let refusal: AppError | undefined;
     for (let index = from; index < clients.length; index++) {
       // Only an answer another client may read differently moves on; the request's own errors (429, timeout) end here.
@@ -110,15 +119,25 @@ export function createInnertubeReader(options: Omit<InnertubeOptions, "timeoutMs
         refusal = error;
       }
     }
-    return refusal ?? new AppError("upstream_error", `YouTube sent no usable player response for video ${videoId}; try again later`);
+    return refusal ??
+      new AppError("upstream_error", `YouTube sent no usable player response for video ${videoId}; try again later`);
   }
 
-  async function viaWatchPage(transport: YoutubeTransport, videoId: string, refusal: AppError, signal?: AbortSignal): Promise<Session> {
+  async function viaWatchPage(
+    transport: YoutubeTransport,
+    videoId: string,
+    refusal: AppError,
+    signal?: AbortSignal,
+  ): Promise<Session> {
     const page = await observeCall(options.observe, "watch_page", () => fetchWatchPage(transport, videoId, signal));
     if (playerVideoId(page.playerResponse) === videoId) assertNotGone(page.playerResponse, videoId);
     if (!page.apiKey) throw refusal;
     const keyed = { client: clients[0]!, apiKey: page.apiKey, cookie: page.cookie, signal };
-    const info = await observeCall(options.observe, "player", async () => readPlayerBody(await requestPlayer(transport, videoId, keyed), videoId));
+    const info = await observeCall(
+      options.observe,
+      "player",
+      async () => readPlayerBody(await requestPlayer(transport, videoId, keyed), videoId),
+    );
     return { info, cookie: page.cookie, nextClient: clients.length };
   }
 
@@ -137,7 +156,13 @@ export function createInnertubeReader(options: Omit<InnertubeOptions, "timeoutMs
     return fresh;
   }
 
-  async function captions(transport: YoutubeTransport, videoId: string, choice: TrackChoice, cookie?: string, signal?: AbortSignal): Promise<Cue[]> {
+  async function captions(
+    transport: YoutubeTransport,
+    videoId: string,
+    choice: TrackChoice,
+    cookie?: string,
+    signal?: AbortSignal,
+  ): Promise<Cue[]> {
     // onOrigin first: it refuses a baseUrl that is not a URL with upstream_error (was a 500).
     const url = onOrigin(choice.track.baseUrl, options.baseUrl);
     url.searchParams.delete("fmt");
@@ -149,45 +174,61 @@ export function createInnertubeReader(options: Omit<InnertubeOptions, "timeoutMs
   }
 
   /** The chosen track, from a client that lists it without a PoToken gate when the first one gated it. */
-  async function ungated(transport: YoutubeTransport, videoId: string, first: Session, choice: TrackChoice, query: TranscriptQuery): Promise<{ info: PlayerInfo; choice: TrackChoice }> {
+  async function ungated(
+    transport: YoutubeTransport,
+    videoId: string,
+    first: Session,
+    choice: TrackChoice,
+    query: TranscriptQuery,
+  ): Promise<{ info: PlayerInfo; choice: TrackChoice }> {
     let from = first.nextClient;
     while (isGated(choice, options.baseUrl) && from < clients.length) {
       const other = await keyless(transport, videoId, query.signal, from);
       if (other instanceof AppError) break;
       from = other.nextClient;
       const again = chooseTrack(other.info, query.languages, query.translate);
-      if (again && sameTrack(again, choice) && !isGated(again, options.baseUrl)) return { info: other.info, choice: again };
+      if (again && sameTrack(again, choice) && !isGated(again, options.baseUrl)) {
+        return { info: other.info, choice: again };
+      }
     }
     if (isGated(choice, options.baseUrl)) {
-      throw new AppError("upstream_error", `YouTube requires a proof-of-origin token for the captions of video ${videoId}; try again later`);
+      throw new AppError(
+        "upstream_error",
+        `YouTube requires a proof-of-origin token for the captions of video ${videoId}; try again later`,
+      );
     }
     return { info: first.info, choice };
   }
 
   return async (routed, videoId, query) => {
-      const transport = countingTransport(routed, query.countRequest);
-      const reused = query.reusePlayer ? recent.get(videoId) : undefined;
-      const first = reused ?? (await freshOrRecent(transport, videoId, query));
-      const chosen = chooseTrack(first.info, query.languages, query.translate);
-      if (!chosen && options.speech) {
-        // Audio URLs are bound to the address that made the player call: a response read earlier, perhaps by
-        // another route, is read again here, and the audio comes over this fetch's own transport.
-        const own = reused ? await session(transport, videoId, query.signal) : first;
-        return await options.speech.read({ transport, videoId, info: own.info, query });
-      }
-      if (!chosen) throw new AppError("transcript_unavailable", `Video ${videoId} has no captions, so there is no transcript to answer from`);
-      const { info, choice } = await ungated(transport, videoId, first, chosen, query);
-      const cues = await captions(transport, videoId, choice, first.cookie, query.signal);
-      return {
-        videoId,
-        language: choice.translateTo ?? choice.track.languageCode,
-        isGenerated: choice.track.isGenerated,
-        isTranslated: choice.translateTo !== undefined,
-        durationSeconds: info.lengthSeconds,
-        title: info.title,
-        videoLanguage: spokenLanguage(info),
-        cues,
-      } satisfies Transcript;
+    const transport = countingTransport(routed, query.countRequest);
+    const reused = query.reusePlayer ? recent.get(videoId) : undefined;
+    const first = reused ?? (await freshOrRecent(transport, videoId, query));
+    const chosen = chooseTrack(first.info, query.languages, query.translate);
+    if (!chosen && options.speech) {
+      // Audio URLs are bound to the address that made the player call: a response read earlier, perhaps by
+      // another route, is read again here, and the audio comes over this fetch's own transport.
+      const own = reused ? await session(transport, videoId, query.signal) : first;
+      return await options.speech.read({ transport, videoId, info: own.info, query });
+    }
+    if (!chosen) {
+      throw new AppError(
+        "transcript_unavailable",
+        `Video ${videoId} has no captions, so there is no transcript to answer from`,
+      );
+    }
+    const { info, choice } = await ungated(transport, videoId, first, chosen, query);
+    const cues = await captions(transport, videoId, choice, first.cookie, query.signal);
+    return {
+      videoId,
+      language: choice.translateTo ?? choice.track.languageCode,
+      isGenerated: choice.track.isGenerated,
+      isTranslated: choice.translateTo !== undefined,
+      durationSeconds: info.lengthSeconds,
+      title: info.title,
+      videoLanguage: spokenLanguage(info),
+      cues,
+    } satisfies Transcript;
   };
 }
 
@@ -198,7 +239,8 @@ function isGated(choice: TrackChoice, baseUrl: string): boolean {
 
 /** The same track as the choice rules picked: language, kind and translation alike. */
 function sameTrack(a: TrackChoice, b: TrackChoice): boolean {
-  return a.track.languageCode === b.track.languageCode && a.track.isGenerated === b.track.isGenerated && a.translateTo === b.translateTo;
+  return a.track.languageCode === b.track.languageCode && a.track.isGenerated === b.track.isGenerated &&
+    a.translateTo === b.translateTo;
 }
 
 /** A bot check is about the address, not the client: it ends the fetch on this route (the caller switches routes). */

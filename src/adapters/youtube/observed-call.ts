@@ -22,7 +22,12 @@ export type YoutubeObserver = (call: YoutubeCall, outcome: YoutubeOutcome, secon
  * @returns what `work` returns
  * @throws what `work` throws
  */
-export async function observeCall<T>(observer: YoutubeObserver | undefined, call: YoutubeCall, work: () => Promise<T>, now: () => number = performance.now.bind(performance)): Promise<T> {
+export async function observeCall<T>(
+  observer: YoutubeObserver | undefined,
+  call: YoutubeCall,
+  work: () => Promise<T>,
+  now: () => number = performance.now.bind(performance),
+): Promise<T> {
   if (!observer) return await work();
   const started = now();
   try {
@@ -39,6 +44,9 @@ export async function observeCall<T>(observer: YoutubeObserver | undefined, call
 export function youtubeOutcome(error: unknown): YoutubeOutcome {
   if (isAppError(error, "upstream_blocked")) return "blocked";
   if (isAppError(error, "upstream_timeout")) return "timeout";
-  if (isAppError(error, "video_unavailable") || isAppError(error, "video_age_restricted") || isAppError(error, "video_unplayable")) return "unavailable";
+  if (
+    isAppError(error, "video_unavailable") || isAppError(error, "video_age_restricted") ||
+    isAppError(error, "video_unplayable")
+  ) return "unavailable";
   return "error";
 }

@@ -10,7 +10,9 @@ import { AppError } from "../../domain/errors.ts";
  * @throws {AppError} `upstream_error` when `url` is not a URL at all
  */
 export function onOrigin(url: string, origin: string): URL {
-  if (!URL.canParse(url, origin)) throw new AppError("upstream_error", "YouTube sent a URL the service could not read; try again later");
+  if (!URL.canParse(url, origin)) {
+    throw new AppError("upstream_error", "YouTube sent a URL the service could not read; try again later");
+  }
   const parsed = new URL(url, origin);
   const target = new URL(origin);
   target.pathname = parsed.pathname;

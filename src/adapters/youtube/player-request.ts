@@ -1,6 +1,6 @@
 /** @module Sends an InnerTube player request for a video with a given client identity, and reads its body. */
 import type { YoutubeTransport } from "./transport.ts";
-import { readPlayerResponse, type PlayerInfo } from "./player-response.ts";
+import { type PlayerInfo, readPlayerResponse } from "./player-response.ts";
 import { unreadable } from "./unreadable.ts";
 
 /** An InnerTube client identity, e.g. ANDROID 20.10.38. */
@@ -29,14 +29,27 @@ export interface PlayerCall {
 export async function requestPlayer(transport: YoutubeTransport, videoId: string, call: PlayerCall): Promise<string> {
   const key = call.apiKey ? `&key=${encodeURIComponent(call.apiKey)}` : "";
   const body = JSON.stringify({
-    context: { client: { clientName: call.client.name, clientVersion: call.client.version, hl: "en", gl: "US", ...call.client.context } },
+    context: {
+      client: {
+        clientName: call.client.name,
+        clientVersion: call.client.version,
+        hl: "en",
+        gl: "US",
+        ...call.client.context,
+      },
+    },
     videoId,
     contentCheckOk: true,
     racyCheckOk: true,
   });
   const headers: Record<string, string> = { "content-type": "application/json", "user-agent": userAgent(call.client) };
   if (call.cookie) headers.cookie = call.cookie;
-  return await transport.text(`/youtubei/v1/player?prettyPrint=false${key}`, { method: "POST", body, headers, signal: call.signal });
+  return await transport.text(`/youtubei/v1/player?prettyPrint=false${key}`, {
+    method: "POST",
+    body,
+    headers,
+    signal: call.signal,
+  });
 }
 
 /**
@@ -59,6 +72,8 @@ export function readPlayerBody(text: string, videoId: string): PlayerInfo {
 function userAgent(client: InnertubeClient): string {
   if (typeof client.context?.userAgent === "string") return client.context.userAgent;
   if (client.name === "ANDROID") return `com.google.android.youtube/${client.version} (Linux; U; Android 14) gzip`;
-  if (client.name === "IOS") return `com.google.ios.youtube/${client.version} (iPhone16,2; U; CPU iOS 17_5_1 like Mac OS X)`;
+  if (client.name === "IOS") {
+    return `com.google.ios.youtube/${client.version} (iPhone16,2; U; CPU iOS 17_5_1 like Mac OS X)`;
+  }
   return "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36";
 }

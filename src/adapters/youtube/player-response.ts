@@ -1,7 +1,7 @@
 /** @module Reads playability, length and caption tracks from an InnerTube player response. */
 // deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import { AppError } from "../../domain/errors.ts";
-import { readAudioFormats, type AudioFormat } from "./audio-formats.ts";
+import { type AudioFormat, readAudioFormats } from "./audio-formats.ts";
 import { unreadable } from "./unreadable.ts";
 
 /** A caption track as the player response lists it. */
@@ -41,7 +41,8 @@ export function readPlayerResponse(json: unknown, videoId: string): PlayerInfo {
   const details = data.videoDetails ?? {};
   const renderer = data.captions?.playerCaptionsTracklistRenderer;
   const tracks: CaptionTrack[] = Array.isArray(renderer?.captionTracks)
-    ? renderer.captionTracks.filter((t: any) => typeof t?.baseUrl === "string" && typeof t?.languageCode === "string").map(toTrack)
+    ? renderer.captionTracks.filter((t: any) => typeof t?.baseUrl === "string" && typeof t?.languageCode === "string")
+      .map(toTrack)
     : [];
   const length = Number(details.lengthSeconds);
   return {
@@ -75,13 +76,21 @@ function assertPlayable(status: any, videoId: string): void {
   if (state === "OK") return;
   const reason = typeof status?.reason === "string" ? status.reason : "";
   if (BOT_CHECK.test(reason)) {
-    throw new AppError("upstream_blocked", "YouTube refused this server with a bot check; try again later", { retryAfterSeconds: 60 });
+    throw new AppError("upstream_blocked", "YouTube refused this server with a bot check; try again later", {
+      retryAfterSeconds: 60,
+    });
   }
   if (state === "LOGIN_REQUIRED" && AGE_GATE.test(reason)) {
-    throw new AppError("video_age_restricted", `Video ${videoId} is age-restricted; YouTube only shows it to signed-in accounts, so its transcript cannot be read`);
+    throw new AppError(
+      "video_age_restricted",
+      `Video ${videoId} is age-restricted; YouTube only shows it to signed-in accounts, so its transcript cannot be read`,
+    );
   }
   if (state === "ERROR" || /unavailable|does not exist|removed|private/i.test(reason)) {
-    throw new AppError("video_unavailable", `Video ${videoId} is unavailable on YouTube (it does not exist, was removed, or is private)`);
+    throw new AppError(
+      "video_unavailable",
+      `Video ${videoId} is unavailable on YouTube (it does not exist, was removed, or is private)`,
+    );
   }
   if (typeof state === "string") {
     const sub = subreasons(status);

@@ -15,7 +15,9 @@ export interface RecentSessions<T> {
  * @param options how long an entry is kept, how many at most, and the clock (ms)
  * @returns an empty store
  */
-export function createRecentSessions<T>(options: { ttlMs?: number; max?: number; now?: () => number } = {}): RecentSessions<T> {
+export function createRecentSessions<T>(
+  options: { ttlMs?: number; max?: number; now?: () => number } = {},
+): RecentSessions<T> {
   const ttlMs = options.ttlMs ?? 60_000;
   const max = options.max ?? 256;
   const now = options.now ?? Date.now;

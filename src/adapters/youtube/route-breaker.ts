@@ -41,7 +41,9 @@ const MAX_COOLDOWN_MS = 3_600_000;
  * @param options.trialLeaseMs how long one trial holds a half-open route
  * @param options.now the clock (ms since the epoch)
  */
-export function createRouteBreaker(options: { store: RouteStateStore; failures: number; cooldownMs: number; trialLeaseMs: number; now?: () => number }): RouteBreaker {
+export function createRouteBreaker(
+  options: { store: RouteStateStore; failures: number; cooldownMs: number; trialLeaseMs: number; now?: () => number },
+): RouteBreaker {
   const now = options.now ?? Date.now;
   const seen = new Map<string, RouteState>();
   const closed = (): RouteState => ({ failures: 0, openUntil: 0, cooldownMs: options.cooldownMs });

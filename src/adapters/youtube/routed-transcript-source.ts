@@ -62,7 +62,9 @@ export function createRoutedTranscriptSource(options: RoutedOptions): Transcript
   let turn = 0;
 
   /** @returns the route to try, or when the earliest one may be tried again */
-  async function choose(tried: Set<EgressRoute>): Promise<{ route: EgressRoute; trial: boolean } | { retryAt: number }> {
+  async function choose(
+    tried: Set<EgressRoute>,
+  ): Promise<{ route: EgressRoute; trial: boolean } | { retryAt: number }> {
     const start = turn++ % options.routes.length;
     const ordered = options.routes.map((_, i) => options.routes[(start + i) % options.routes.length]!);
     // A route already tried is worth another try only if a new connection may leave from a new address.
@@ -89,7 +91,11 @@ export function createRoutedTranscriptSource(options: RoutedOptions): Transcript
           // No route left to try: every breaker is open (Retry-After: the earliest trial), or the ones tried cannot renew.
           if (!Number.isFinite(chosen.retryAt)) break;
           const retryAfterSeconds = Math.max(1, Math.ceil((chosen.retryAt - now()) / 1000));
-          throw new AppError("upstream_blocked", lastBlock?.message ?? "YouTube is blocking every route this server has to it; try again later", { retryAfterSeconds });
+          throw new AppError(
+            "upstream_blocked",
+            lastBlock?.message ?? "YouTube is blocking every route this server has to it; try again later",
+            { retryAfterSeconds },
+          );
         }
         const { route } = chosen;
         query.onRoute?.(route.label, attempt);
@@ -113,7 +119,8 @@ export function createRoutedTranscriptSource(options: RoutedOptions): Transcript
           connection.close();
         }
       }
-      throw lastBlock ?? new AppError("upstream_blocked", "YouTube is blocking this server; try again later", { retryAfterSeconds: 60 });
+      throw lastBlock ??
+        new AppError("upstream_blocked", "YouTube is blocking this server; try again later", { retryAfterSeconds: 60 });
     },
   };
 }

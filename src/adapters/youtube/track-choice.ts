@@ -20,7 +20,11 @@ export interface TrackChoice {
  * @param translate whether a translation into `languages[0]` may be asked for
  * @returns the choice, or undefined when the video has no tracks
  */
-export function chooseTrack(info: PlayerInfo, languages: readonly string[], translate: boolean): TrackChoice | undefined {
+export function chooseTrack(
+  info: PlayerInfo,
+  languages: readonly string[],
+  translate: boolean,
+): TrackChoice | undefined {
   if (info.tracks.length === 0) return undefined;
   for (const language of languages) {
     const track = inLanguage(info.tracks, language);

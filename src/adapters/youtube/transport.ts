@@ -58,7 +58,14 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
   const seconds = options.timeoutMs / 1000;
   const maxBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const capped = (response: Response, signal: AbortSignal, onEnd?: () => void) =>
-    limitBody(response, maxBytes, () => new AppError("upstream_error", `YouTube sent a response larger than ${mebibytes(maxBytes)}; try again later`), signal, onEnd);
+    limitBody(
+      response,
+      maxBytes,
+      () =>
+        new AppError("upstream_error", `YouTube sent a response larger than ${mebibytes(maxBytes)}; try again later`),
+      signal,
+      onEnd,
+    );
 
   async function text(url: string, init: YoutubeRequest = {}): Promise<string> {
     return await send(url, init, async (response, signal) => {
@@ -69,17 +76,29 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
     });
   }
 
-  async function bytes(url: string, init: YoutubeRequest, max: number): Promise<{ body: Uint8Array; headers: Headers }> {
+  async function bytes(
+    url: string,
+    init: YoutubeRequest,
+    max: number,
+  ): Promise<{ body: Uint8Array; headers: Headers }> {
     return await send(url, init, async (response, signal) => {
-      const tooLarge = () => new AppError("upstream_error", `YouTube sent a response larger than ${mebibytes(max)}; try again later`);
+      const tooLarge = () =>
+        new AppError("upstream_error", `YouTube sent a response larger than ${mebibytes(max)}; try again later`);
       const body = new Uint8Array(await limitBody(response, max, tooLarge, signal).arrayBuffer());
       // Media comes as bytes; an HTML page instead may be the reCAPTCHA wall, a block here as anywhere.
-      if (/text\/html/i.test(response.headers.get("content-type") ?? "") && new TextDecoder().decode(body).includes(RECAPTCHA)) throw recaptcha();
+      if (
+        /text\/html/i.test(response.headers.get("content-type") ?? "") &&
+        new TextDecoder().decode(body).includes(RECAPTCHA)
+      ) throw recaptcha();
       return { body, headers: response.headers };
     });
   }
 
-  async function send<T>(url: string, init: YoutubeRequest, read: (response: Response, signal: AbortSignal) => Promise<T>): Promise<T> {
+  async function send<T>(
+    url: string,
+    init: YoutubeRequest,
+    read: (response: Response, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const linked = linkSignals([init.signal], { ms: options.timeoutMs });
     const { signal } = linked;
     try {
@@ -95,7 +114,11 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
       return await read(response, signal);
     } catch (error) {
       if (isAppError(error)) throw error;
-      if (signal.aborted) throw new AppError("upstream_timeout", `YouTube did not answer within ${seconds} s; try again later`, { cause: error });
+      if (signal.aborted) {
+        throw new AppError("upstream_timeout", `YouTube did not answer within ${seconds} s; try again later`, {
+          cause: error,
+        });
+      }
       throw new AppError("upstream_error", "Could not reach YouTube; try again later", { cause: error });
     } finally {
       linked.dispose();
@@ -123,7 +146,11 @@ export function createYoutubeTransport(options: TransportOptions): YoutubeTransp
 }
 
 function recaptcha(): AppError {
-  return new AppError("upstream_blocked", "YouTube asked this server to solve a reCAPTCHA (unusual traffic); try again later", { retryAfterSeconds: 60 });
+  return new AppError(
+    "upstream_blocked",
+    "YouTube asked this server to solve a reCAPTCHA (unusual traffic); try again later",
+    { retryAfterSeconds: 60 },
+  );
 }
 
 function isOk(response: Response): boolean {

@@ -32,18 +32,29 @@ export function classifyPage(html: string): PageKind {
  * @throws {AppError} upstream_blocked for a reCAPTCHA page, upstream_error for
  *   a consent wall that cannot be accepted, and the transport's errors
  */
-export async function fetchWatchPage(transport: YoutubeTransport, videoId: string, signal?: AbortSignal): Promise<WatchPage> {
+export async function fetchWatchPage(
+  transport: YoutubeTransport,
+  videoId: string,
+  signal?: AbortSignal,
+): Promise<WatchPage> {
   const path = `/watch?v=${encodeURIComponent(videoId)}&hl=en`;
   let cookie: string | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
     const html = await transport.text(path, { signal, headers: cookie ? { cookie } : {} });
     const page = classifyPage(html);
     if (page.kind === "recaptcha") {
-      throw new AppError("upstream_blocked", "YouTube asked this server to solve a reCAPTCHA (unusual traffic); try again later", { retryAfterSeconds: 60 });
+      throw new AppError(
+        "upstream_blocked",
+        "YouTube asked this server to solve a reCAPTCHA (unusual traffic); try again later",
+        { retryAfterSeconds: 60 },
+      );
     }
     if (page.kind === "watch") return { ...readWatchPage(html), cookie };
     if (!page.value || cookie) {
-      throw new AppError("upstream_error", "YouTube showed a cookie-consent page the service could not accept; try again later, or set HTTPS_PROXY to a server outside the EU");
+      throw new AppError(
+        "upstream_error",
+        "YouTube showed a cookie-consent page the service could not accept; try again later, or set HTTPS_PROXY to a server outside the EU",
+      );
     }
     cookie = `CONSENT=YES+${page.value}`;
   }

@@ -1,10 +1,15 @@
 /** @module The second strategy: transcripts through the `youtube-transcript` package, with a watching fetch hook. */
 // deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
-import { fetchTranscript, YoutubeTranscriptNotAvailableLanguageError, YoutubeTranscriptTooManyRequestError, type TranscriptResponse } from "youtube-transcript";
+import {
+  fetchTranscript,
+  type TranscriptResponse,
+  YoutubeTranscriptNotAvailableLanguageError,
+  YoutubeTranscriptTooManyRequestError,
+} from "youtube-transcript";
 import { AppError } from "../../domain/errors.ts";
 import type { TranscriptSource } from "../../domain/ports.ts";
 import type { Cue, Transcript, TranscriptQuery } from "../../domain/transcript.ts";
-import { captionFormat, cleanText, type CaptionFormat } from "./timedtext.ts";
+import { type CaptionFormat, captionFormat, cleanText } from "./timedtext.ts";
 import { createYoutubeTransport, type TransportOptions, type YoutubeTransport } from "./transport.ts";
 
 /** What the fetch hook saw pass by: the package itself reports none of it. */
@@ -38,11 +43,20 @@ export function createYoutubeTranscriptPackageSource(options: TransportOptions):
  * The same reading through a given transport (one egress route): the
  * package's `fetch` option is the transport's hook, so it never sends by another route.
  */
-export async function readWithPackage(transport: YoutubeTransport, videoId: string, query: TranscriptQuery): Promise<Transcript> {
+export async function readWithPackage(
+  transport: YoutubeTransport,
+  videoId: string,
+  query: TranscriptQuery,
+): Promise<Transcript> {
   const seen: Observed = { tracks: [] };
   const hook = observing(transport.hook(query.signal), seen, query.countRequest);
   const items = await fetchInOrder(videoId, query.languages, hook, seen);
-  if (seen.format === "broken") throw new AppError("upstream_error", `YouTube sent a caption track for video ${videoId} the service could not read; try again later`);
+  if (seen.format === "broken") {
+    throw new AppError(
+      "upstream_error",
+      `YouTube sent a caption track for video ${videoId} the service could not read; try again later`,
+    );
+  }
   const cues = normalise(items, seen.format);
   if (cues.length === 0) {
     throw new AppError("upstream_error", `YouTube sent an empty caption track for video ${videoId}; try again later`);
@@ -64,7 +78,12 @@ export async function readWithPackage(transport: YoutubeTransport, videoId: stri
  * Asks for each wanted language in turn, then the video's default track's
  * (learnt from the first attempt), then whatever the package picks.
  */
-async function fetchInOrder(videoId: string, languages: readonly string[], hook: typeof fetch, seen: Observed): Promise<TranscriptResponse[]> {
+async function fetchInOrder(
+  videoId: string,
+  languages: readonly string[],
+  hook: typeof fetch,
+  seen: Observed,
+): Promise<TranscriptResponse[]> {
   const tried = new Set<string | undefined>();
   // Ends: the last candidate is `undefined`, after which every outcome returns or throws.
   for (;;) {
@@ -81,9 +100,15 @@ async function fetchInOrder(videoId: string, languages: readonly string[], hook:
 
 /** The package reports blocked, unavailable and disabled alike, so only what the hook saw is trusted. */
 function failure(error: unknown, seen: Observed): AppError {
-  if (seen.failure === "timeout") return new AppError("upstream_timeout", "YouTube did not answer in time; try again later", { cause: error });
+  if (seen.failure === "timeout") {
+    return new AppError("upstream_timeout", "YouTube did not answer in time; try again later", { cause: error });
+  }
   if (seen.failure === "blocked" || error instanceof YoutubeTranscriptTooManyRequestError) {
-    return new AppError("upstream_blocked", "YouTube is refusing this server (rate limit or reCAPTCHA); try again later", { cause: error, retryAfterSeconds: 60 });
+    return new AppError(
+      "upstream_blocked",
+      "YouTube is refusing this server (rate limit or reCAPTCHA); try again later",
+      { cause: error, retryAfterSeconds: 60 },
+    );
   }
   return new AppError("upstream_error", "YouTube's transcript could not be read; try again later", { cause: error });
 }
@@ -115,7 +140,9 @@ function observing(hook: typeof fetch, seen: Observed, count?: () => void): type
     try {
       response = await hook(input, init);
     } catch (error) {
-      if (error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError")) seen.failure = "timeout";
+      if (error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError")) {
+        seen.failure = "timeout";
+      }
       throw error;
     }
     if (response.status === 429) seen.failure = "blocked";

@@ -1,7 +1,7 @@
 /** @module Builds the answer writer (Groq when a key is set, else the offline engine) and its token budget. */
 import type { AnswerWriter, TranscriptSource } from "../../domain/ports.ts";
 import { createMemoryBudgetStore } from "../../adapters/llm/budget/budget-store.ts";
-import { createLlmBudget, type BudgetObserver, type LlmBudget } from "../../adapters/llm/budget/llm-budget.ts";
+import { type BudgetObserver, createLlmBudget, type LlmBudget } from "../../adapters/llm/budget/llm-budget.ts";
 import { createHeaderlessRule } from "../../adapters/llm/budget/headerless.ts";
 import { createRedisBudgetStore } from "../../adapters/llm/budget/redis-budget-store.ts";
 import { budgetKey } from "../../adapters/llm/budget/budget-key.ts";
@@ -20,7 +20,12 @@ import { llmBudgetObserver, type ServiceMetrics } from "../metrics/service-metri
  * @param transcripts the cached transcript source, through which the offline engine reads a second track
  * @param redis the shared connection, when the LLM budget is shared by instances
  */
-export function composeWriter(config: Config, io: { logger: Logger; fetch?: typeof fetch; metrics?: ServiceMetrics }, transcripts?: TranscriptSource, redis?: RedisConnection): AnswerWriter {
+export function composeWriter(
+  config: Config,
+  io: { logger: Logger; fetch?: typeof fetch; metrics?: ServiceMetrics },
+  transcripts?: TranscriptSource,
+  redis?: RedisConnection,
+): AnswerWriter {
   if (!config.groq.apiKey) return createOfflineAnswerWriter({ readings: transcripts });
   return createGroqAnswerWriter({
     apiKey: config.groq.apiKey,
@@ -48,7 +53,19 @@ export function composeWriter(config: Config, io: { logger: Logger; fetch?: type
 function composeLlmBudget(config: Config, observer: BudgetObserver | undefined, redis?: RedisConnection): LlmBudget {
   const limits = { tokensPerWindow: config.llm.tokensPerMinute, requestsPerWindow: config.llm.requestsPerMinute };
   const memory = createMemoryBudgetStore({ limits, windowMs: config.llm.budgetWindowMs });
-  const store = redis ? createRedisBudgetStore({ connection: redis, key: budgetKey({ endpoint: config.groq.baseUrl ?? "https://api.groq.com", model: config.groq.model, apiKey: config.groq.apiKey ?? "" }, sha256Hex), limits, windowMs: config.llm.budgetWindowMs, fallback: memory }) : memory;
+  const store = redis
+    ? createRedisBudgetStore({
+      connection: redis,
+      key: budgetKey({
+        endpoint: config.groq.baseUrl ?? "https://api.groq.com",
+        model: config.groq.model,
+        apiKey: config.groq.apiKey ?? "",
+      }, sha256Hex),
+      limits,
+      windowMs: config.llm.budgetWindowMs,
+      fallback: memory,
+    })
+    : memory;
   const headerless = createHeaderlessRule({ assumed: limits, operatorStated: config.llm.limitsStated });
   return createLlmBudget({ store, observer, headerless });
 }

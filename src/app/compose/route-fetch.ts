@@ -29,11 +29,18 @@ export function routeFetch(proxy: string | undefined, fresh: boolean): { fetch: 
   const deno = (globalThis as { Deno?: DenoHttp }).Deno;
   if (deno) {
     const client = withHidden(hidden, () => deno.createHttpClient(proxy ? { proxy: { url: proxy } } : {}));
-    const bound = ((input: string | URL | Request, init?: RequestInit) => fetch(input, { ...init, client } as RequestInit)) as typeof fetch;
-    return { fetch: bound, close: () => client.close() };
+    const bound = ((input: string | URL | Request, init?: RequestInit) =>
+      fetch(input, { ...init, client } as RequestInit)) as typeof fetch;
+    return {
+      fetch: bound,
+      close: () =>
+        client.close(),
+    };
   }
   const options = { ...(proxy ? { proxy } : {}), ...(fresh ? { keepalive: false } : {}) };
-  const bound = ((input: string | URL | Request, init?: RequestInit) => withHidden(hidden, () => fetch(input, { ...init, ...options } as RequestInit))) as typeof fetch;
+  const bound =
+    ((input: string | URL | Request, init?: RequestInit) =>
+      withHidden(hidden, () => fetch(input, { ...init, ...options } as RequestInit))) as typeof fetch;
   return { fetch: bound, close: () => {} };
 }
 

@@ -1,5 +1,5 @@
 /** @module The composition root: builds the adapters and wires the chat use case into the running service. */
-import { createChatService, type ChatService } from "../../domain/chat.ts";
+import { type ChatService, createChatService } from "../../domain/chat.ts";
 import type { AnswerWriter, RateLimiter, TranscriptSource } from "../../domain/ports.ts";
 import type { Config } from "../config/config.ts";
 import { composeWriter } from "./llm.ts";
@@ -35,9 +35,22 @@ export interface ServiceIo {
  * @param config the validated settings
  * @param io the outside world, swappable in tests
  */
-export async function composeService(config: Config, io: ServiceIo & { notes?: RequestNotes; onRedisAvailability?: (available: boolean) => void; streams?: LiveStreams }): Promise<Service> {
+export async function composeService(
+  config: Config,
+  io: ServiceIo & { notes?: RequestNotes; onRedisAvailability?: (available: boolean) => void; streams?: LiveStreams },
+): Promise<Service> {
   const { state, writer, chat } = await composeCore(config, io);
-  const app = createHttpApp({ chat, apiKeys: state.apiKeys, rateLimiter: state.rateLimiter, maxBodyBytes: config.maxBodyBytes, bodyTimeoutMs: config.connection.bodyTimeoutMs, logger: io.logger, corsOrigins: config.corsOrigins, notes: io.notes, streams: io.streams && { live: io.streams, ...config.stream } });
+  const app = createHttpApp({
+    chat,
+    apiKeys: state.apiKeys,
+    rateLimiter: state.rateLimiter,
+    maxBodyBytes: config.maxBodyBytes,
+    bodyTimeoutMs: config.connection.bodyTimeoutMs,
+    logger: io.logger,
+    corsOrigins: config.corsOrigins,
+    notes: io.notes,
+    streams: io.streams && { live: io.streams, ...config.stream },
+  });
   return { app, banner: { backend: writer.name, generatedKey: state.generatedKey }, close: () => state.close() };
 }
 
@@ -54,15 +67,28 @@ export interface McpCore {
  * The composition root of the MCP mode: the same state, transcript source,
  * writer and use case as {@link composeService}, without the HTTP app.
  */
-export async function composeMcp(config: Config, io: ServiceIo & { onRedisAvailability?: (available: boolean) => void }): Promise<McpCore> {
+export async function composeMcp(
+  config: Config,
+  io: ServiceIo & { onRedisAvailability?: (available: boolean) => void },
+): Promise<McpCore> {
   const { state, writer, chat } = await composeCore(config, io);
   return { chat, rateLimiter: state.rateLimiter, backend: writer.name, close: () => state.close() };
 }
 
 async function composeCore(config: Config, io: ServiceIo & { onRedisAvailability?: (available: boolean) => void }) {
   const state = await composeState(config, io);
-  const egress = composeYoutubeEgress(config, state.redis ? createRedisRouteStates({ connection: state.redis, fallback: createMemoryRouteStates() }) : undefined, io.fetch);
-  const transcripts = composeTranscriptSource(config, { ...io, egress }, state.transcriptCache, state.flights, state.redis);
+  const egress = composeYoutubeEgress(
+    config,
+    state.redis ? createRedisRouteStates({ connection: state.redis, fallback: createMemoryRouteStates() }) : undefined,
+    io.fetch,
+  );
+  const transcripts = composeTranscriptSource(
+    config,
+    { ...io, egress },
+    state.transcriptCache,
+    state.flights,
+    state.redis,
+  );
   const writer = composeWriter(config, io, transcripts, state.redis);
   return { state, writer, chat: composeChat(config, io, state, writer, transcripts) };
 }
@@ -78,7 +104,13 @@ export function composeChat(
   io: ServiceIo,
   state: ServiceState,
   writer: AnswerWriter,
-  transcripts: TranscriptSource = composeTranscriptSource(config, io, state.transcriptCache, state.flights, state.redis),
+  transcripts: TranscriptSource = composeTranscriptSource(
+    config,
+    io,
+    state.transcriptCache,
+    state.flights,
+    state.redis,
+  ),
 ): ChatService {
   return createChatService({
     onLookup: io.metrics?.answerLookup,

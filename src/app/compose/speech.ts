@@ -1,5 +1,5 @@
 /** @module Builds speech-to-text for caption-less videos (`STT=groq`): the Groq transcriber and its budget, shared in Redis when there is one. */
-import { createMemoryBudgetStore, type BudgetStore } from "../../adapters/llm/budget/budget-store.ts";
+import { type BudgetStore, createMemoryBudgetStore } from "../../adapters/llm/budget/budget-store.ts";
 import { createRedisBudgetStore } from "../../adapters/llm/budget/redis-budget-store.ts";
 import type { Limits } from "../../adapters/llm/budget/token-bucket.ts";
 import type { RedisConnection } from "../../adapters/redis/redis-connection.ts";
@@ -16,7 +16,11 @@ import type { ServiceMetrics } from "../metrics/service-metrics.ts";
  * @param redis the shared connection, when the budget is shared by instances
  * @returns the reader the InnerTube source falls back to, or undefined when off
  */
-export function composeSpeech(config: Config, io: { fetch?: typeof fetch; metrics?: ServiceMetrics }, redis?: RedisConnection): SpeechReader | undefined {
+export function composeSpeech(
+  config: Config,
+  io: { fetch?: typeof fetch; metrics?: ServiceMetrics },
+  redis?: RedisConnection,
+): SpeechReader | undefined {
   const stt = config.stt;
   if (!stt || !config.groq.apiKey) return undefined;
   const store = (key: string, limits: Limits, windowMs: number): BudgetStore => {
@@ -24,10 +28,22 @@ export function composeSpeech(config: Config, io: { fetch?: typeof fetch; metric
     return redis ? createRedisBudgetStore({ connection: redis, key, limits, windowMs, fallback: memory }) : memory;
   };
   // Audio seconds over the hour; requests over the minute, counted as one token each (the LLM budget's stores, other keys).
-  const seconds = store(`stt-seconds:${stt.model}`, { tokensPerWindow: stt.audioSecondsPerHour, requestsPerWindow: 1_000_000_000 }, stt.budgetWindowMs);
-  const requests = store(`stt-requests:${stt.model}`, { tokensPerWindow: stt.requestsPerMinute, requestsPerWindow: stt.requestsPerMinute }, stt.budgetWindowMs / 60);
+  const seconds = store(`stt-seconds:${stt.model}`, {
+    tokensPerWindow: stt.audioSecondsPerHour,
+    requestsPerWindow: 1_000_000_000,
+  }, stt.budgetWindowMs);
+  const requests = store(`stt-requests:${stt.model}`, {
+    tokensPerWindow: stt.requestsPerMinute,
+    requestsPerWindow: stt.requestsPerMinute,
+  }, stt.budgetWindowMs / 60);
   return createSpeechReader({
-    transcribe: createGroqTranscriber({ apiKey: config.groq.apiKey, baseUrl: config.groq.baseUrl, model: stt.model, timeoutMs: config.llm.timeoutMs, fetch: io.fetch }),
+    transcribe: createGroqTranscriber({
+      apiKey: config.groq.apiKey,
+      baseUrl: config.groq.baseUrl,
+      model: stt.model,
+      timeoutMs: config.llm.timeoutMs,
+      fetch: io.fetch,
+    }),
     budget: createSpeechBudget({ seconds, requests }),
     audioClients: audioClients(stt.audioClients),
     maxMinutes: stt.maxMinutes,

@@ -7,9 +7,9 @@ import { createChainedApiKeys } from "../../adapters/keys/chained-api-keys.ts";
 import { createStaticApiKeys, generateApiKey } from "../../adapters/keys/env-api-keys.ts";
 import { createFileApiKeys } from "../../adapters/keys/file-api-keys.ts";
 import type { IssuedApiKeys } from "../../adapters/keys/issued-api-keys.ts";
-import { rememberDigests, sha256Hex, type KeyDigest } from "../../adapters/keys/key-digest.ts";
+import { type KeyDigest, rememberDigests, sha256Hex } from "../../adapters/keys/key-digest.ts";
 import { createMemoryCache } from "../../adapters/cache/memory-cache.ts";
-import { createMemoryRateLimiter, type Budget } from "../../adapters/limits/memory-rate-limiter.ts";
+import { type Budget, createMemoryRateLimiter } from "../../adapters/limits/memory-rate-limiter.ts";
 import { createMemoryWorkGate } from "../../adapters/limits/memory-work-gate.ts";
 import { createRedisApiKeys } from "../../adapters/keys/redis-api-keys.ts";
 import { createRedisCache } from "../../adapters/cache/redis-cache.ts";
@@ -56,19 +56,35 @@ const REDIS_START_WAIT_MS = 3_000;
  * @param io.logger where Redis outages and file trouble are logged
  * @param digest how presented keys are digested (SHA-256 by default)
  */
-export async function composeKeyStore(config: Config, io: { logger: Logger; onRedisAvailability?: (available: boolean) => void }, digest?: KeyDigest): Promise<KeyStore> {
+export async function composeKeyStore(
+  config: Config,
+  io: { logger: Logger; onRedisAvailability?: (available: boolean) => void },
+  digest?: KeyDigest,
+): Promise<KeyStore> {
   if (!config.redisUrl) {
-    return { keys: createFileApiKeys({ path: config.keysFile, log: io.logger, digest }), where: config.keysFile, close: async () => {} };
+    return {
+      keys: createFileApiKeys({ path: config.keysFile, log: io.logger, digest }),
+      where: config.keysFile,
+      close: async () => {},
+    };
   }
   // Loaded only when Redis is configured: evaluating ioredis is a third of the compiled binary's start-up.
   const { createRedisConnection } = await import("../../adapters/redis/redis-connection.ts");
-  const redis = createRedisConnection({ url: config.redisUrl, prefix: config.redisKeyPrefix, log: io.logger, onAvailability: io.onRedisAvailability });
+  const redis = createRedisConnection({
+    url: config.redisUrl,
+    prefix: config.redisKeyPrefix,
+    log: io.logger,
+    onAvailability: io.onRedisAvailability,
+  });
   await redis.ready(REDIS_START_WAIT_MS);
   return { keys: createRedisApiKeys({ connection: redis, digest }), where: "Redis", redis, close: () => redis.close() };
 }
 
 /** Builds the state adapters the configuration asks for. */
-export async function composeState(config: Config, io: { logger: Logger; onRedisAvailability?: (available: boolean) => void }): Promise<ServiceState> {
+export async function composeState(
+  config: Config,
+  io: { logger: Logger; onRedisAvailability?: (available: boolean) => void },
+): Promise<ServiceState> {
   // Clients send the same key with every request: its digest is computed once (at most 1,024 keys remembered).
   const digest = rememberDigests(sha256Hex);
   const store = await composeKeyStore(config, io, digest);
@@ -79,7 +95,14 @@ export async function composeState(config: Config, io: { logger: Logger; onRedis
   const { redis } = store;
   return {
     apiKeys: createChainedApiKeys([staticKeys, store.keys]),
-    rateLimiter: redis ? createRedisRateLimiter({ connection: redis, budgetFor, failure: config.rateLimitFailure, fallback: memoryLimiter }) : memoryLimiter,
+    rateLimiter: redis
+      ? createRedisRateLimiter({
+        connection: redis,
+        budgetFor,
+        failure: config.rateLimitFailure,
+        fallback: memoryLimiter,
+      })
+      : memoryLimiter,
     gate: createMemoryWorkGate({ maxInFlight: config.maxInFlight }),
     transcriptCache: redis
       ? createRedisCache<Transcript>({ connection: redis, namespace: "transcript" })
@@ -87,7 +110,9 @@ export async function composeState(config: Config, io: { logger: Logger; onRedis
     answerCache: redis
       ? createRedisCache<GeneratedAnswer>({ connection: redis, namespace: "answer" })
       : createMemoryCache<GeneratedAnswer>({ maxEntries: config.answerCache.maxEntries }),
-    flights: redis ? createRedisSharedFlight({ connection: redis, leaseMs: config.sharedWorkLeaseMs }) : createLocalFlight(),
+    flights: redis
+      ? createRedisSharedFlight({ connection: redis, leaseMs: config.sharedWorkLeaseMs })
+      : createLocalFlight(),
     generatedKey,
     redis,
     close: () => store.close(),

@@ -4,7 +4,12 @@ import type { Transcript } from "../../domain/transcript.ts";
 import { sha256Hex } from "../../adapters/keys/key-digest.ts";
 import { createCachedTranscriptSource } from "../../adapters/youtube/cached-transcript-source.ts";
 import { createInnertubeReader } from "../../adapters/youtube/innertube-transcript-source.ts";
-import { createRouteBreaker, createMemoryRouteStates, type RouteBreaker, type RouteStateStore } from "../../adapters/youtube/route-breaker.ts";
+import {
+  createMemoryRouteStates,
+  createRouteBreaker,
+  type RouteBreaker,
+  type RouteStateStore,
+} from "../../adapters/youtube/route-breaker.ts";
 import { createRoutedTranscriptSource, type EgressRoute } from "../../adapters/youtube/routed-transcript-source.ts";
 import { withSecondStrategy } from "../../adapters/youtube/second-strategy.ts";
 import { createYoutubeTransport } from "../../adapters/youtube/transport.ts";
@@ -32,11 +37,18 @@ export interface YoutubeEgress {
  * @param newSession a fresh id for a proxy URL's `{session}` placeholder, one per try
  * @returns the configured routes and their breakers
  */
-export function composeYoutubeEgress(config: Config, store?: RouteStateStore, fetchOverride?: typeof fetch, newSession: () => string = () => crypto.randomUUID().replaceAll("-", "")): YoutubeEgress {
+export function composeYoutubeEgress(
+  config: Config,
+  store?: RouteStateStore,
+  fetchOverride?: typeof fetch,
+  newSession: () => string = () => crypto.randomUUID().replaceAll("-", ""),
+): YoutubeEgress {
   const { baseUrl, timeoutMs } = config.youtube;
   const routes = config.youtube.routes.map((entry): EgressRoute => {
     const proxy = entry === "direct" ? undefined : entry;
-    const shared = fetchOverride ? { fetch: fetchOverride, close() {} } : routeFetch(proxy && withSession(proxy, newSession()), false);
+    const shared = fetchOverride
+      ? { fetch: fetchOverride, close() {} }
+      : routeFetch(proxy && withSession(proxy, newSession()), false);
     return {
       label: routeLabel(entry),
       // A digest of the whole URL: two entries may share host:port with other credentials, which never reach Redis.
@@ -45,8 +57,13 @@ export function composeYoutubeEgress(config: Config, store?: RouteStateStore, fe
       open() {
         // Every try on a proxy opens a new connection, so that a rotating gateway gives it a new address (docs/decisions.md).
         // A `{session}` in the URL gets a new id per try: a gateway with sticky sessions then keeps the try's requests on one address.
-        const connection = proxy && !fetchOverride ? routeFetch(withSession(proxy, newSession()), true) : { fetch: shared.fetch, close() {} };
-        return { transport: createYoutubeTransport({ baseUrl, timeoutMs, fetch: connection.fetch }), close: connection.close };
+        const connection = proxy && !fetchOverride
+          ? routeFetch(withSession(proxy, newSession()), true)
+          : { fetch: shared.fetch, close() {} };
+        return {
+          transport: createYoutubeTransport({ baseUrl, timeoutMs, fetch: connection.fetch }),
+          close: connection.close,
+        };
       },
     };
   });
@@ -71,10 +88,21 @@ export function composeYoutubeEgress(config: Config, store?: RouteStateStore, fe
  * @param flights where identical fetches in flight are shared (this process only when omitted)
  * @param redis the shared connection, for the speech-to-text budget
  */
-export function composeTranscriptSource(config: Config, io: { logger: Logger; fetch?: typeof fetch; metrics?: ServiceMetrics; egress?: YoutubeEgress }, cache: Cache<Transcript>, flights?: SharedFlight, redis?: RedisConnection): TranscriptSource {
+export function composeTranscriptSource(
+  config: Config,
+  io: { logger: Logger; fetch?: typeof fetch; metrics?: ServiceMetrics; egress?: YoutubeEgress },
+  cache: Cache<Transcript>,
+  flights?: SharedFlight,
+  redis?: RedisConnection,
+): TranscriptSource {
   const egress = io.egress ?? composeYoutubeEgress(config, undefined, io.fetch);
   io.metrics?.watchRoutes(() => egress.routes.map((r) => ({ route: r.label, up: egress.breaker.up(r.key) })));
-  const innertube = createInnertubeReader({ baseUrl: config.youtube.baseUrl, clients: config.youtube.clients, observe: io.metrics?.youtube, speech: composeSpeech(config, io, redis) });
+  const innertube = createInnertubeReader({
+    baseUrl: config.youtube.baseUrl,
+    clients: config.youtube.clients,
+    observe: io.metrics?.youtube,
+    speech: composeSpeech(config, io, redis),
+  });
   const source = createRoutedTranscriptSource({
     routes: egress.routes,
     breaker: egress.breaker,
@@ -83,7 +111,16 @@ export function composeTranscriptSource(config: Config, io: { logger: Logger; fe
     // The speech-to-text service's 429 (met after the audio came) is no block of the route the audio came by.
     isBlock: (error) => isAppError(error, "upstream_blocked") && !isSpeechServiceFailure(error),
     read: (transport, videoId, query) =>
-      withSecondStrategy({ fetch: (id, q) => innertube(transport, id, q) }, { fetch: (id, q) => readWithPackage(transport, id, q) }).fetch(videoId, query),
+      withSecondStrategy({ fetch: (id, q) => innertube(transport, id, q) }, {
+        fetch: (id, q) => readWithPackage(transport, id, q),
+      }).fetch(videoId, query),
   });
-  return createCachedTranscriptSource({ source, cache, ttlMs: config.transcriptCache.ttlMs, flights, observe: io.metrics?.transcriptLookup, speech: config.stt !== undefined });
+  return createCachedTranscriptSource({
+    source,
+    cache,
+    ttlMs: config.transcriptCache.ttlMs,
+    flights,
+    observe: io.metrics?.transcriptLookup,
+    speech: config.stt !== undefined,
+  });
 }

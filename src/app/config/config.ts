@@ -11,7 +11,9 @@ export interface Config {
   apiKeys: string[];
   keysFile: string;
   groq: { apiKey?: string; baseUrl?: string; model: string };
-  youtube: { baseUrl: string; proxy?: string; timeoutMs: number; clients: { name: string; version: string }[] } & YoutubeRoutesConfig;
+  youtube:
+    & { baseUrl: string; proxy?: string; timeoutMs: number; clients: { name: string; version: string }[] }
+    & YoutubeRoutesConfig;
   llm: {
     timeoutMs: number;
     maxRetries: number;
@@ -78,7 +80,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: read.host("HOST", "0.0.0.0"),
     apiKeys: read.list("API_KEYS"),
     keysFile: read.string("KEYS_FILE", "./data/api-keys.json"),
-    groq: { apiKey: read.raw("GROQ_API_KEY"), baseUrl: read.url("GROQ_BASE_URL", undefined), model: read.string("GROQ_MODEL", DEFAULT_GROQ_MODEL) },
+    groq: {
+      apiKey: read.raw("GROQ_API_KEY"),
+      baseUrl: read.url("GROQ_BASE_URL", undefined),
+      model: read.string("GROQ_MODEL", DEFAULT_GROQ_MODEL),
+    },
     youtube: {
       baseUrl: read.url("YOUTUBE_BASE_URL", "https://www.youtube.com", true)!,
       proxy,
@@ -97,7 +103,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ...readModelLimits(read),
     },
     requestTimeoutMs: read.int("REQUEST_TIMEOUT_MS", 120_000, 1_000, 900_000),
-    stream: { timeoutMs: read.int("STREAM_TIMEOUT_MS", 600_000, 1_000, 3_600_000), keepAliveMs: read.int("STREAM_KEEPALIVE_MS", 15_000, 50, 15_000) },
+    stream: {
+      timeoutMs: read.int("STREAM_TIMEOUT_MS", 600_000, 1_000, 3_600_000),
+      keepAliveMs: read.int("STREAM_KEEPALIVE_MS", 15_000, 50, 15_000),
+    },
     // Bun counts its idle timeout in whole seconds, at most 255.
     connection: {
       headersTimeoutMs: read.int("HEADERS_TIMEOUT_MS", 10_000, 1_000, 600_000),
@@ -111,8 +120,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     redisUrl: readRedisUrl(read),
     redisKeyPrefix: read.string("REDIS_KEY_PREFIX", "vcs:"),
     corsOrigins: read.list("CORS_ORIGINS"),
-    transcriptCache: { ttlMs: read.int("TRANSCRIPT_CACHE_TTL_MS", 6 * HOUR_MS, 0, 30 * 24 * HOUR_MS), maxEntries: read.int("TRANSCRIPT_CACHE_MAX_ENTRIES", 500, 1, 1_000_000) },
-    answerCache: { ttlMs: read.int("ANSWER_CACHE_TTL_MS", HOUR_MS, 0, 30 * 24 * HOUR_MS), maxEntries: read.int("ANSWER_CACHE_MAX_ENTRIES", 2_000, 1, 1_000_000) },
+    transcriptCache: {
+      ttlMs: read.int("TRANSCRIPT_CACHE_TTL_MS", 6 * HOUR_MS, 0, 30 * 24 * HOUR_MS),
+      maxEntries: read.int("TRANSCRIPT_CACHE_MAX_ENTRIES", 500, 1, 1_000_000),
+    },
+    answerCache: {
+      ttlMs: read.int("ANSWER_CACHE_TTL_MS", HOUR_MS, 0, 30 * 24 * HOUR_MS),
+      maxEntries: read.int("ANSWER_CACHE_MAX_ENTRIES", 2_000, 1, 1_000_000),
+    },
     sharedWorkLeaseMs: read.int("SHARED_WORK_LEASE_MS", 5_000, 100, 600_000),
     logFormat: read.oneOf("LOG_FORMAT", ["json", "pretty", "auto"] as const, "auto"),
     shutdownGraceMs: read.int("SHUTDOWN_GRACE_MS", 30_000, 0, 600_000),
@@ -127,7 +142,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 const MODEL_LIMITS: Record<string, { tokensPerMinute: number; requestsPerMinute: number; contextTokens: number }> = {
   "llama-3.1-8b-instant": { tokensPerMinute: 6_000, requestsPerMinute: 30, contextTokens: 131_072 },
   "llama-3.3-70b-versatile": { tokensPerMinute: 12_000, requestsPerMinute: 30, contextTokens: 131_072 },
-  "meta-llama/llama-4-scout-17b-16e-instruct": { tokensPerMinute: 30_000, requestsPerMinute: 30, contextTokens: 131_072 },
+  "meta-llama/llama-4-scout-17b-16e-instruct": {
+    tokensPerMinute: 30_000,
+    requestsPerMinute: 30,
+    contextTokens: 131_072,
+  },
 };
 
 function readModelLimits(read: EnvReader) {
@@ -144,7 +163,13 @@ function readModelLimits(read: EnvReader) {
 function readClients(read: EnvReader): { name: string; version: string }[] {
   const clients = read.list("YOUTUBE_CLIENTS").map((entry) => {
     const [name, version] = entry.split(":").map((s) => s.trim());
-    if (!name || !version || !/^[A-Z_]+$/.test(name)) read.fail(`YOUTUBE_CLIENTS must list NAME:VERSION pairs such as ANDROID:20.10.38,IOS:20.10.4: current entry is ${JSON.stringify(entry)}`);
+    if (!name || !version || !/^[A-Z_]+$/.test(name)) {
+      read.fail(
+        `YOUTUBE_CLIENTS must list NAME:VERSION pairs such as ANDROID:20.10.38,IOS:20.10.4: current entry is ${
+          JSON.stringify(entry)
+        }`,
+      );
+    }
     return { name: name ?? "", version: version ?? "" };
   });
   return clients.length > 0 ? clients : [{ name: "ANDROID", version: "20.10.38" }, { name: "IOS", version: "20.10.4" }];
@@ -163,7 +188,11 @@ function readRateLimit(read: EnvReader): RateLimitSpec | undefined {
   const value = read.raw("RATE_LIMIT");
   if (value === undefined) return undefined;
   const spec = parseRateLimit(value);
-  if (!spec) read.fail(`RATE_LIMIT must look like 60/min, 10/s, 500/hour or 1000/day: current value is ${JSON.stringify(value)}`);
+  if (!spec) {
+    read.fail(
+      `RATE_LIMIT must look like 60/min, 10/s, 500/hour or 1000/day: current value is ${JSON.stringify(value)}`,
+    );
+  }
   return spec;
 }
 

@@ -5,7 +5,18 @@ export interface RateLimitSpec {
   windowSeconds: number;
 }
 
-const WINDOWS: Record<string, number> = { s: 1, sec: 1, second: 1, m: 60, min: 60, minute: 60, h: 3600, hour: 3600, d: 86400, day: 86400 };
+const WINDOWS: Record<string, number> = {
+  s: 1,
+  sec: 1,
+  second: 1,
+  m: 60,
+  min: 60,
+  minute: 60,
+  h: 3600,
+  hour: 3600,
+  d: 86400,
+  day: 86400,
+};
 
 /**
  * @param text e.g. `60/min`, `1000/day`, `5/s`

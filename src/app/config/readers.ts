@@ -24,7 +24,9 @@ export class EnvReader {
     if (value === undefined) return fallback;
     const parsed = Number(value);
     if (!/^-?\d+$/.test(value) || parsed < min || parsed > max) {
-      this.problems.push(`${name} must be a whole number from ${min} to ${max}: current value is ${JSON.stringify(value)}`);
+      this.problems.push(
+        `${name} must be a whole number from ${min} to ${max}: current value is ${JSON.stringify(value)}`,
+      );
       return fallback;
     }
     return parsed;
@@ -40,7 +42,11 @@ export class EnvReader {
     const value = this.raw(name);
     if (value === undefined) return fallback;
     if (!isHost(value)) {
-      this.problems.push(`${name} must be an IP address or a host name such as 0.0.0.0, ::1 or localhost: current value is ${JSON.stringify(value)}`);
+      this.problems.push(
+        `${name} must be an IP address or a host name such as 0.0.0.0, ::1 or localhost: current value is ${
+          JSON.stringify(value)
+        }`,
+      );
       return fallback;
     }
     return value;
@@ -68,7 +74,11 @@ export class EnvReader {
       if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("scheme");
       return origin ? url.origin : value.replace(/\/+$/, "");
     } catch {
-      this.problems.push(`${name} must be an http or https URL: ${secret ? "its value is not shown, as it may hold credentials" : `current value is ${JSON.stringify(value)}`}`);
+      this.problems.push(
+        `${name} must be an http or https URL: ${
+          secret ? "its value is not shown, as it may hold credentials" : `current value is ${JSON.stringify(value)}`
+        }`,
+      );
       return fallback;
     }
   }

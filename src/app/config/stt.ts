@@ -38,14 +38,22 @@ export function readStt(read: EnvReader, hasGroqKey: boolean): SttConfig | undef
     audioClients: readAudioClients(read),
   };
   if (provider === "off") return undefined;
-  if (!hasGroqKey) read.fail("STT=groq needs GROQ_API_KEY: the offline engine has no speech-to-text (set GROQ_API_KEY, or STT=off)");
+  if (!hasGroqKey) {
+    read.fail("STT=groq needs GROQ_API_KEY: the offline engine has no speech-to-text (set GROQ_API_KEY, or STT=off)");
+  }
   return config;
 }
 
 function readAudioClients(read: EnvReader): { name: string; version: string }[] {
   const clients = read.list("YOUTUBE_AUDIO_CLIENTS").map((entry) => {
     const [name, version] = entry.split(":").map((s) => s.trim());
-    if (!name || !version || !/^[A-Z_]+$/.test(name)) read.fail(`YOUTUBE_AUDIO_CLIENTS must list NAME:VERSION pairs such as VISIONOS:1.02: current entry is ${JSON.stringify(entry)}`);
+    if (!name || !version || !/^[A-Z_]+$/.test(name)) {
+      read.fail(
+        `YOUTUBE_AUDIO_CLIENTS must list NAME:VERSION pairs such as VISIONOS:1.02: current entry is ${
+          JSON.stringify(entry)
+        }`,
+      );
+    }
     return { name: name ?? "", version: version ?? "" };
   });
   return clients.length > 0 ? clients : [{ name: "VISIONOS", version: "1.02" }];

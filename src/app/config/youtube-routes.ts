@@ -25,7 +25,9 @@ export function readYoutubeRoutes(read: EnvReader, proxy: string | undefined): Y
     // The entry itself may hold credentials: only its position is named.
     if (problem) read.fail(`YOUTUBE_PROXIES entry ${index + 1} ${problem}`);
   });
-  if (listed && entries.length === 0) read.fail("YOUTUBE_PROXIES must list at least one route: direct or a proxy URL such as http://user:pass@host:port");
+  if (listed && entries.length === 0) {
+    read.fail("YOUTUBE_PROXIES must list at least one route: direct or a proxy URL such as http://user:pass@host:port");
+  }
   return {
     routes: entries.map((e) => (e.toLowerCase() === "direct" ? "direct" : e)),
     blockRetries: read.int("YOUTUBE_BLOCK_RETRIES", 3, 0, 10),
@@ -43,7 +45,9 @@ function routeProblem(entry: string): string | undefined {
   if (url.protocol === "socks5:" || url.protocol === "socks5h:" || url.protocol === "socks4:") {
     return "is a SOCKS proxy, which Bun's fetch does not support: use an http:// or https:// proxy URL";
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "must be direct or an http:// or https:// proxy URL";
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return "must be direct or an http:// or https:// proxy URL";
+  }
   if (!url.hostname) return "has no host";
   return undefined;
 }

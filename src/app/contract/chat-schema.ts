@@ -6,19 +6,31 @@ import { LANGUAGES, MODEL_ID, OUTPUT_FORMATS, PROMPT_MAX_CODE_POINTS } from "../
 export const ChatBody = t.Object(
   {
     url: t.String({
-      description: "A YouTube video URL: youtube.com/watch?v=ID, youtu.be/ID, /shorts/ID, /embed/ID, /live/ID, /v/ID or youtube-nocookie.com/embed/ID",
+      description:
+        "A YouTube video URL: youtube.com/watch?v=ID, youtu.be/ID, /shorts/ID, /embed/ID, /live/ID, /v/ID or youtube-nocookie.com/embed/ID",
       examples: ["https://www.youtube.com/watch?v=GJLlxj_dtq8"],
     }),
-    model: t.Optional(t.UnionEnum([MODEL_ID], { default: MODEL_ID, description: "Model used to generate the response; chat-1.0 is the only one" })),
+    model: t.Optional(
+      t.UnionEnum([MODEL_ID], {
+        default: MODEL_ID,
+        description: "Model used to generate the response; chat-1.0 is the only one",
+      }),
+    ),
     prompt: t.Optional(
       t.String({
         default: "summary",
-        description: `A question or instruction about the video; "summary" (any case) or blank asks for a summary. Longer than ${PROMPT_MAX_CODE_POINTS} characters (Unicode code points) is cut to the first ${PROMPT_MAX_CODE_POINTS}, not rejected; the response echoes the cut prompt.`,
+        description:
+          `A question or instruction about the video; "summary" (any case) or blank asks for a summary. Longer than ${PROMPT_MAX_CODE_POINTS} characters (Unicode code points) is cut to the first ${PROMPT_MAX_CODE_POINTS}, not rejected; the response echoes the cut prompt.`,
         examples: ["What does the reviewer think of the keyboard?"],
       }),
     ),
     language: t.Optional(t.UnionEnum([...LANGUAGES], { default: "en", description: "Language of the response" })),
-    output_format: t.Optional(t.UnionEnum([...OUTPUT_FORMATS], { default: "text", description: "text: plain text with no Markdown syntax; markdown: Markdown" })),
+    output_format: t.Optional(
+      t.UnionEnum([...OUTPUT_FORMATS], {
+        default: "text",
+        description: "text: plain text with no Markdown syntax; markdown: Markdown",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -31,7 +43,11 @@ export const ChatResponseBody = t.Object({
   language: t.UnionEnum([...LANGUAGES]),
   output_format: t.UnionEnum([...OUTPUT_FORMATS]),
   output: t.String({ description: "The generated answer" }),
-  video_duration: t.String({ description: "Video length: whole minutes from 60 s on (\"5 minutes\", \"1 minute\"), else seconds (\"45 seconds\"); \"unknown\" when YouTube and the transcript do not tell", examples: ["5 minutes"] }),
+  video_duration: t.String({
+    description:
+      'Video length: whole minutes from 60 s on ("5 minutes", "1 minute"), else seconds ("45 seconds"); "unknown" when YouTube and the transcript do not tell',
+    examples: ["5 minutes"],
+  }),
 });
 
 export const ErrorBody = t.Object({

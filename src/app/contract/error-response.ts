@@ -20,7 +20,9 @@ export function errorResponse(error: AppError, requestId: string, headers: Recor
   const out = new Headers(headers);
   out.set("content-type", JSON_CONTENT_TYPE);
   // An upstream's wait is passed on, but never beyond a day: past that it is garbage, not advice.
-  if (error.retryAfterSeconds !== undefined) out.set("retry-after", String(Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(error.retryAfterSeconds)))));
+  if (error.retryAfterSeconds !== undefined) {
+    out.set("retry-after", String(Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(error.retryAfterSeconds)))));
+  }
   if (error.code === "method_not_allowed" && !out.has("allow")) out.set("allow", "POST");
   // The rest of a late body may still come: the connection cannot be reused, so it is closed.
   if (error.code === "request_timeout") out.set("connection", "close");
@@ -35,4 +37,5 @@ export function fromFrameworkCode(code: string | number): ErrorCode {
   return "internal_error";
 }
 
-export const INTERNAL_ERROR_MESSAGE = "Something went wrong on our side; try again, and quote the request id if it persists";
+export const INTERNAL_ERROR_MESSAGE =
+  "Something went wrong on our side; try again, and quote the request id if it persists";

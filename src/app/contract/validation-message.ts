@@ -33,7 +33,9 @@ function describeField(field: string, value: unknown): string {
   const schema = ChatBody.properties[field as keyof typeof ChatBody.properties] as { enum?: string[] };
   const allowed = schema.enum;
   if (allowed && typeof value === "string") {
-    return `Field "${field}" must be one of ${allowed.join(", ")} (exact, lower case); got ${JSON.stringify(value.slice(0, 40))}`;
+    return `Field "${field}" must be one of ${allowed.join(", ")} (exact, lower case); got ${
+      JSON.stringify(value.slice(0, 40))
+    }`;
   }
   const expected = allowed ? `a string, one of ${allowed.join(", ")}` : "a string";
   return `Field "${field}" must be ${expected}; got ${kindOf(value)}`;

@@ -1,6 +1,6 @@
 /** @module The API documentation routes: the OpenAPI document, the Swagger UI page and its assets. */
 import { Elysia } from "elysia";
-import { docsAssets, SWAGGER_UI_BASE, type DocsAsset } from "./assets.ts";
+import { type DocsAsset, docsAssets, SWAGGER_UI_BASE } from "./assets.ts";
 import { buildOpenApiDocument } from "./document.ts";
 import { JSON_CONTENT_TYPE } from "../contract/error-response.ts";
 import { DOCS_CSP, DOCS_JSON_PATH, DOCS_PATH, docsPageHtml } from "./page.ts";
@@ -17,7 +17,8 @@ const HIDDEN = { detail: { hide: true } } as const;
  * @returns an Elysia plugin; none of its routes appears in the document
  */
 export function apiDocs(options: { commonHeaders: (request: Request) => Record<string, string> }) {
-  const respond = (request: Request, body: BodyInit, headers: Record<string, string>) => new Response(body, { headers: { ...options.commonHeaders(request), ...headers } });
+  const respond = (request: Request, body: BodyInit, headers: Record<string, string>) =>
+    new Response(body, { headers: { ...options.commonHeaders(request), ...headers } });
   const page = docsPageHtml(SWAGGER_UI_BASE);
   let document: string | undefined;
   const app = new Elysia()
@@ -27,7 +28,9 @@ export function apiDocs(options: { commonHeaders: (request: Request) => Record<s
       document ??= JSON.stringify(buildOpenApiDocument(app));
       return respond(request, document, { "content-type": JSON_CONTENT_TYPE });
     }, HIDDEN);
-  for (const [path, asset] of docsAssets()) app.get(path, ({ request }): Response => respond(request, asset.body, assetHeaders(asset)), HIDDEN);
+  for (const [path, asset] of docsAssets()) {
+    app.get(path, ({ request }): Response => respond(request, asset.body, assetHeaders(asset)), HIDDEN);
+  }
   return app;
 }
 

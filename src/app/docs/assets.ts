@@ -29,8 +29,16 @@ export const SWAGGER_UI_BASE = `${DOCS_PATH}/assets/swagger-ui-${SWAGGER_UI_VERS
 export function docsAssets(): Map<string, DocsAsset> {
   const ui = SWAGGER_UI_BASE;
   return new Map<string, DocsAsset>([
-    [`${ui}/swagger-ui-bundle.js`, { body: swaggerUiBundle, contentType: "text/javascript; charset=utf-8", cache: "immutable" }],
+    [`${ui}/swagger-ui-bundle.js`, {
+      body: swaggerUiBundle,
+      contentType: "text/javascript; charset=utf-8",
+      cache: "immutable",
+    }],
     [`${ui}/swagger-ui.css`, { body: swaggerUiCss, contentType: "text/css; charset=utf-8", cache: "immutable" }],
-    [`${DOCS_PATH}/assets/docs-init.js`, { body: DOCS_INIT_SCRIPT, contentType: "text/javascript; charset=utf-8", cache: "revalidate" }],
+    [`${DOCS_PATH}/assets/docs-init.js`, {
+      body: DOCS_INIT_SCRIPT,
+      contentType: "text/javascript; charset=utf-8",
+      cache: "revalidate",
+    }],
   ]);
 }

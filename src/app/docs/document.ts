@@ -25,7 +25,8 @@ Every non-200 response has the body \`{"error": {"code", "message", "request_id"
 is stable (match on it), \`message\` is for people. Every response carries \`x-request-id\`;
 quote it when reporting a problem.`;
 
-const OPERATION_DESCRIPTION = `Reads the video's transcript from YouTube and has the language model answer the prompt from it.
+const OPERATION_DESCRIPTION =
+  `Reads the video's transcript from YouTube and has the language model answer the prompt from it.
 
 - **url** is required; every other field has a default.
 - **prompt**: a question or instruction about the video. Absent, blank, or \`summary\` (any case) asks for a summary.
@@ -56,15 +57,30 @@ export function buildOpenApiDocument(app: AnyElysia): Json {
     paths: chat ? { "/chat": { post: describeChat(chat) } } : {},
     components: {
       securitySchemes: {
-        apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Your API key. Ask the service's operator for one." },
+        apiKey: {
+          type: "apiKey",
+          in: "header",
+          name: "x-api-key",
+          description: "Your API key. Ask the service's operator for one.",
+        },
       },
       schemas: { Error: plainSchema(ErrorBody), ...streamSchemas() },
       headers: {
-        "x-request-id": { description: "The request's id: yours if you sent a sane one (1 to 128 of A-Z a-z 0-9 . _ : -), else a new one", schema: { type: "string" } },
+        "x-request-id": {
+          description:
+            "The request's id: yours if you sent a sane one (1 to 128 of A-Z a-z 0-9 . _ : -), else a new one",
+          schema: { type: "string" },
+        },
         "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer", minimum: 1 } },
-        "RateLimit-Limit": { description: "Requests your key may make in its window (sent only when the key has a limit)", schema: { type: "integer" } },
+        "RateLimit-Limit": {
+          description: "Requests your key may make in its window (sent only when the key has a limit)",
+          schema: { type: "integer" },
+        },
         "RateLimit-Remaining": { description: "Requests left in the window", schema: { type: "integer" } },
-        "RateLimit-Reset": { description: "Seconds until the window's budget is restored", schema: { type: "integer" } },
+        "RateLimit-Reset": {
+          description: "Seconds until the window's budget is restored",
+          schema: { type: "integer" },
+        },
       },
     },
   };
@@ -79,15 +95,32 @@ function describeChat(generated: Json): Json {
     summary: "Chat about a YouTube video",
     description: OPERATION_DESCRIPTION,
     parameters: [
-      { name: "x-request-id", in: "header", required: false, description: "Your id for this request, echoed back and logged", schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" } },
-      { name: "Accept", in: "header", required: false, description: "`text/event-stream` streams the answer as Server-Sent Events (see above); anything else, or none, gets JSON", schema: { type: "string", examples: ["text/event-stream"] } },
+      {
+        name: "x-request-id",
+        in: "header",
+        required: false,
+        description: "Your id for this request, echoed back and logged",
+        schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
+      },
+      {
+        name: "Accept",
+        in: "header",
+        required: false,
+        description:
+          "`text/event-stream` streams the answer as Server-Sent Events (see above); anything else, or none, gets JSON",
+        schema: { type: "string", examples: ["text/event-stream"] },
+      },
     ],
     requestBody: { required: true, content: { "application/json": { schema: body, examples: REQUEST_EXAMPLES } } },
     responses: {
       "200": {
-        description: "The answer, with the request's fields echoed as processed and the video's length; with `Accept: text/event-stream`, the answer as Server-Sent Events (`progress`, `delta`, `done`, `error`)",
+        description:
+          "The answer, with the request's fields echoed as processed and the video's length; with `Accept: text/event-stream`, the answer as Server-Sent Events (`progress`, `delta`, `done`, `error`)",
         headers: headerRefs("x-request-id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"),
-        content: { "application/json": { schema: ok, examples: RESPONSE_EXAMPLES }, "text/event-stream": streamContent() },
+        content: {
+          "application/json": { schema: ok, examples: RESPONSE_EXAMPLES },
+          "text/event-stream": streamContent(),
+        },
       },
       ...errorResponses(),
     },
@@ -98,7 +131,13 @@ const REQUEST_EXAMPLES = {
   summary: { summary: "A summary (only url)", value: { url: EXAMPLE_URL } },
   question: {
     summary: "A question, answered in Spanish Markdown",
-    value: { url: "https://youtu.be/GJLlxj_dtq8?t=42", model: "chat-1.0", prompt: "What does the reviewer think of the keyboard?", language: "es", output_format: "markdown" },
+    value: {
+      url: "https://youtu.be/GJLlxj_dtq8?t=42",
+      model: "chat-1.0",
+      prompt: "What does the reviewer think of the keyboard?",
+      language: "es",
+      output_format: "markdown",
+    },
   },
 };
 
@@ -111,7 +150,8 @@ const RESPONSE_EXAMPLES = {
       prompt: "summary",
       language: "en",
       output_format: "text",
-      output: "The reviewer tests the Surface Go as an everyday laptop: the keyboard cover is good to type on, battery life is modest ... [2:31]",
+      output:
+        "The reviewer tests the Surface Go as an everyday laptop: the keyboard cover is good to type on, battery life is modest ... [2:31]",
       video_duration: "5 minutes",
     },
   },
@@ -128,8 +168,13 @@ function errorResponses(): Record<string, Json> {
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const retry = codes.some((code) => CHAT_ERROR_DOCS[code].retryAfter);
     out[String(status)] = {
-      description: codes.map((code) => `\`${code}\`: ${CHAT_ERROR_DOCS[code].when}. ${CHAT_ERROR_DOCS[code].todo}.`).join("\n\n"),
-      headers: headerRefs("x-request-id", ...(retry ? ["Retry-After"] : []), ...(status === 429 ? ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"] : [])),
+      description: codes.map((code) => `\`${code}\`: ${CHAT_ERROR_DOCS[code].when}. ${CHAT_ERROR_DOCS[code].todo}.`)
+        .join("\n\n"),
+      headers: headerRefs(
+        "x-request-id",
+        ...(retry ? ["Retry-After"] : []),
+        ...(status === 429 ? ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"] : []),
+      ),
       content: {
         "application/json": {
           schema: { $ref: "#/components/schemas/Error" },

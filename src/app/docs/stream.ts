@@ -5,7 +5,8 @@ import { ChatResponseBody, ErrorBody } from "../contract/chat-schema.ts";
 type Json = Record<string, any>;
 
 /** The streamed answer in the operation's description (CONTRACT §7). */
-export const STREAM_DESCRIPTION = `**Streaming**: send \`Accept: text/event-stream\` to get the answer as Server-Sent Events as it is written
+export const STREAM_DESCRIPTION =
+  `**Streaming**: send \`Accept: text/event-stream\` to get the answer as Server-Sent Events as it is written
 (same body, same key). Refusals before the work starts (401, 415, 413, 400, 429, 503 \`overloaded\`) stay the usual JSON errors;
 otherwise a \`200\` \`text/event-stream\` opens at once, with these events, each one line of JSON in \`data:\`:
 
@@ -51,13 +52,33 @@ export function streamSchemas(): Json {
       description: "`event: progress`",
       properties: {
         stage: { type: "string", enum: ["transcript", "transcribing", "reading", "writing"] },
-        done: { type: "integer", minimum: 0, description: "Parts of a long video read so far (stage `reading`), or audio pieces transcribed (stage `transcribing`)" },
-        total: { type: "integer", minimum: 1, description: "Parts to read (stage `reading`), or audio pieces to transcribe (stage `transcribing`)" },
+        done: {
+          type: "integer",
+          minimum: 0,
+          description:
+            "Parts of a long video read so far (stage `reading`), or audio pieces transcribed (stage `transcribing`)",
+        },
+        total: {
+          type: "integer",
+          minimum: 1,
+          description: "Parts to read (stage `reading`), or audio pieces to transcribe (stage `transcribing`)",
+        },
       },
       required: ["stage"],
     },
-    StreamDelta: { type: "object", description: "`event: delta`: the next piece of `done.output`", properties: { text: { type: "string" } }, required: ["text"] },
-    StreamDone: { ...JSON.parse(JSON.stringify(ChatResponseBody)), description: "`event: done`: the non-streamed 200 body; the last event" },
-    StreamError: { ...JSON.parse(JSON.stringify(ErrorBody)), description: "`event: error`: the usual error body; the last event" },
+    StreamDelta: {
+      type: "object",
+      description: "`event: delta`: the next piece of `done.output`",
+      properties: { text: { type: "string" } },
+      required: ["text"],
+    },
+    StreamDone: {
+      ...JSON.parse(JSON.stringify(ChatResponseBody)),
+      description: "`event: done`: the non-streamed 200 body; the last event",
+    },
+    StreamError: {
+      ...JSON.parse(JSON.stringify(ErrorBody)),
+      description: "`event: error`: the usual error body; the last event",
+    },
   };
 }

@@ -17,11 +17,15 @@ export function createCors(allowedOrigins: readonly string[]) {
     /** Headers every response to an allowed origin carries. */
     responseHeaders(request: Request): Record<string, string> {
       const origin = originOf(request);
-      return origin ? { "access-control-allow-origin": origin, "access-control-expose-headers": EXPOSED, vary: "origin" } : {};
+      return origin
+        ? { "access-control-allow-origin": origin, "access-control-expose-headers": EXPOSED, vary: "origin" }
+        : {};
     },
     /** @returns the answer to a preflight from an allowed origin, or undefined when it is not one */
     preflight(request: Request): Response | undefined {
-      if (request.method !== "OPTIONS" || !originOf(request) || !request.headers.get("access-control-request-method")) return undefined;
+      if (request.method !== "OPTIONS" || !originOf(request) || !request.headers.get("access-control-request-method")) {
+        return undefined;
+      }
       return new Response(null, {
         status: 204,
         headers: {

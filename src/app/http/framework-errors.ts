@@ -16,7 +16,9 @@ export function toAppError(code: string | number, error: unknown, request: Reque
     const failure = error as { value?: unknown; all?: { path: string; value?: unknown }[] };
     return new AppError("invalid_request", describeInvalidBody(failure.value, failure.all ?? []));
   }
-  if (mapped === "not_found") return new AppError("not_found", `No such path: ${pathOf(request.url).slice(0, 100)}; the API is POST /chat`);
+  if (mapped === "not_found") {
+    return new AppError("not_found", `No such path: ${pathOf(request.url).slice(0, 100)}; the API is POST /chat`);
+  }
   if (mapped === "invalid_request") return new AppError("invalid_request", "The request body is not valid JSON");
   return new AppError("internal_error", INTERNAL_ERROR_MESSAGE, { cause: error });
 }

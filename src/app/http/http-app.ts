@@ -1,7 +1,7 @@
 /** @module The Elysia app of the public port: `POST /chat`, the docs, hooks and the contract's errors. */
 import { Elysia } from "elysia";
 import type { ChatOutcome, ChatResponse, ChatService } from "../../domain/chat.ts";
-import { createChatRequest, type ChatInput, type ChatRequest } from "../../domain/chat-request.ts";
+import { type ChatInput, type ChatRequest, createChatRequest } from "../../domain/chat-request.ts";
 import { AppError } from "../../domain/errors.ts";
 import { linkSignals } from "../../domain/linked-signal.ts";
 import type { ApiKeys, KeyIdentity, RateLimiter } from "../../domain/ports.ts";
@@ -95,7 +95,10 @@ export function createHttpApp(deps: HttpAppDeps) {
     const { identity } = exchange;
     if (!identity || (error.code !== "overloaded" && exchange.limitHeaders)) return;
     try {
-      Object.assign(headers, rateLimitHeaders(await deps.rateLimiter.take(identity, error.code === "overloaded" ? -1 : 0)));
+      Object.assign(
+        headers,
+        rateLimitHeaders(await deps.rateLimiter.take(identity, error.code === "overloaded" ? -1 : 0)),
+      );
     } catch (cause) {
       deps.logger.warn("rate_limit_settle_failed", { error: describeError(cause) });
     }
@@ -104,15 +107,33 @@ export function createHttpApp(deps: HttpAppDeps) {
   /** A cached answer's upstream timings are those of the request that made it: not logged again. */
   const noteOutcome = (request: Request, outcome: ChatOutcome): void => {
     const { timings, usage } = outcome.answer;
-    deps.notes?.note(request, outcome.cache === "hit" ? { cache: "hit" } : { cache: outcome.cache, work: outcome.work, transcriptMs: timings.transcriptMs, generationMs: timings.generationMs, usage, speech: outcome.answer.speech });
+    deps.notes?.note(
+      request,
+      outcome.cache === "hit" ? { cache: "hit" } : {
+        cache: outcome.cache,
+        work: outcome.work,
+        transcriptMs: timings.transcriptMs,
+        generationMs: timings.generationMs,
+        usage,
+        speech: outcome.answer.speech,
+      },
+    );
   };
 
   /** The answer as Server-Sent Events; a failure once the stream is open is its last event, and is logged as any error. */
-  const streamed = (request: Request, chatRequest: ChatRequest, streams: NonNullable<HttpAppDeps["streams"]>): Promise<Response> => {
+  const streamed = (
+    request: Request,
+    chatRequest: ChatRequest,
+    streams: NonNullable<HttpAppDeps["streams"]>,
+  ): Promise<Response> => {
     const exchange = exchangeOf(request);
     const errorBody = (error: unknown): object => {
-      const appError = error instanceof AppError ? error : new AppError("internal_error", INTERNAL_ERROR_MESSAGE, { cause: error });
-      if (appError.code === "internal_error") deps.logger.error("unhandled_error", { request_id: exchange.requestId, error: describeError(error) });
+      const appError = error instanceof AppError
+        ? error
+        : new AppError("internal_error", INTERNAL_ERROR_MESSAGE, { cause: error });
+      if (appError.code === "internal_error") {
+        deps.logger.error("unhandled_error", { request_id: exchange.requestId, error: describeError(error) });
+      }
       deps.notes?.note(request, { errorCode: appError.code });
       return { error: { code: appError.code, message: appError.message, request_id: exchange.requestId } };
     };
@@ -124,7 +145,12 @@ export function createHttpApp(deps: HttpAppDeps) {
       run: async (listener, gone) => {
         const linked = linkSignals([gone, request.signal]);
         try {
-          const outcome = await deps.chat.answer(chatRequest, { listener, signal: linked.signal, timeoutMs: streams.timeoutMs, onRoute: routeNotes(deps.notes, request) });
+          const outcome = await deps.chat.answer(chatRequest, {
+            listener,
+            signal: linked.signal,
+            timeoutMs: streams.timeoutMs,
+            onRoute: routeNotes(deps.notes, request),
+          });
           noteOutcome(request, outcome);
           return outcome.response;
         } finally {
@@ -141,7 +167,9 @@ export function createHttpApp(deps: HttpAppDeps) {
     deps.notes?.note(request, { errorCode: appError.code });
     const headers = { ...commonHeaders(request), ...exchange.limitHeaders };
     await settleBudget(exchange, appError, headers);
-    if (appError.code === "internal_error") deps.logger.error("unhandled_error", { request_id: exchange.requestId, error: describeError(error) });
+    if (appError.code === "internal_error") {
+      deps.logger.error("unhandled_error", { request_id: exchange.requestId, error: describeError(error) });
+    }
     return errorResponse(appError, exchange.requestId, headers);
   };
 
@@ -153,7 +181,11 @@ export function createHttpApp(deps: HttpAppDeps) {
     const decision = await deps.rateLimiter.take(exchange.identity!);
     exchange.limitHeaders = rateLimitHeaders(decision);
     if (!decision.allowed) {
-      throw new AppError("rate_limited", "This API key is over its rate limit; retry after the time in the Retry-After header", { retryAfterSeconds: decision.resetSeconds });
+      throw new AppError(
+        "rate_limited",
+        "This API key is over its rate limit; retry after the time in the Retry-After header",
+        { retryAfterSeconds: decision.resetSeconds },
+      );
     }
     deps.notes?.note(request, { videoId: chatRequest.videoId, promptLength: [...chatRequest.prompt].length });
     if (deps.streams && wantsStream(request)) return await streamed(request, chatRequest, deps.streams);
@@ -170,7 +202,13 @@ export function createHttpApp(deps: HttpAppDeps) {
     const headers = commonHeaders(request);
     Object.assign(headers, exchange.limitHeaders);
     headers["content-type"] = JSON_CONTENT_TYPE;
-    headers["server-timing"] = serverTiming(outcome.cache, timings, performance.now() - exchange.startedAt, usage, outcome.answer.speech);
+    headers["server-timing"] = serverTiming(
+      outcome.cache,
+      timings,
+      performance.now() - exchange.startedAt,
+      usage,
+      outcome.answer.speech,
+    );
     return new Response(responseJson(outcome.response satisfies ChatResponse, outcome.answer), { headers });
   };
 
@@ -204,7 +242,11 @@ export function createHttpApp(deps: HttpAppDeps) {
    * the Elysia route (key, body, schema, answer; errors through the same hook), everything else
    * through Elysia, whose router and hook chain would add a few µs to every cached answer.
    */
-  const serve = (request: Request): Promise<Response> => (request.method === "POST" && isChatPath(request.url) ? postChat(request) : Promise.resolve(app.fetch(request)));
+  const serve = (
+    request: Request,
+  ): Promise<
+    Response
+  > => (request.method === "POST" && isChatPath(request.url) ? postChat(request) : Promise.resolve(app.fetch(request)));
   const postChat = async (request: Request): Promise<Response> => {
     try {
       return await answerChat(await readChatBody({ request }), request);
@@ -222,6 +264,9 @@ function isChatPath(url: string): boolean {
 }
 
 /** Notes the YouTube egress route of each try on the request's log line (the last try's stays). */
-function routeNotes(notes: RequestNotes | undefined, request: Request): ((route: string, retries: number) => void) | undefined {
+function routeNotes(
+  notes: RequestNotes | undefined,
+  request: Request,
+): ((route: string, retries: number) => void) | undefined {
   return notes && ((route, retries) => notes.note(request, { youtubeRoute: route, youtubeRetries: retries }));
 }

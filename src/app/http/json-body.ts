@@ -14,27 +14,47 @@ import { describeInvalidBody } from "../contract/validation-message.ts";
  * @returns the parsed JSON object
  * @throws {AppError} `unsupported_media_type`, `payload_too_large`, `request_timeout` or `invalid_request`
  */
-export async function readJsonBody(request: Request, maxBytes: number, timeoutMs = BODY_TIMEOUT_DEFAULT_MS): Promise<unknown> {
+export async function readJsonBody(
+  request: Request,
+  maxBytes: number,
+  timeoutMs = BODY_TIMEOUT_DEFAULT_MS,
+): Promise<unknown> {
   assertJsonContentType(request.headers.get("content-type"));
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge(maxBytes);
   const text = await withinTime(readLimitedText(request, maxBytes), timeoutMs);
-  if (text.trim() === "") throw new AppError("invalid_request", "The request body is empty; send a JSON object such as {\"url\": \"https://youtu.be/VIDEO_ID\"}");
+  if (text.trim() === "") {
+    throw new AppError(
+      "invalid_request",
+      'The request body is empty; send a JSON object such as {"url": "https://youtu.be/VIDEO_ID"}',
+    );
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new AppError("invalid_request", "The request body is not valid JSON; send a JSON object such as {\"url\": \"https://youtu.be/VIDEO_ID\"}");
+    throw new AppError(
+      "invalid_request",
+      'The request body is not valid JSON; send a JSON object such as {"url": "https://youtu.be/VIDEO_ID"}',
+    );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new AppError("invalid_request", `The request body must be a JSON object; got ${value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`}`);
+    throw new AppError(
+      "invalid_request",
+      `The request body must be a JSON object; got ${
+        value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`
+      }`,
+    );
   }
   // Elysia applies the schema's defaults with Object.assign, which turns an own "__proto__" key into the
   // object's prototype: the key would then pass as known and its fields would be read as the body's.
   if (Object.hasOwn(value, "__proto__")) throw new AppError("invalid_request", describeInvalidBody(value, []));
   // The validator's error messages recurse into the value: thousands of levels overflow the stack.
   if (nestedDeeperThan(value, MAX_DEPTH)) {
-    throw new AppError("invalid_request", `The request body is nested more than ${MAX_DEPTH} levels deep; send a flat JSON object such as {"url": "https://youtu.be/VIDEO_ID"}`);
+    throw new AppError(
+      "invalid_request",
+      `The request body is nested more than ${MAX_DEPTH} levels deep; send a flat JSON object such as {"url": "https://youtu.be/VIDEO_ID"}`,
+    );
   }
   return value;
 }
@@ -45,7 +65,16 @@ const BODY_TIMEOUT_DEFAULT_MS = 10_000;
 function withinTime<T>(read: Promise<T>, ms: number): Promise<T> {
   // One promise rather than a race and a `finally`: this runs on every request.
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new AppError("request_timeout", `The request body did not arrive within ${ms / 1000} s; send the whole body without pauses`)), ms);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new AppError(
+            "request_timeout",
+            `The request body did not arrive within ${ms / 1000} s; send the whole body without pauses`,
+          ),
+        ),
+      ms,
+    );
     read.then(
       (value) => {
         clearTimeout(timer);
@@ -124,5 +153,8 @@ function decodeUtf8(chunks: Uint8Array[], size: number): string {
 }
 
 function tooLarge(maxBytes: number): AppError {
-  return new AppError("payload_too_large", `The request body is larger than ${maxBytes} bytes; send a smaller body (a prompt is cut at 500 characters anyway)`);
+  return new AppError(
+    "payload_too_large",
+    `The request body is larger than ${maxBytes} bytes; send a smaller body (a prompt is cut at 500 characters anyway)`,
+  );
 }

@@ -15,6 +15,10 @@ export function createResponseJson(): (response: ChatResponse, answer: object) =
       outputs.set(answer, known);
     }
     const text = JSON.stringify;
-    return `{"url":${text(response.url)},"model":${text(response.model)},"prompt":${text(response.prompt)},"language":${text(response.language)},"output_format":${text(response.output_format)},"output":${known.json},"video_duration":${text(response.video_duration)}}`;
+    return `{"url":${text(response.url)},"model":${text(response.model)},"prompt":${text(response.prompt)},"language":${
+      text(response.language)
+    },"output_format":${text(response.output_format)},"output":${known.json},"video_duration":${
+      text(response.video_duration)
+    }}`;
   };
 }

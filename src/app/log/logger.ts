@@ -23,7 +23,11 @@ export function createLogger(options: { write: (line: string) => void; pretty?: 
     }
     // Concatenated rather than spread into a new object: this runs once per request.
     const rest = JSON.stringify(fields);
-    options.write(`{"time":"${now().toISOString()}","level":"${level}","event":${JSON.stringify(event)}${rest === "{}" ? "}" : `,${rest.slice(1)}`}`);
+    options.write(
+      `{"time":"${now().toISOString()}","level":"${level}","event":${JSON.stringify(event)}${
+        rest === "{}" ? "}" : `,${rest.slice(1)}`
+      }`,
+    );
   };
   return {
     info: (event, fields) => emit("info", event, fields),

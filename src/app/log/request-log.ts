@@ -1,7 +1,7 @@
 /** @module One structured log line per request, with the facts the HTTP app noted while answering it. */
 import type { AnswerUsage, WorkRole } from "../../domain/ports.ts";
 import type { SpeechFacts } from "../../domain/transcript.ts";
-import type { Logger, LogFields } from "./logger.ts";
+import type { LogFields, Logger } from "./logger.ts";
 
 /** What the HTTP app learns about a request while answering it, for its log line. */
 export interface RequestFacts {
@@ -42,7 +42,14 @@ type Handler = (request: Request) => Response | Promise<Response>;
  * @param options.streamEnded when a response is a stream, when its body ends
  * @returns the notes to give the HTTP app, and `wrap`, which logs around a fetch handler
  */
-export function createRequestLog(options: { logger: Logger; now?: () => number; observe?: (status: number, facts: RequestFacts, ms: number) => void; streamEnded?: (response: Response) => Promise<void> | undefined }) {
+export function createRequestLog(
+  options: {
+    logger: Logger;
+    now?: () => number;
+    observe?: (status: number, facts: RequestFacts, ms: number) => void;
+    streamEnded?: (response: Response) => Promise<void> | undefined;
+  },
+) {
   const now = options.now ?? (() => performance.now());
   const facts = new WeakMap<Request, RequestFacts>();
   const notes: RequestNotes = {
@@ -52,7 +59,7 @@ export function createRequestLog(options: { logger: Logger; now?: () => number; 
       else facts.set(request, { ...more });
     },
   };
-  const wrap = (handler: Handler): ((request: Request) => Promise<Response>) => async (request) => {
+  const wrap = (handler: Handler): (request: Request) => Promise<Response> => async (request) => {
     const started = now();
     try {
       const response = await handler(request);
@@ -79,7 +86,13 @@ export function createRequestLog(options: { logger: Logger; now?: () => number; 
 }
 
 /** The log line's fields; absent facts are left out rather than logged as null. */
-export function requestFields(request: Request, status: number, requestId: string | null, ms: number, facts: RequestFacts): LogFields {
+export function requestFields(
+  request: Request,
+  status: number,
+  requestId: string | null,
+  ms: number,
+  facts: RequestFacts,
+): LogFields {
   // Built up field by field: deleting absent ones afterwards would slow every later use of the object.
   const fields: LogFields = {};
   if (requestId !== null) fields.request_id = requestId;

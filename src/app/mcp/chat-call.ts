@@ -41,7 +41,11 @@ export interface ChatCallOptions {
  *
  * @param args the call's `arguments`
  */
-export async function callChatTool(deps: ChatCallDeps, args: unknown, options: ChatCallOptions = {}): Promise<ToolResult> {
+export async function callChatTool(
+  deps: ChatCallDeps,
+  args: unknown,
+  options: ChatCallOptions = {},
+): Promise<ToolResult> {
   const now = deps.now ?? (() => performance.now());
   const started = now();
   const fields: Record<string, unknown> = {};
@@ -50,7 +54,11 @@ export async function callChatTool(deps: ChatCallDeps, args: unknown, options: C
     const request = toChatRequest(args);
     fields.video_id = request.videoId;
     const decision = await deps.rateLimiter.take(MCP_IDENTITY);
-    if (!decision.allowed) throw new AppError("rate_limited", "MCP calls are over their rate limit (RATE_LIMIT)", { retryAfterSeconds: decision.resetSeconds });
+    if (!decision.allowed) {
+      throw new AppError("rate_limited", "MCP calls are over their rate limit (RATE_LIMIT)", {
+        retryAfterSeconds: decision.resetSeconds,
+      });
+    }
     const outcome = await answer(deps, request, options);
     fields.cache = outcome.cache;
     deps.logger.info("mcp_call", { ...fields, duration_ms: Math.round(now() - started) });
@@ -100,6 +108,9 @@ function checkSize(args: unknown, maxBytes: number): void {
   // A UTF-8 byte is at least a UTF-16 unit and at most three: encode only when the length does not decide.
   if (json.length <= maxBytes / 3) return;
   if (json.length > maxBytes || encoder.encode(json).byteLength > maxBytes) {
-    throw new AppError("payload_too_large", `The tool's arguments are larger than ${maxBytes} bytes (MAX_BODY_BYTES); send a shorter prompt (it is cut at 500 characters anyway)`);
+    throw new AppError(
+      "payload_too_large",
+      `The tool's arguments are larger than ${maxBytes} bytes (MAX_BODY_BYTES); send a shorter prompt (it is cut at 500 characters anyway)`,
+    );
   }
 }

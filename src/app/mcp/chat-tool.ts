@@ -1,6 +1,6 @@
 /** @module The MCP tool `chat_about_video`: its definition, and the mapping of arguments and outcomes to tool results. */
 import type { ChatResponse } from "../../domain/chat.ts";
-import { createChatRequest, LANGUAGES, type ChatInput, type ChatRequest } from "../../domain/chat-request.ts";
+import { type ChatInput, type ChatRequest, createChatRequest, LANGUAGES } from "../../domain/chat-request.ts";
 import { AppError } from "../../domain/errors.ts";
 import { checkChatBody } from "../contract/chat-body-check.ts";
 import { ChatBody, ChatResponseBody } from "../contract/chat-schema.ts";
@@ -20,7 +20,9 @@ export const CHAT_TOOL = {
   description: [
     "Answers a question about one YouTube video, or summarises it, from the video's own transcript.",
     "Use it when the user asks what a YouTube video says, wants a summary of it, or asks about a moment in it; pass the video's URL as the user gave it.",
-    `The answer is written in one of five languages (${LANGUAGES.join(", ")}; default en) whatever the video's language, with [m:ss] timestamps checked against the transcript.`,
+    `The answer is written in one of five languages (${
+      LANGUAGES.join(", ")
+    }; default en) whatever the video's language, with [m:ss] timestamps checked against the transcript.`,
     "Long videos (hours) take a while: send a progressToken to follow the work.",
     "A failure is a result with isError whose text starts with an error code (such as transcript_unavailable or upstream_blocked) and says what to do.",
   ].join(" "),
@@ -87,6 +89,7 @@ export function errorResult(error: unknown): ToolResult {
 }
 
 /** The HTTP wording asks to quote a request id; on stdio the details are in the process's own log. */
-const INTERNAL_ERROR = "Something went wrong on our side; try again, and see the service's log (its stderr) if it persists";
+const INTERNAL_ERROR =
+  "Something went wrong on our side; try again, and see the service's log (its stderr) if it persists";
 
 const withStop = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`);

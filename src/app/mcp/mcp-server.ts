@@ -9,7 +9,8 @@ import { CHAT_TOOL, TOOL_NAME } from "./chat-tool.ts";
 /** How the server names itself in `initialize`. */
 export const SERVER_INFO = { name: "video-chat-service", version: "1.0.0" };
 
-const INSTRUCTIONS = `Answers questions about YouTube videos from their transcripts. Call ${TOOL_NAME} with the video URL and the user's question (or no prompt for a summary), in en, hi, es, pt or ru.`;
+const INSTRUCTIONS =
+  `Answers questions about YouTube videos from their transcripts. Call ${TOOL_NAME} with the video URL and the user's question (or no prompt for a summary), in en, hi, es, pt or ru.`;
 
 /**
  * The low-level SDK server rather than `McpServer`: it takes the tool's JSON
@@ -29,15 +30,21 @@ export function createMcpServer(deps: ChatCallDeps): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [CHAT_TOOL] }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    if (request.params.name !== TOOL_NAME) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(request.params.name.slice(0, 60))}; the only tool is ${TOOL_NAME}`);
+    if (request.params.name !== TOOL_NAME) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool ${JSON.stringify(request.params.name.slice(0, 60))}; the only tool is ${TOOL_NAME}`,
+      );
+    }
     const token = request.params._meta?.progressToken;
-    const progress =
-      token === undefined
-        ? undefined
-        : (step: { progress: number; total?: number; message: string }) => {
-            // A notification that cannot be sent (the client went away) is no reason to stop the work: the signal says that.
-            extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, ...step } }).catch(() => {});
-          };
+    const progress = token === undefined
+      ? undefined
+      : (step: { progress: number; total?: number; message: string }) => {
+        // A notification that cannot be sent (the client went away) is no reason to stop the work: the signal says that.
+        extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, ...step } }).catch(
+          () => {},
+        );
+      };
     return await callChatTool(deps, request.params.arguments, { signal: extra.signal, progress });
   });
   return server;

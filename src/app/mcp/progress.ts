@@ -34,10 +34,20 @@ export function createProgressSteps(): { next(event: AnswerProgress): ProgressSt
           return step(1, "Fetching the transcript");
         case "transcribing":
           // Between the transcript (1) and the reading (2): fractions that grow with the pieces transcribed.
-          return step(1 + (event.done + 1) / (event.total + 2), event.done === 0 ? `Transcribing the audio in ${event.total} pieces` : `Transcribed piece ${event.done} of ${event.total}`);
+          return step(
+            1 + (event.done + 1) / (event.total + 2),
+            event.done === 0
+              ? `Transcribing the audio in ${event.total} pieces`
+              : `Transcribed piece ${event.done} of ${event.total}`,
+          );
         case "reading":
           parts = event.total;
-          return step(2 + event.done, event.done === 0 ? `Reading the transcript in ${event.total} parts` : `Read part ${event.done} of ${event.total}`);
+          return step(
+            2 + event.done,
+            event.done === 0
+              ? `Reading the transcript in ${event.total} parts`
+              : `Read part ${event.done} of ${event.total}`,
+          );
         case "writing":
           return step(parts === undefined ? 2 : parts + 3, "Writing the answer");
       }

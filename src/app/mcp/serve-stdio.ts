@@ -5,7 +5,7 @@ import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createBufferedLines } from "../log/buffered-lines.ts";
 import { composeMcp } from "../compose/service.ts";
-import { ConfigError, loadConfig, type Config } from "../config/config.ts";
+import { type Config, ConfigError, loadConfig } from "../config/config.ts";
 import { createLogger } from "../log/logger.ts";
 import { createMcpServer } from "./mcp-server.ts";
 import { EXIT_BAD_CONFIG } from "../start/start.ts";
@@ -38,18 +38,24 @@ export async function runMcp(runtime: McpRuntime): Promise<void> {
   const lines = createBufferedLines((text) => runtime.printError(text));
   const logger = createLogger({ write: lines.line, pretty: config.logFormat === "pretty" });
   const core = await composeMcp(config, { logger });
-  const server = createMcpServer({ chat: core.chat, rateLimiter: core.rateLimiter, logger, maxArgumentBytes: config.maxBodyBytes, requestTimeoutMs: config.requestTimeoutMs, progressTimeoutMs: config.stream.timeoutMs });
+  const server = createMcpServer({
+    chat: core.chat,
+    rateLimiter: core.rateLimiter,
+    logger,
+    maxArgumentBytes: config.maxBodyBytes,
+    requestTimeoutMs: config.requestTimeoutMs,
+    progressTimeoutMs: config.stream.timeoutMs,
+  });
   // A line that is not JSON-RPC gets no answer from the SDK; it is logged, so a client's bug can be found.
   server.onerror = (error) => logger.warn("mcp_protocol_error", { error: error.message.slice(0, 300) });
   let stopping: Promise<never> | undefined;
-  const stop = (reason: string): Promise<never> =>
-    (stopping ??= (async () => {
-      logger.info("mcp_stopping", { reason });
-      await server.close().catch(() => {});
-      await core.close().catch(() => {});
-      lines.flush();
-      return runtime.exit(0);
-    })());
+  const stop = (reason: string): Promise<never> => (stopping ??= (async () => {
+    logger.info("mcp_stopping", { reason });
+    await server.close().catch(() => {});
+    await core.close().catch(() => {});
+    lines.flush();
+    return runtime.exit(0);
+  })());
   runtime.stdin.on("end", () => void stop("stdin closed"));
   runtime.stdin.on("close", () => void stop("stdin closed"));
   // A client that went away without closing stdin breaks the pipe: nobody can read the answers any more.

@@ -18,10 +18,33 @@ const CACHE_VALUES = ["hit", "miss", "shared", "none"] as const;
  */
 export function createHttpMetrics(registry: Registry) {
   const registers = [registry];
-  const requests = batchedCounter({ name: "vcs_http_requests_total", help: "Requests answered, by HTTP status and error code (none for a 2xx).", labelNames: ["status", "code"], registers });
-  const seconds = new Histogram({ name: "vcs_http_request_duration_seconds", help: "Time to answer a request, by answer-cache result (hit, miss, shared; none when no answer was looked up or it failed).", labelNames: ["cache"], buckets: REQUEST_BUCKETS, registers });
-  const shareWait = new Histogram({ name: "vcs_llm_request_budget_wait_seconds", help: "Time an LLM answer's calls waited for their fair share of the provider's budget, summed per request.", buckets: [0, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120], registers });
-  const refused = batchedCounter({ name: "vcs_refused_requests_total", help: "Requests refused before any work, by reason (overloaded: MAX_IN_FLIGHT reached; rate_limited: the key's rate limit).", labelNames: ["reason"], registers });
+  const requests = batchedCounter({
+    name: "vcs_http_requests_total",
+    help: "Requests answered, by HTTP status and error code (none for a 2xx).",
+    labelNames: ["status", "code"],
+    registers,
+  });
+  const seconds = new Histogram({
+    name: "vcs_http_request_duration_seconds",
+    help:
+      "Time to answer a request, by answer-cache result (hit, miss, shared; none when no answer was looked up or it failed).",
+    labelNames: ["cache"],
+    buckets: REQUEST_BUCKETS,
+    registers,
+  });
+  const shareWait = new Histogram({
+    name: "vcs_llm_request_budget_wait_seconds",
+    help: "Time an LLM answer's calls waited for their fair share of the provider's budget, summed per request.",
+    buckets: [0, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    registers,
+  });
+  const refused = batchedCounter({
+    name: "vcs_refused_requests_total",
+    help:
+      "Requests refused before any work, by reason (overloaded: MAX_IN_FLIGHT reached; rate_limited: the key's rate limit).",
+    labelNames: ["reason"],
+    registers,
+  });
   let inFlight = (): number => 0;
   new Gauge({
     name: "vcs_http_requests_in_flight",
@@ -39,9 +62,9 @@ export function createHttpMetrics(registry: Registry) {
   const counted = new Map<number, Map<string, Increment>>();
   const counter = (status: number, code: string): Increment => {
     let byCode = counted.get(status);
-    if (!byCode) counted.set(status, (byCode = new Map()));
+    if (!byCode) counted.set(status, byCode = new Map());
     let child = byCode.get(code);
-    if (!child) byCode.set(code, (child = requests.child(String(status), code)));
+    if (!child) byCode.set(code, child = requests.child(String(status), code));
     return child;
   };
 

@@ -26,13 +26,28 @@ export function createPrometheusMetrics(options: { defaultMetrics?: boolean } = 
   const http = createHttpMetrics(registry);
   const upstream = createUpstreamMetrics(registry);
 
-  const lookups = batchedCounter({ name: "vcs_cache_lookups_total", help: "Cache lookups by cache (transcript, answer) and result (hit; shared: joined an equal lookup in flight; miss).", labelNames: ["cache", "result"], registers: [registry] });
+  const lookups = batchedCounter({
+    name: "vcs_cache_lookups_total",
+    help:
+      "Cache lookups by cache (transcript, answer) and result (hit; shared: joined an equal lookup in flight; miss).",
+    labelNames: ["cache", "result"],
+    registers: [registry],
+  });
   const transcriptLookups = bind(LOOKUPS, (result) => lookups.child("transcript", result));
   const answerLookups = bind(LOOKUPS, (result) => lookups.child("answer", result));
   // Registered with the first report: a service without Redis has no such gauge rather than a 0 that looks like an outage.
-  const redisUp = new Gauge({ name: REDIS_UP, help: "Whether Redis is reachable (1) or not (0); absent when REDIS_URL is not set.", registers: [] });
+  const redisUp = new Gauge({
+    name: REDIS_UP,
+    help: "Whether Redis is reachable (1) or not (0); absent when REDIS_URL is not set.",
+    registers: [],
+  });
 
-  const routeTries = new Counter({ name: "vcs_youtube_route_requests_total", help: "Tries of transcript fetches by egress route (direct or host:port) and outcome (ok, blocked, other).", labelNames: ["route", "outcome"], registers: [registry] });
+  const routeTries = new Counter({
+    name: "vcs_youtube_route_requests_total",
+    help: "Tries of transcript fetches by egress route (direct or host:port) and outcome (ok, blocked, other).",
+    labelNames: ["route", "outcome"],
+    registers: [registry],
+  });
   let routes: () => { route: string; up: boolean }[] = () => [];
   new Gauge({
     name: "vcs_youtube_route_up",

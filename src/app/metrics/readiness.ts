@@ -33,7 +33,13 @@ export function createReadiness(options: { redisConfigured: boolean; redisGraceM
     },
     check(): ReadinessVerdict {
       if (phase === "starting") return { ready: false, reason: "starting", message: "The service is starting" };
-      if (phase === "stopping") return { ready: false, reason: "shutting_down", message: "The service is shutting down; requests in flight are finishing" };
+      if (phase === "stopping") {
+        return {
+          ready: false,
+          reason: "shutting_down",
+          message: "The service is shutting down; requests in flight are finishing",
+        };
+      }
       if (redisDownSince !== undefined && now() - redisDownSince > options.redisGraceMs) {
         const seconds = Math.round((now() - redisDownSince) / 1000);
         return { ready: false, reason: "redis_unreachable", message: `Redis has been unreachable for ${seconds} s` };

@@ -11,8 +11,17 @@ const OUTCOMES: UploadOutcome[] = ["ok", "429", "error"];
  */
 export function createSpeechMetrics(registry: Registry): SpeechObserver {
   const registers = [registry];
-  const uploads = batchedCounter({ name: "vcs_stt_uploads_total", help: "Speech-to-text uploads (audio pieces of caption-less videos) by outcome (ok, 429, error).", labelNames: ["outcome"], registers });
-  const seconds = new Counter({ name: "vcs_stt_audio_seconds_total", help: "Seconds of audio transcribed by speech-to-text (uploads that succeeded).", registers });
+  const uploads = batchedCounter({
+    name: "vcs_stt_uploads_total",
+    help: "Speech-to-text uploads (audio pieces of caption-less videos) by outcome (ok, 429, error).",
+    labelNames: ["outcome"],
+    registers,
+  });
+  const seconds = new Counter({
+    name: "vcs_stt_audio_seconds_total",
+    help: "Seconds of audio transcribed by speech-to-text (uploads that succeeded).",
+    registers,
+  });
   const count = bind(OUTCOMES, (outcome) => uploads.child(outcome));
   return (outcome, audioSeconds) => {
     count[outcome].inc();

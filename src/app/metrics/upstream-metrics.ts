@@ -15,23 +15,67 @@ const UPSTREAM_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
  * @param registry where the metrics are registered
  * @returns the observers of YouTube calls, of LLM attempts, and of the LLM token budget
  */
-export function createUpstreamMetrics(registry: Registry): { youtube: YoutubeObserver; llm: LlmCallObserver; llmBudget: LlmBudgetObserver } {
+export function createUpstreamMetrics(
+  registry: Registry,
+): { youtube: YoutubeObserver; llm: LlmCallObserver; llmBudget: LlmBudgetObserver } {
   const registers = [registry];
-  const youtubeCalls = batchedCounter({ name: "vcs_youtube_requests_total", help: "YouTube calls by kind (player, watch_page, caption) and outcome (ok, blocked, unavailable, timeout, error).", labelNames: ["call", "outcome"], registers });
-  const youtubeSeconds = new Histogram({ name: "vcs_youtube_request_duration_seconds", help: "Duration of YouTube calls, request and reading of the answer, by kind.", labelNames: ["call"], buckets: UPSTREAM_BUCKETS, registers });
-  const youtubeCount = bind(YOUTUBE_CALLS, (call) => bind(YOUTUBE_OUTCOMES, (outcome) => youtubeCalls.child(call, outcome)));
+  const youtubeCalls = batchedCounter({
+    name: "vcs_youtube_requests_total",
+    help: "YouTube calls by kind (player, watch_page, caption) and outcome (ok, blocked, unavailable, timeout, error).",
+    labelNames: ["call", "outcome"],
+    registers,
+  });
+  const youtubeSeconds = new Histogram({
+    name: "vcs_youtube_request_duration_seconds",
+    help: "Duration of YouTube calls, request and reading of the answer, by kind.",
+    labelNames: ["call"],
+    buckets: UPSTREAM_BUCKETS,
+    registers,
+  });
+  const youtubeCount = bind(
+    YOUTUBE_CALLS,
+    (call) => bind(YOUTUBE_OUTCOMES, (outcome) => youtubeCalls.child(call, outcome)),
+  );
   const youtubeTime = bind(YOUTUBE_CALLS, (call) => youtubeSeconds.labels(call));
 
-  const llmCalls = batchedCounter({ name: "vcs_llm_calls_total", help: "LLM call attempts by outcome (ok, 429, 413, 5xx, timeout, error); each retry is an attempt.", labelNames: ["outcome"], registers });
-  const llmSeconds = new Histogram({ name: "vcs_llm_call_duration_seconds", help: "Duration of LLM call attempts, whatever their outcome.", buckets: UPSTREAM_BUCKETS, registers });
-  const llmTokens = batchedCounter({ name: "vcs_llm_tokens_total", help: "LLM tokens as the LLM counted them, by direction (input: prompt, output: answer).", labelNames: ["direction"], registers });
+  const llmCalls = batchedCounter({
+    name: "vcs_llm_calls_total",
+    help: "LLM call attempts by outcome (ok, 429, 413, 5xx, timeout, error); each retry is an attempt.",
+    labelNames: ["outcome"],
+    registers,
+  });
+  const llmSeconds = new Histogram({
+    name: "vcs_llm_call_duration_seconds",
+    help: "Duration of LLM call attempts, whatever their outcome.",
+    buckets: UPSTREAM_BUCKETS,
+    registers,
+  });
+  const llmTokens = batchedCounter({
+    name: "vcs_llm_tokens_total",
+    help: "LLM tokens as the LLM counted them, by direction (input: prompt, output: answer).",
+    labelNames: ["direction"],
+    registers,
+  });
   const llmCount = bind(LLM_OUTCOMES, (outcome) => llmCalls.child(outcome));
   const inputTokens = llmTokens.child("input");
   const outputTokens = llmTokens.child("output");
 
-  const budgetRemaining = new Gauge({ name: "vcs_llm_budget_remaining_tokens", help: "Tokens left in the LLM budget's current window.", registers });
-  const budgetQueue = new Gauge({ name: "vcs_llm_budget_queue_length", help: "LLM calls waiting for the budget to have tokens.", registers });
-  const budgetWait = new Histogram({ name: "vcs_llm_budget_wait_seconds", help: "How long LLM calls waited for the budget before being sent.", buckets: [0, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60], registers });
+  const budgetRemaining = new Gauge({
+    name: "vcs_llm_budget_remaining_tokens",
+    help: "Tokens left in the LLM budget's current window.",
+    registers,
+  });
+  const budgetQueue = new Gauge({
+    name: "vcs_llm_budget_queue_length",
+    help: "LLM calls waiting for the budget to have tokens.",
+    registers,
+  });
+  const budgetWait = new Histogram({
+    name: "vcs_llm_budget_wait_seconds",
+    help: "How long LLM calls waited for the budget before being sent.",
+    buckets: [0, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers,
+  });
 
   return {
     youtube(call, outcome, seconds) {

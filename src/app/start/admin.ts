@@ -25,13 +25,21 @@ export interface Admin {
  * @param options.serve the runtime's serve
  * @throws what the runtime's serve throws (a port in use)
  */
-export async function startAdmin(admin: NonNullable<Config["admin"]>, options: { redisConfigured: boolean; serve: (options: ServeOptions) => Listener | Promise<Listener> }): Promise<Admin> {
+export async function startAdmin(
+  admin: NonNullable<Config["admin"]>,
+  options: { redisConfigured: boolean; serve: (options: ServeOptions) => Listener | Promise<Listener> },
+): Promise<Admin> {
   const { createPrometheusMetrics } = await import("../metrics/prometheus-metrics.ts");
   const metrics = createPrometheusMetrics();
   const readiness = createReadiness({ redisConfigured: options.redisConfigured, redisGraceMs: admin.redisGraceMs });
   if (options.redisConfigured) metrics.redisAvailability(false);
   // No request body is ever read on the admin port: the smallest limit a runtime takes.
-  const listener = await options.serve({ port: admin.port, host: admin.host, fetch: createAdminHandler({ readiness, metrics }), maxBodyBytes: 1024 });
+  const listener = await options.serve({
+    port: admin.port,
+    host: admin.host,
+    fetch: createAdminHandler({ readiness, metrics }),
+    maxBodyBytes: 1024,
+  });
   const shown = admin.host.includes(":") ? `[${admin.host}]` : admin.host === "0.0.0.0" ? "localhost" : admin.host;
   return { metrics, readiness, listener, url: `http://${shown}:${listener.port}` };
 }

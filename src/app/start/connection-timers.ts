@@ -20,7 +20,10 @@ export interface ConnectionTimers {
   dispose(): void;
 }
 
-const SYSTEM_CLOCK: TimerClock = { set: (run, ms) => setTimeout(run, ms), clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>) };
+const SYSTEM_CLOCK: TimerClock = {
+  set: (run, ms) => setTimeout(run, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
 
 /**
  * The bounds of one connection where the runtime sets none (Deno): with no
@@ -32,7 +35,9 @@ const SYSTEM_CLOCK: TimerClock = { set: (run, ms) => setTimeout(run, ms), clear:
  *
  * @param options.close called once a bound is passed, with which one
  */
-export function createConnectionTimers(options: { headersMs: number; idleMs: number; close: (why: ConnectionTimeout) => void; clock?: TimerClock }): ConnectionTimers {
+export function createConnectionTimers(
+  options: { headersMs: number; idleMs: number; close: (why: ConnectionTimeout) => void; clock?: TimerClock },
+): ConnectionTimers {
   const clock = options.clock ?? SYSTEM_CLOCK;
   let inApp = 0;
   let timer: unknown;

@@ -1,5 +1,5 @@
 /** @module `Deno.serve` behind a TCP relay that adds the header and idle bounds Deno lacks. */
-import { createConnectionTimers, type ConnectionTimers } from "./connection-timers.ts";
+import { type ConnectionTimers, createConnectionTimers } from "./connection-timers.ts";
 import type { Listener } from "./shutdown.ts";
 
 /** What {@link serveGuarded} needs: where to listen, the bounds, and the app. */
@@ -67,7 +67,12 @@ interface Relays {
 }
 
 /** Relays one client connection to the app's loopback port until either side ends or a bound is passed. */
-async function relay(client: Deno.TcpConn, appPort: number, bounds: { headersMs: number; idleMs: number }, relays: Relays): Promise<void> {
+async function relay(
+  client: Deno.TcpConn,
+  appPort: number,
+  bounds: { headersMs: number; idleMs: number },
+  relays: Relays,
+): Promise<void> {
   let backend: Deno.TcpConn;
   try {
     backend = await Deno.connect({ hostname: LOOPBACK, port: appPort });
@@ -101,7 +106,7 @@ async function copy(from: Deno.Conn, to: Deno.Conn, seen: () => void): Promise<v
     const read = await from.read(buffer);
     if (read === null) return;
     seen();
-    for (let written = 0; written < read; ) written += await to.write(buffer.subarray(written, read));
+    for (let written = 0; written < read;) written += await to.write(buffer.subarray(written, read));
   }
 }
 

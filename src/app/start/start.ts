@@ -1,12 +1,12 @@
 /** @module Starts the service on a runtime: settings, composition, listeners, banner and signals. */
 import { bannerLines } from "./banner.ts";
 import { composeService } from "../compose/service.ts";
-import { ConfigError, loadConfig, type Config } from "../config/config.ts";
+import { type Config, ConfigError, loadConfig } from "../config/config.ts";
 import { createBufferedLines } from "../log/buffered-lines.ts";
 import { createLogger } from "../log/logger.ts";
 import { createRequestLog } from "../log/request-log.ts";
-import { startAdmin, type Admin } from "./admin.ts";
-import { createInFlight, shutDown, type Listener, type ServeOptions } from "./shutdown.ts";
+import { type Admin, startAdmin } from "./admin.ts";
+import { createInFlight, type Listener, type ServeOptions, shutDown } from "./shutdown.ts";
 import { createLiveStreams } from "../stream/live-streams.ts";
 import { AppError } from "../../domain/errors.ts";
 
@@ -46,14 +46,29 @@ export async function runService(runtime: Runtime): Promise<void> {
     return runtime.exit(code);
   };
   const logger = createLogger({ write: lines.line, pretty });
-  const admin = config.admin ? await listenOrExit(runtime, exit, config.admin.host, config.admin.port, "ADMIN_PORT or ADMIN_HOST", () => startAdmin(config.admin!, { redisConfigured: config.redisUrl !== undefined, serve: runtime.serve })) : undefined;
+  const admin = config.admin
+    ? await listenOrExit(
+      runtime,
+      exit,
+      config.admin.host,
+      config.admin.port,
+      "ADMIN_PORT or ADMIN_HOST",
+      () => startAdmin(config.admin!, { redisConfigured: config.redisUrl !== undefined, serve: runtime.serve }),
+    )
+    : undefined;
   const streams = createLiveStreams();
   const requestLog = createRequestLog({ logger, observe: admin?.metrics.request, streamEnded: streams.ended });
   const onRedisAvailability = (available: boolean): void => {
     admin?.readiness.redis(available);
     admin?.metrics.redisAvailability(available);
   };
-  const service = await composeService(config, { logger, notes: requestLog.notes, metrics: admin?.metrics, onRedisAvailability, streams });
+  const service = await composeService(config, {
+    logger,
+    notes: requestLog.notes,
+    metrics: admin?.metrics,
+    onRedisAvailability,
+    streams,
+  });
   const inFlight = createInFlight();
   admin?.metrics.watchInFlight(() => inFlight.count + streams.count);
   const closeAll = async (): Promise<void> => {
@@ -61,7 +76,15 @@ export async function runService(runtime: Runtime): Promise<void> {
     // Last, so probes and scrapes are answered while requests drain; nothing on it needs finishing.
     await admin?.listener.abort();
   };
-  const serveMain = () => runtime.serve({ port: config.port, host: config.host, fetch: inFlight.wrap(requestLog.wrap(service.app.serve)), maxBodyBytes: config.maxBodyBytes, streamEnded: streams.ended, ...connectionBounds(config) });
+  const serveMain = () =>
+    runtime.serve({
+      port: config.port,
+      host: config.host,
+      fetch: inFlight.wrap(requestLog.wrap(service.app.serve)),
+      maxBodyBytes: config.maxBodyBytes,
+      streamEnded: streams.ended,
+      ...connectionBounds(config),
+    });
   const listener = await listenOrExit(runtime, exit, config.host, config.port, "PORT or HOST", serveMain, closeAll);
   admin?.readiness.serving();
   lines.flush();
@@ -78,27 +101,62 @@ export async function runService(runtime: Runtime): Promise<void> {
       },
       idle: () => Promise.all([inFlight.idle(), streams.idle()]).then(() => {}),
     };
-    const interrupt = async (): Promise<void> => streams.interrupt(new AppError("overloaded", "The server is shutting down; send the request again", { retryAfterSeconds: 1 }));
-    void shutDown({ listener, inFlight: working, graceMs: config.shutdownGraceMs, closeService: closeAll, logger, signal, beforeAbort: interrupt }).then(() => exit(0));
+    const interrupt = async (): Promise<void> =>
+      streams.interrupt(
+        new AppError("overloaded", "The server is shutting down; send the request again", { retryAfterSeconds: 1 }),
+      );
+    void shutDown({
+      listener,
+      inFlight: working,
+      graceMs: config.shutdownGraceMs,
+      closeService: closeAll,
+      logger,
+      signal,
+      beforeAbort: interrupt,
+    }).then(() => exit(0));
   });
   // After the stop signals are handled: a supervisor that signals as soon as it reads the banner must not kill us.
   printBanner(runtime, config, listener, service, admin);
 }
 
 /** Listens, or prints why not and exits 1 (after `cleanUp`). */
-async function listenOrExit<T>(runtime: Runtime, exit: (code: number) => never, host: string, port: number, settings: string, listen: () => Promise<T> | T, cleanUp?: () => Promise<void>): Promise<T> {
+async function listenOrExit<T>(
+  runtime: Runtime,
+  exit: (code: number) => never,
+  host: string,
+  port: number,
+  settings: string,
+  listen: () => Promise<T> | T,
+  cleanUp?: () => Promise<void>,
+): Promise<T> {
   try {
     return await listen();
   } catch (error) {
-    runtime.printError(`Cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}; set ${settings}`);
+    runtime.printError(
+      `Cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}; set ${settings}`,
+    );
     await cleanUp?.();
     return exit(1);
   }
 }
 
-function printBanner(runtime: Runtime, config: Config, listener: Listener, service: { banner: { backend: string; generatedKey?: string } }, admin: Admin | undefined): void {
+function printBanner(
+  runtime: Runtime,
+  config: Config,
+  listener: Listener,
+  service: { banner: { backend: string; generatedKey?: string } },
+  admin: Admin | undefined,
+): void {
   const shown = hostForUrl(config.host);
-  for (const line of bannerLines({ url: `http://${shown}:${listener.port}`, backend: service.banner.backend, generatedKey: service.banner.generatedKey, runtime: runtime.name, adminUrl: admin?.url })) {
+  for (
+    const line of bannerLines({
+      url: `http://${shown}:${listener.port}`,
+      backend: service.banner.backend,
+      generatedKey: service.banner.generatedKey,
+      runtime: runtime.name,
+      adminUrl: admin?.url,
+    })
+  ) {
     runtime.print(line);
   }
 }

@@ -26,7 +26,8 @@ const OPEN_AFTER_MS = 250;
 
 const encoder = new TextEncoder();
 
-const CHANGED = "The instance writing this answer stopped part-way and the answer was written again; send the request again";
+const CHANGED =
+  "The instance writing this answer stopped part-way and the answer was written again; send the request again";
 
 /**
  * `POST /chat` as Server-Sent Events (CONTRACT §7). The work is started
@@ -45,7 +46,10 @@ const CHANGED = "The instance writing this answer stopped part-way and the answe
 export async function streamChat(options: ChatStreamOptions): Promise<Response> {
   const gone = new AbortController();
   const sink = new EventSink(options.keepAliveMs, () => gone.abort(new Error("The caller went away")));
-  const outcome = options.run((event) => (event.type === "delta" ? sink.delta(event.text) : sink.send("progress", event.progress)), gone.signal);
+  const outcome = options.run(
+    (event) => (event.type === "delta" ? sink.delta(event.text) : sink.send("progress", event.progress)),
+    gone.signal,
+  );
   let timer: ReturnType<typeof setTimeout> | undefined;
   const opened = new Promise<void>((resolve) => {
     sink.onFirst = resolve;
@@ -62,10 +66,19 @@ export async function streamChat(options: ChatStreamOptions): Promise<Response> 
   // Deltas that the answer does not continue (an owner on another instance died mid-answer, and
   // the work was done again): the caller cannot be given that answer's text byte for byte.
   const ended = outcome.then(
-    (body) => (body.output.startsWith(sink.sent) ? sink.finish(body) : sink.fail(options.errorBody(new AppError("upstream_error", CHANGED)))),
+    (
+      body,
+    ) => (body.output.startsWith(sink.sent)
+      ? sink.finish(body)
+      : sink.fail(options.errorBody(new AppError("upstream_error", CHANGED)))),
     (error) => sink.fail(options.errorBody(error)),
   );
-  const headers = { ...options.headers, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" };
+  const headers = {
+    ...options.headers,
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache",
+    "x-accel-buffering": "no",
+  };
   const response = new Response(sink.stream, { headers });
   const stream = { interrupt: (reason: unknown) => sink.fail(options.errorBody(reason)) };
   return options.live.add(stream, response, Promise.race([ended, sink.closed]));
@@ -116,7 +129,9 @@ class EventSink {
   /** The last events of an answer: what the deltas lacked of it (a cached or remote answer: all of it), then `done`. */
   finish(body: ChatResponse): void {
     if (!this.#open) return;
-    if (body.output.startsWith(this.#sent) && body.output.length > this.#sent.length) this.delta(body.output.slice(this.#sent.length));
+    if (body.output.startsWith(this.#sent) && body.output.length > this.#sent.length) {
+      this.delta(body.output.slice(this.#sent.length));
+    }
     this.send("done", body);
     this.#end();
   }

@@ -1,7 +1,7 @@
 /** @module Renders cues as `[m:ss]` lines and cuts transcripts into lines and token-bounded chunks. */
 import { groupPassages } from "./passages.ts";
 import { estimateTokens } from "./tokens.ts";
-import { formatTimestamp, type Cue } from "../transcript.ts";
+import { type Cue, formatTimestamp } from "../transcript.ts";
 
 /** Consecutive cues that fit one LLM call. */
 export interface Chunk {
@@ -78,7 +78,8 @@ export function chunkCues(cues: readonly Cue[], budget: number, count: TokenCoun
     const cost = costs[index]!;
     const after = current.tokens + cost;
     // Take the cue while it brings the chunk closer to its share, never past the budget.
-    const take = current.cues.length === 0 || after <= target || (after <= budget && after - target < target - current.tokens);
+    const take = current.cues.length === 0 || after <= target ||
+      (after <= budget && after - target < target - current.tokens);
     if (!take) {
       chunks.push(current);
       remaining -= current.tokens;

@@ -70,7 +70,9 @@ function replaceNearest(picks: Set<number>, edge: number): void {
 function fillUp(kept: number[], scores: readonly number[], costs: readonly number[], budget: number): number[] {
   const chosen = new Set(kept);
   let used = sum(kept, costs);
-  const rest = scores.map((score, i) => [score, i] as const).filter(([, i]) => !chosen.has(i)).sort((a, b) => b[0] - a[0]);
+  const rest = scores.map((score, i) => [score, i] as const).filter(([, i]) => !chosen.has(i)).sort((a, b) =>
+    b[0] - a[0]
+  );
   for (const [, index] of rest) {
     if (used + costs[index]! > budget) continue;
     chosen.add(index);

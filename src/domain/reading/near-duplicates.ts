@@ -12,7 +12,11 @@ export const NEAR_DUPLICATE_JACCARD = 0.8;
  * @param threshold least overlap counted as a duplicate (0.8 by default)
  * @returns true when the two are near-duplicates; two empty passages are
  */
-export function isNearDuplicate(a: readonly string[], b: readonly string[], threshold = NEAR_DUPLICATE_JACCARD): boolean {
+export function isNearDuplicate(
+  a: readonly string[],
+  b: readonly string[],
+  threshold = NEAR_DUPLICATE_JACCARD,
+): boolean {
   const left = new Set(a);
   const right = new Set(b);
   if (left.size === 0 && right.size === 0) return true;
@@ -29,7 +33,11 @@ export function isNearDuplicate(a: readonly string[], b: readonly string[], thre
  * @param keep how many to keep
  * @returns up to `keep` indexes, best first
  */
-export function distinctBest(ranked: readonly number[], termsOf: (index: number) => readonly string[], keep: number): number[] {
+export function distinctBest(
+  ranked: readonly number[],
+  termsOf: (index: number) => readonly string[],
+  keep: number,
+): number[] {
   const kept: number[] = [];
   for (const index of ranked) {
     if (kept.length >= keep) break;

@@ -48,7 +48,9 @@ export function questionLanguage(text: string): Language | undefined {
 function latinLanguage(text: string): Language | undefined {
   const tokens = text.match(/[\p{L}\p{M}]+/gu) ?? [];
   const score = { en: 0, es: 0, pt: 0 };
-  for (const token of tokens) for (const language of ["en", "es", "pt"] as const) if (CUES[language].has(token)) score[language] += 1;
+  for (const token of tokens) {
+    for (const language of ["en", "es", "pt"] as const) if (CUES[language].has(token)) score[language] += 1;
+  }
   if (LETTERS.es.test(text)) score.es += 2;
   if (LETTERS.pt.test(text)) score.pt += 2;
   const ranked = (Object.entries(score) as ["en" | "es" | "pt", number][]).sort((a, b) => b[1] - a[1]);

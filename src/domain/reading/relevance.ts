@@ -27,7 +27,12 @@ export interface Excerpts {
  * @param count token counter
  * @returns the chosen runs of cues
  */
-export function selectExcerpts(cues: readonly Cue[], question: string, budget: number, count: TokenCounter = estimateTokens): Excerpts {
+export function selectExcerpts(
+  cues: readonly Cue[],
+  question: string,
+  budget: number,
+  count: TokenCounter = estimateTokens,
+): Excerpts {
   const passages = groupPassages(cues);
   const ranked = rankPassages(passages, question);
   if (ranked.length === 0) return { runs: [], matched: false };

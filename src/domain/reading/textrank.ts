@@ -12,7 +12,10 @@
  * @param options PageRank damping (0.85), iteration cap (50), convergence tolerance (1e-6)
  * @returns one centrality score per document; they sum to 1
  */
-export function centrality(documents: readonly (readonly string[])[], options: { damping?: number; iterations?: number; tolerance?: number } = {}): number[] {
+export function centrality(
+  documents: readonly (readonly string[])[],
+  options: { damping?: number; iterations?: number; tolerance?: number } = {},
+): number[] {
   const n = documents.length;
   if (n === 0) return [];
   const edges = similarityGraph(documents);
@@ -49,7 +52,12 @@ function similarityGraph(documents: readonly (readonly string[])[]): Map<number,
   return overlap.map((row, i) => new Map([...row].map(([j, shared]) => [j, shared / (norm[i]! + norm[j]!)])));
 }
 
-function pageRank(edges: readonly Map<number, number>[], damping: number, iterations: number, tolerance: number): number[] {
+function pageRank(
+  edges: readonly Map<number, number>[],
+  damping: number,
+  iterations: number,
+  tolerance: number,
+): number[] {
   const n = edges.length;
   const outWeight = edges.map((row) => [...row.values()].reduce((s, w) => s + w, 0));
   let scores = new Array<number>(n).fill(1 / n);

@@ -15,18 +15,43 @@ export interface CliRun {
  * the same for `bun run server`, the compiled binary and Deno).
  * Bounded: killed after 20 s.
  */
-export async function runKeys(env: Record<string, string>, args: string[], options: { entry?: boolean } = {}): Promise<CliRun> {
-  const command = options.entry ? [...commandFor(targetFromEnv()), "keys", ...args] : [process.execPath, "run", "--cwd", ROOT, "keys", ...args];
-  const child = spawn(command, { cwd: ROOT, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env }, stdout: "pipe", stderr: "pipe" });
+export async function runKeys(
+  env: Record<string, string>,
+  args: string[],
+  options: { entry?: boolean } = {},
+): Promise<CliRun> {
+  const command = options.entry
+    ? [...commandFor(targetFromEnv()), "keys", ...args]
+    : [process.execPath, "run", "--cwd", ROOT, "keys", ...args];
+  const child = spawn(command, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   clearTimeout(timer);
   return { code, stdout, stderr };
 }
 
 /** Issues a key through the CLI and returns it with its id. */
-export async function createKey(env: Record<string, string>, name: string, rateLimit?: string): Promise<{ key: string; id: string }> {
-  const run = await runKeys(env, ["create", "--name", name, ...(rateLimit ? ["--rate-limit", rateLimit] : []), "--json"]);
+export async function createKey(
+  env: Record<string, string>,
+  name: string,
+  rateLimit?: string,
+): Promise<{ key: string; id: string }> {
+  const run = await runKeys(env, [
+    "create",
+    "--name",
+    name,
+    ...(rateLimit ? ["--rate-limit", rateLimit] : []),
+    "--json",
+  ]);
   if (run.code !== 0) throw new Error(`keys create failed (${run.code}): ${run.stderr}`);
   const created = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { key: string; id: string };
   return { key: created.key, id: created.id };

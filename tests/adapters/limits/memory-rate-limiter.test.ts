@@ -17,7 +17,12 @@ describe("createMemoryRateLimiter()", () => {
   test("admits the limit, then refuses with the time until the next token", async () => {
     const clock = { now: 1_000_000 };
     const limiter = limiterAt(clock);
-    const decisions = [await limiter.take(alice), await limiter.take(alice), await limiter.take(alice), await limiter.take(alice)];
+    const decisions = [
+      await limiter.take(alice),
+      await limiter.take(alice),
+      await limiter.take(alice),
+      await limiter.take(alice),
+    ];
     expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false]);
     expect(decisions.map((d) => d.remaining)).toEqual([2, 1, 0, 0]);
     expect(decisions[0]!.limit).toBe(3);
@@ -66,7 +71,11 @@ describe("createMemoryRateLimiter()", () => {
 
   test("keeps at most maxKeys buckets", async () => {
     const clock = { now: 0 };
-    const limiter = createMemoryRateLimiter({ now: () => clock.now, maxKeys: 2, budgetFor: () => ({ limit: 1, windowSeconds: 60 }) });
+    const limiter = createMemoryRateLimiter({
+      now: () => clock.now,
+      maxKeys: 2,
+      budgetFor: () => ({ limit: 1, windowSeconds: 60 }),
+    });
     for (const id of ["a", "b", "c"]) await limiter.take({ id, name: id });
     expect((await limiter.take({ id: "c", name: "c" })).allowed).toBe(false);
     expect((await limiter.take({ id: "a", name: "a" })).allowed).toBe(true);

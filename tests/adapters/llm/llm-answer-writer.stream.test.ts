@@ -18,7 +18,11 @@ const spec = writerSpec;
 function streamed(overrides: Partial<AnswerSpec> = {}): { spec: AnswerSpec; deltas: string[]; progress: unknown[] } {
   const deltas: string[] = [];
   const progress: unknown[] = [];
-  return { deltas, progress, spec: spec({ ...overrides, events: { delta: (text) => deltas.push(text), progress: (p) => progress.push(p) } }) };
+  return {
+    deltas,
+    progress,
+    spec: spec({ ...overrides, events: { delta: (text) => deltas.push(text), progress: (p) => progress.push(p) } }),
+  };
 }
 
 describe("createGroqAnswerWriter() with events (a streamed request)", () => {
@@ -46,7 +50,10 @@ describe("createGroqAnswerWriter() with events (a streamed request)", () => {
   test("a long video reports the parts read, done out of total, before writing", async () => {
     const run = streamed({ transcript: { ...short, cues: generateCues(3600) } });
     await createGroqAnswerWriter(options()).write(run.spec);
-    const reading = run.progress.filter((p) => (p as { stage: string }).stage === "reading") as { done: number; total: number }[];
+    const reading = run.progress.filter((p) => (p as { stage: string }).stage === "reading") as {
+      done: number;
+      total: number;
+    }[];
     expect(reading.length).toBeGreaterThan(2);
     expect(reading[0]).toEqual({ stage: "reading", done: 0, total: reading[0]!.total } as never);
     expect(reading.at(-1)!.done).toBe(reading[0]!.total);
@@ -55,7 +62,18 @@ describe("createGroqAnswerWriter() with events (a streamed request)", () => {
   });
 
   test("a stream cut after text went out fails the answer, and the call is not retried", async () => {
-    llm.respondWith((_, index) => (index === 0 ? { content: `${ANSWERS.en!}\n\nMore text that never arrives in full.`, chunkChars: 40, chunkDelayMs: 30, cutAfterChunks: 5 } : { content: ANSWERS.en! }));
+    llm.respondWith((
+      _,
+      index,
+    ) => (index === 0
+      ? {
+        content: `${ANSWERS.en!}\n\nMore text that never arrives in full.`,
+        chunkChars: 40,
+        chunkDelayMs: 30,
+        cutAfterChunks: 5,
+      }
+      : { content: ANSWERS.en! })
+    );
     const run = streamed();
     const error = await createGroqAnswerWriter(options()).write(run.spec).catch((e) => e);
     expect(run.deltas.join("")).toBe(ANSWERS.en!);

@@ -16,7 +16,12 @@ export const writerOptions = (baseUrl: string, overrides: Partial<GroqWriterOpti
   inputTokenBudget: 4000,
   maxOutputTokens: 1024,
   concurrency: 4,
-  budget: createLlmBudget({ store: createMemoryBudgetStore({ limits: { tokensPerWindow: 10_000_000, requestsPerWindow: 100_000 }, windowMs: 60_000 }) }),
+  budget: createLlmBudget({
+    store: createMemoryBudgetStore({
+      limits: { tokensPerWindow: 10_000_000, requestsPerWindow: 100_000 },
+      windowMs: 60_000,
+    }),
+  }),
   ...overrides,
 });
 
@@ -34,4 +39,11 @@ export const short: Transcript = {
 };
 
 /** A summary of `short` in English plain text, unless overridden. */
-export const writerSpec = (overrides: Partial<AnswerSpec> = {}): AnswerSpec => ({ transcript: short, prompt: "summary", isSummary: true, language: "en", outputFormat: "text", ...overrides });
+export const writerSpec = (overrides: Partial<AnswerSpec> = {}): AnswerSpec => ({
+  transcript: short,
+  prompt: "summary",
+  isSummary: true,
+  language: "en",
+  outputFormat: "text",
+  ...overrides,
+});

@@ -25,7 +25,9 @@ describe("the offline engine on the labelled cross-language set", () => {
   test("with a second reading it finds the answer passage for at least 90% and never says the video is silent on it", async () => {
     const tracks = new ReviewTracks();
     const score = await scoreOnSet(createOfflineAnswerWriter({ readings: tracks }));
-    console.log(`labelled set, two readings: ${score.hits}/${score.total} found, ${score.notDiscussed} "not discussed"`);
+    console.log(
+      `labelled set, two readings: ${score.hits}/${score.total} found, ${score.notDiscussed} "not discussed"`,
+    );
     expect(score.hits / score.total).toBeGreaterThanOrEqual(0.9);
     expect(score.notDiscussed).toBe(0);
     // One extra reading per question, never more.
@@ -43,7 +45,8 @@ describe("relevantPassages() over two readings", () => {
       for (const other of SET_LANGUAGES) {
         if (other === quoted) continue;
         for (const question of [...questions, ...extra]) {
-          const alone = relevantPassages(reviewCues(quoted), question).length + relevantPassages(reviewCues(other), question).length;
+          const alone = relevantPassages(reviewCues(quoted), question).length +
+            relevantPassages(reviewCues(other), question).length;
           const both = relevantPassages(reviewCues(quoted), question, 3, [reviewCues(other)]).length;
           expect(both > 0).toBe(alone > 0);
           checked += 1;

@@ -14,8 +14,21 @@ const SENTENCES = [
   "Thanks for watching and see you next time.",
 ];
 const cues: Cue[] = SENTENCES.map((text, i) => ({ start: i * 10 + 0.5, duration: 9, text }));
-const transcript: Transcript = { videoId: "GJLlxj_dtq8", language: "en", isGenerated: false, isTranslated: false, cues };
-const spec = (overrides: Partial<AnswerSpec> = {}): AnswerSpec => ({ transcript, prompt: "summary", isSummary: true, language: "en", outputFormat: "text", ...overrides });
+const transcript: Transcript = {
+  videoId: "GJLlxj_dtq8",
+  language: "en",
+  isGenerated: false,
+  isTranslated: false,
+  cues,
+};
+const spec = (overrides: Partial<AnswerSpec> = {}): AnswerSpec => ({
+  transcript,
+  prompt: "summary",
+  isSummary: true,
+  language: "en",
+  outputFormat: "text",
+  ...overrides,
+});
 const writer = createOfflineAnswerWriter();
 
 describe("createOfflineAnswerWriter()", () => {
@@ -51,7 +64,9 @@ describe("createOfflineAnswerWriter()", () => {
   });
 
   test("frames the answer in the response language and says when the transcript is in another", async () => {
-    const hindi = await writer.write(spec({ language: "hi", transcript: { ...transcript, language: "hi", isTranslated: true } }));
+    const hindi = await writer.write(
+      spec({ language: "hi", transcript: { ...transcript, language: "hi", isTranslated: true } }),
+    );
     expect(hindi.text).toStartWith("वीडियो के मुख्य अंश");
     const russian = await writer.write(spec({ language: "ru" }));
     expect(russian.text).toStartWith("Расшифровки на русском языке нет");
@@ -68,37 +83,71 @@ describe("createOfflineAnswerWriter() with near-duplicates and a second reading"
   const echoed: Transcript = { ...transcript, cues: echo };
 
   test("quotes a line the video repeats once, in summaries and in answers", async () => {
-    for (const asked of [spec({ transcript: echoed }), spec({ transcript: echoed, prompt: "How long does the battery last?", isSummary: false })]) {
+    for (
+      const asked of [
+        spec({ transcript: echoed }),
+        spec({ transcript: echoed, prompt: "How long does the battery last?", isSummary: false }),
+      ]
+    ) {
       const { text } = await writer.write(asked);
       expect(text.split(repeated).length - 1).toBeLessThanOrEqual(1);
       expect(text.split("The tablet screen is bright and sharp").length - 1).toBeLessThanOrEqual(1);
     }
-    const answer = (await writer.write(spec({ transcript: echoed, prompt: "How long does the battery last?", isSummary: false }))).text;
+    const answer =
+      (await writer.write(spec({ transcript: echoed, prompt: "How long does the battery last?", isSummary: false })))
+        .text;
     expect(answer).toContain(`[0:20] ${repeated}`);
     expect(answer).not.toContain("[1:58]");
   });
 
-  const spanish = ["Hoy analizamos la nueva tableta de arriba abajo.", "La pantalla es brillante y nítida, y la tableta es ligera.", "La batería dura unas siete horas de vídeo.", "La funda con teclado es cómoda para escribir mucho tiempo.", "El perro del vecino ladró toda la mañana, perdón por el ruido.", "El precio es justo, y la pantalla lo vale.", "Gracias por ver y hasta la próxima."];
+  const spanish = [
+    "Hoy analizamos la nueva tableta de arriba abajo.",
+    "La pantalla es brillante y nítida, y la tableta es ligera.",
+    "La batería dura unas siete horas de vídeo.",
+    "La funda con teclado es cómoda para escribir mucho tiempo.",
+    "El perro del vecino ladró toda la mañana, perdón por el ruido.",
+    "El precio es justo, y la pantalla lo vale.",
+    "Gracias por ver y hasta la próxima.",
+  ];
   const enTrack: Transcript = { ...transcript, videoLanguage: "en" };
-  const esTrack: Transcript = { ...transcript, language: "es", isTranslated: false, videoLanguage: "en", cues: spanish.map((text, i) => ({ start: i * 10 + 0.5, duration: 9, text })) };
+  const esTrack: Transcript = {
+    ...transcript,
+    language: "es",
+    isTranslated: false,
+    videoLanguage: "en",
+    cues: spanish.map((text, i) => ({ start: i * 10 + 0.5, duration: 9, text })),
+  };
 
   test("finds an English question's passage in the English track and quotes the Spanish one at that moment, counting the request", async () => {
     const asked: string[] = [];
-    const readings = { fetch: async (_id: string, query: TranscriptQuery) => (asked.push(String(query.languages[0])), query.countRequest?.(), enTrack) };
-    const answer = await createOfflineAnswerWriter({ readings }).write(spec({ transcript: esTrack, language: "es", prompt: "How long does the battery last?", isSummary: false }));
+    const readings = {
+      fetch: async (
+        _id: string,
+        query: TranscriptQuery,
+      ) => (asked.push(String(query.languages[0])), query.countRequest?.(), enTrack),
+    };
+    const answer = await createOfflineAnswerWriter({ readings }).write(
+      spec({ transcript: esTrack, language: "es", prompt: "How long does the battery last?", isSummary: false }),
+    );
     expect(asked).toEqual(["en"]);
     expect(answer.text).toStartWith("Fragmentos del vídeo que mejor responden a tu pregunta:");
     expect(answer.text).toContain("[0:20] La batería dura unas siete horas de vídeo.");
     expect(answer.text).not.toContain("battery");
     expect(answer.usage?.youtubeRequests).toBe(1);
     // Without the second reading (the engine before), the same question found nothing.
-    expect((await writer.write(spec({ transcript: esTrack, language: "es", prompt: "How long does the battery last?", isSummary: false }))).text).toStartWith("El vídeo no parece hablar de esto");
+    expect(
+      (await writer.write(
+        spec({ transcript: esTrack, language: "es", prompt: "How long does the battery last?", isSummary: false }),
+      )).text,
+    ).toStartWith("El vídeo no parece hablar de esto");
   });
 
   test("with no track in the response language, it keeps the honest sentence, quotes the video's language and reads nothing more", async () => {
     let fetched = 0;
     const readings = { fetch: async () => (fetched++, enTrack) };
-    const answer = await createOfflineAnswerWriter({ readings }).write(spec({ transcript: enTrack, language: "hi", prompt: "How long does the battery last?", isSummary: false }));
+    const answer = await createOfflineAnswerWriter({ readings }).write(
+      spec({ transcript: enTrack, language: "hi", prompt: "How long does the battery last?", isSummary: false }),
+    );
     expect(answer.text).toStartWith("हिंदी में कोई ट्रांसक्रिप्ट उपलब्ध नहीं था");
     expect(answer.text).toContain("[0:20] The battery lasts about seven hours of video playback.");
     expect(fetched).toBe(0);
@@ -114,7 +163,9 @@ describe("createOfflineAnswerWriter() with near-duplicates and a second reading"
 
   test("says the video does not talk about it only when no reading matches", async () => {
     const readings = { fetch: async () => enTrack };
-    const answer = await createOfflineAnswerWriter({ readings }).write(spec({ transcript: esTrack, language: "es", prompt: "Does it mention quantum physics?", isSummary: false }));
+    const answer = await createOfflineAnswerWriter({ readings }).write(
+      spec({ transcript: esTrack, language: "es", prompt: "Does it mention quantum physics?", isSummary: false }),
+    );
     expect(answer.text).toStartWith("El vídeo no parece hablar de esto");
   });
 });

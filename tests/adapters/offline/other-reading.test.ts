@@ -15,7 +15,9 @@ const quoted = (language: string, videoLanguage?: string): Transcript => ({
 });
 
 /** A source that records its queries and answers in the language asked, as one YouTube request (or fails). */
-function source(options: { fail?: boolean; requests?: number } = {}): TranscriptSource & { queries: TranscriptQuery[] } {
+function source(
+  options: { fail?: boolean; requests?: number } = {},
+): TranscriptSource & { queries: TranscriptQuery[] } {
   const queries: TranscriptQuery[] = [];
   return {
     queries,
@@ -54,7 +56,11 @@ describe("otherReadingLanguage()", () => {
 describe("fetchOtherReading()", () => {
   test("fetches one track in the other language, marked to reuse the player response, and counts its requests", async () => {
     const tracks = source();
-    const other = await fetchOtherReading(tracks, { transcript: quoted("es", "es"), language: "es", prompt: "How long does the battery last?" });
+    const other = await fetchOtherReading(tracks, {
+      transcript: quoted("es", "es"),
+      language: "es",
+      prompt: "How long does the battery last?",
+    });
     expect(other.transcript?.language).toBe("en");
     expect(other.youtubeRequests).toBe(1);
     expect(tracks.queries).toHaveLength(1);
@@ -63,18 +69,40 @@ describe("fetchOtherReading()", () => {
 
   test("fetches nothing when no other reading would help, or no source is given", async () => {
     const tracks = source();
-    expect(await fetchOtherReading(tracks, { transcript: quoted("en", "en"), language: "en", prompt: "How long does the battery last?" })).toEqual({ youtubeRequests: 0 });
-    expect(await fetchOtherReading(undefined, { transcript: quoted("es", "es"), language: "es", prompt: "How long does the battery last?" })).toEqual({ youtubeRequests: 0 });
+    expect(
+      await fetchOtherReading(tracks, {
+        transcript: quoted("en", "en"),
+        language: "en",
+        prompt: "How long does the battery last?",
+      }),
+    ).toEqual({ youtubeRequests: 0 });
+    expect(
+      await fetchOtherReading(undefined, {
+        transcript: quoted("es", "es"),
+        language: "es",
+        prompt: "How long does the battery last?",
+      }),
+    ).toEqual({ youtubeRequests: 0 });
     expect(tracks.queries).toHaveLength(0);
   });
 
   test("a failed second reading is no reading, its requests still counted", async () => {
-    const other = await fetchOtherReading(source({ fail: true, requests: 2 }), { transcript: quoted("es", "es"), language: "es", prompt: "How long does the battery last?" });
+    const other = await fetchOtherReading(source({ fail: true, requests: 2 }), {
+      transcript: quoted("es", "es"),
+      language: "es",
+      prompt: "How long does the battery last?",
+    });
     expect(other).toEqual({ youtubeRequests: 2 });
   });
 
   test("a track that came back in the quoted language is not a second reading", async () => {
     const same: TranscriptSource = { fetch: async () => quoted("es-419", "es") };
-    expect((await fetchOtherReading(same, { transcript: quoted("es", "es"), language: "es", prompt: "How long does the battery last?" })).transcript).toBeUndefined();
+    expect(
+      (await fetchOtherReading(same, {
+        transcript: quoted("es", "es"),
+        language: "es",
+        prompt: "How long does the battery last?",
+      })).transcript,
+    ).toBeUndefined();
   });
 });

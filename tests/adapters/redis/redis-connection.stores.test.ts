@@ -5,9 +5,13 @@ import { issueKey } from "../../../src/adapters/keys/issued-api-keys.ts";
 import { createMemoryRateLimiter } from "../../../src/adapters/limits/memory-rate-limiter.ts";
 import { createRedisApiKeys } from "../../../src/adapters/keys/redis-api-keys.ts";
 import { createRedisCache } from "../../../src/adapters/cache/redis-cache.ts";
-import { createRedisConnection, type RedisConnection, type RedisLog } from "../../../src/adapters/redis/redis-connection.ts";
+import {
+  createRedisConnection,
+  type RedisConnection,
+  type RedisLog,
+} from "../../../src/adapters/redis/redis-connection.ts";
 import { createRedisRateLimiter } from "../../../src/adapters/limits/redis-rate-limiter.ts";
-import { startOwnRedis, testRedisUrl, uniquePrefix, type OwnRedis } from "./redis-server.ts";
+import { type OwnRedis, startOwnRedis, testRedisUrl, uniquePrefix } from "./redis-server.ts";
 
 const url = testRedisUrl();
 const prefix = uniquePrefix("adapters");
@@ -31,7 +35,10 @@ afterAll(async () => {
 
 describe("Redis state shared by instances", () => {
   test("a key issued through one connection is accepted through another, and refused there once revoked", async () => {
-    const [a, b] = [createRedisApiKeys({ connection: await connect() }), createRedisApiKeys({ connection: await connect() })];
+    const [a, b] = [
+      createRedisApiKeys({ connection: await connect() }),
+      createRedisApiKeys({ connection: await connect() }),
+    ];
     const { key, record } = issueKey({ name: "shared", rateLimit: "5/min" });
     await a.add(record);
     expect(await b.verify(key)).toEqual({ id: record.id, name: "shared", rateLimit: "5/min" });
@@ -46,7 +53,10 @@ describe("Redis state shared by instances", () => {
     const answers = createRedisCache<{ output: string; n: number[] }>({ connection, namespace: "answer" });
     const transcripts = createRedisCache<{ output: string }>({ connection, namespace: "transcript" });
     await answers.set("k", { output: "héllo ✓", n: [1, 2] }, 60_000);
-    expect(await createRedisCache({ connection: await connect(), namespace: "answer" }).get("k")).toEqual({ output: "héllo ✓", n: [1, 2] });
+    expect(await createRedisCache({ connection: await connect(), namespace: "answer" }).get("k")).toEqual({
+      output: "héllo ✓",
+      n: [1, 2],
+    });
     expect(await transcripts.get("k")).toBeUndefined();
     await answers.set("short", { output: "x", n: [] }, 100);
     await Bun.sleep(250);
@@ -56,7 +66,9 @@ describe("Redis state shared by instances", () => {
   test("a limit of 5 admits exactly 5 of 20 concurrent requests spread over two instances", async () => {
     const budgetFor = () => ({ limit: 5, windowSeconds: 60 });
     const fallback = createMemoryRateLimiter({ budgetFor });
-    const limiters = [await connect(), await connect()].map((connection) => createRedisRateLimiter({ connection, budgetFor, failure: "open", fallback }));
+    const limiters = [await connect(), await connect()].map((connection) =>
+      createRedisRateLimiter({ connection, budgetFor, failure: "open", fallback })
+    );
     const identity = { id: `key_${crypto.randomUUID().slice(0, 8)}`, name: "busy" };
     const decisions = await Promise.all(Array.from({ length: 20 }, (_, i) => limiters[i % 2]!.take(identity)));
     expect(decisions.filter((d) => d.allowed)).toHaveLength(5);
@@ -74,7 +86,12 @@ describe("Redis state shared by instances", () => {
 
   test("a key without a budget costs no Redis call and carries no limit", async () => {
     const connection = await connect();
-    const limiter = createRedisRateLimiter({ connection, budgetFor: () => undefined, failure: "closed", fallback: createMemoryRateLimiter({ budgetFor: () => undefined }) });
+    const limiter = createRedisRateLimiter({
+      connection,
+      budgetFor: () => undefined,
+      failure: "closed",
+      fallback: createMemoryRateLimiter({ budgetFor: () => undefined }),
+    });
     expect((await limiter.take({ id: "key_free", name: "free" })).limit).toBeUndefined();
   });
 });
@@ -95,8 +112,18 @@ describe("Redis unreachable", () => {
     const budgetFor = () => ({ limit: 2, windowSeconds: 60 });
     const cache = createRedisCache<string>({ connection, namespace: "answer" });
     const keys = createRedisApiKeys({ connection });
-    const open = createRedisRateLimiter({ connection, budgetFor, failure: "open", fallback: createMemoryRateLimiter({ budgetFor }) });
-    const closed = createRedisRateLimiter({ connection, budgetFor, failure: "closed", fallback: createMemoryRateLimiter({ budgetFor }) });
+    const open = createRedisRateLimiter({
+      connection,
+      budgetFor,
+      failure: "open",
+      fallback: createMemoryRateLimiter({ budgetFor }),
+    });
+    const closed = createRedisRateLimiter({
+      connection,
+      budgetFor,
+      failure: "closed",
+      fallback: createMemoryRateLimiter({ budgetFor }),
+    });
     const used = issueKey({ name: "used before" });
     const unused = issueKey({ name: "never used here" });
     await keys.add(used.record);

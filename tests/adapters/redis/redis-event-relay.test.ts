@@ -2,7 +2,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
 import type { AnswerEvent, FlightEvents, SharedFlight } from "../../../src/domain/ports.ts";
-import { createRedisConnection, type RedisConnection, type RedisLog } from "../../../src/adapters/redis/redis-connection.ts";
+import {
+  createRedisConnection,
+  type RedisConnection,
+  type RedisLog,
+} from "../../../src/adapters/redis/redis-connection.ts";
 import { createRedisSharedFlight, type RedisFlightOptions } from "../../../src/adapters/redis/redis-shared-flight.ts";
 import { testRedisUrl, uniquePrefix } from "./redis-server.ts";
 
@@ -37,9 +41,14 @@ function hooks(listening: boolean) {
     publish: (sink) => ((send = sink), () => (send = undefined)),
     listen: listening ? (event) => heard.push(event) : undefined,
   };
-  return { events, heard, emit: (event: AnswerEvent) => send?.(event), get publishing() {
-    return send !== undefined;
-  } };
+  return {
+    events,
+    heard,
+    emit: (event: AnswerEvent) => send?.(event),
+    get publishing() {
+      return send !== undefined;
+    },
+  };
 }
 
 const delta = (text: string): AnswerEvent => ({ type: "delta", text });
@@ -48,7 +57,9 @@ const text = (events: AnswerEvent[]) => events.map((e) => (e.type === "delta" ? 
 
 /** Puts a stream of `token` in Redis as an owner would have written it, from place `first`. */
 async function writeStream(token: string, events: AnswerEvent[], first = 0): Promise<void> {
-  for (const [i, event] of events.entries()) await admin.xadd(`${prefix}flight:events:${token}`, "*", "n", first + i, "e", JSON.stringify(event));
+  for (const [i, event] of events.entries()) {
+    await admin.xadd(`${prefix}flight:events:${token}`, "*", "n", first + i, "e", JSON.stringify(event));
+  }
 }
 
 describe("createRedisSharedFlight() relaying a work's events", () => {
@@ -89,7 +100,11 @@ describe("createRedisSharedFlight() relaying a work's events", () => {
     await running;
     expect(text(waiter.heard)).toBe("01234");
     const streams = await admin.keys(`${prefix}flight:events:*`);
-    const ours = (await Promise.all(streams.map(async (k) => ((await admin.xrange(k, "-", "+")).some(([, f]) => f[3] === JSON.stringify(delta("4"))) ? k : "")))).filter(Boolean);
+    const ours = (await Promise.all(
+      streams.map(async (
+        k,
+      ) => ((await admin.xrange(k, "-", "+")).some(([, f]) => f[3] === JSON.stringify(delta("4"))) ? k : "")),
+    )).filter(Boolean);
     expect(ours).toHaveLength(1);
     expect(await admin.xlen(ours[0]!)).toBe(5);
     const ttl = await admin.pttl(ours[0]!);
@@ -101,7 +116,9 @@ describe("createRedisSharedFlight() relaying a work's events", () => {
     const [a, b] = [await instance(), await instance()];
     const key = `deaf-${crypto.randomUUID()}`;
     const owner = hooks(false);
-    const running = a.run(key, async () => (owner.emit(delta("x")), await Bun.sleep(100), "x"), { events: owner.events });
+    const running = a.run(key, async () => (owner.emit(delta("x")), await Bun.sleep(100), "x"), {
+      events: owner.events,
+    });
     await Bun.sleep(20);
     expect(owner.publishing).toBe(true);
     const waiter = hooks(false);
@@ -154,8 +171,12 @@ describe("createRedisSharedFlight() relaying a work's events", () => {
     const result = await flight.run(key, async () => (me.emit(delta("fresh")), "fresh"), { events: me.events });
     expect(result).toEqual({ value: "fresh", role: "owner" });
     expect(me.heard).toEqual([writing, delta("partial")]);
-    const mine = (await admin.keys(`${prefix}flight:events:*`)).filter((k) => !k.includes(dead) && !k.includes("heir:") && !k.includes("gap:"));
-    const entries = (await Promise.all(mine.map((k) => admin.xrange(k, "-", "+")))).filter((e) => e.some(([, f]) => f[3] === JSON.stringify(delta("fresh"))));
+    const mine = (await admin.keys(`${prefix}flight:events:*`)).filter((k) =>
+      !k.includes(dead) && !k.includes("heir:") && !k.includes("gap:")
+    );
+    const entries = (await Promise.all(mine.map((k) => admin.xrange(k, "-", "+")))).filter((e) =>
+      e.some(([, f]) => f[3] === JSON.stringify(delta("fresh")))
+    );
     expect(entries).toHaveLength(1);
     expect(entries[0]!.map(([, f]) => JSON.parse(f[3]!))).toEqual([delta("fresh")]);
   });
@@ -163,7 +184,9 @@ describe("createRedisSharedFlight() relaying a work's events", () => {
   test("Redis unreachable: the work runs here with its events unrelayed, and the call does not fail", async () => {
     const flight = await instance({}, "redis://127.0.0.1:1");
     const me = hooks(true);
-    const result = await flight.run(`down-${crypto.randomUUID()}`, async () => (me.emit(delta("local")), "local"), { events: me.events });
+    const result = await flight.run(`down-${crypto.randomUUID()}`, async () => (me.emit(delta("local")), "local"), {
+      events: me.events,
+    });
     expect(result).toEqual({ value: "local", role: "owner" });
     expect(me.heard).toEqual([]);
   });

@@ -12,7 +12,12 @@ const opened: RedisConnection[] = [];
 const clock = { at: Date.now() };
 
 async function breaker(target = url) {
-  const connection = createRedisConnection({ url: target, prefix, log: { warn() {}, info() {} }, commandTimeoutMs: 500 });
+  const connection = createRedisConnection({
+    url: target,
+    prefix,
+    log: { warn() {}, info() {} },
+    commandTimeoutMs: 500,
+  });
   opened.push(connection);
   await connection.ready(target === url ? 3_000 : 100);
   const store = createRedisRouteStates({ connection, fallback: createMemoryRouteStates() });

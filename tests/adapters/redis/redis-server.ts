@@ -45,7 +45,19 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   const port = await freePort();
   let child: Subprocess | undefined;
   const start = async (): Promise<void> => {
-    child = spawn(["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdout: "ignore", stderr: "ignore" });
+    child = spawn([
+      "redis-server",
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--dir",
+      dir,
+    ], { stdout: "ignore", stderr: "ignore" });
     for (let i = 0; i < 100; i++) {
       if (await ping(port)) return;
       await Bun.sleep(50);

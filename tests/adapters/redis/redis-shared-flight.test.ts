@@ -3,7 +3,11 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
 import { AppError, isAppError } from "../../../src/domain/errors.ts";
 import type { SharedFlight } from "../../../src/domain/ports.ts";
-import { createRedisConnection, type RedisConnection, type RedisLog } from "../../../src/adapters/redis/redis-connection.ts";
+import {
+  createRedisConnection,
+  type RedisConnection,
+  type RedisLog,
+} from "../../../src/adapters/redis/redis-connection.ts";
 import { createRedisSharedFlight } from "../../../src/adapters/redis/redis-shared-flight.ts";
 import { testRedisUrl, uniquePrefix } from "./redis-server.ts";
 
@@ -112,7 +116,8 @@ describe("createRedisSharedFlight()", () => {
     await Bun.sleep(20);
     const impatient = b.run(key, work.run, { signal: AbortSignal.timeout(50) });
     const patient = b.run(key, work.run);
-    expect(await impatient.then(() => "value", (e) => (isAppError(e, "upstream_timeout") ? "timeout" : String(e)))).toBe("timeout");
+    expect(await impatient.then(() => "value", (e) => (isAppError(e, "upstream_timeout") ? "timeout" : String(e))))
+      .toBe("timeout");
     expect((await patient).value).toBe("done");
     expect((await owner).role).toBe("owner");
     expect(work.runs).toBe(1);

@@ -12,7 +12,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
 describe("cutAudio", () => {
-  for (const [name, bytes, extension] of [["WebM/Opus", AUDIO.webm, "webm"], ["fragmented MP4/AAC", AUDIO.fragmentedM4a, "m4a"], ["plain MP4/AAC", AUDIO.m4a, "m4a"]] as const) {
+  for (
+    const [name, bytes, extension] of [["WebM/Opus", AUDIO.webm, "webm"], [
+      "fragmented MP4/AAC",
+      AUDIO.fragmentedM4a,
+      "m4a",
+    ], ["plain MP4/AAC", AUDIO.m4a, "m4a"]] as const
+  ) {
     test(`cuts ${name} into pieces under the cap that each decode and whose lengths add up`, async () => {
       const cap = Math.ceil(bytes.byteLength / 3);
       const { pieces, durationSeconds } = await cutAudio(bytes, cap);
@@ -43,7 +49,9 @@ describe("cutAudio", () => {
   });
 
   test("refuses bytes that are no audio with AudioFormatError", async () => {
-    await expect(cutAudio(new TextEncoder().encode("<html>not audio</html>"), 100_000)).rejects.toBeInstanceOf(AudioFormatError);
+    await expect(cutAudio(new TextEncoder().encode("<html>not audio</html>"), 100_000)).rejects.toBeInstanceOf(
+      AudioFormatError,
+    );
     await expect(cutAudio(AUDIO.webm.slice(0, 200), 100_000)).rejects.toBeInstanceOf(AudioFormatError);
   });
 });

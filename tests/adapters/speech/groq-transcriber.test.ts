@@ -16,18 +16,31 @@ afterAll(async () => {
 });
 
 const KEY = "gsk_secret_for_transcriber_tests";
-const transcribe = createGroqTranscriber({ apiKey: KEY, baseUrl: stt.baseUrl, model: "whisper-large-v3-turbo", timeoutMs: 10_000 });
+const transcribe = createGroqTranscriber({
+  apiKey: KEY,
+  baseUrl: stt.baseUrl,
+  model: "whisper-large-v3-turbo",
+  timeoutMs: 10_000,
+});
 const [piece] = (await cutAudio(AUDIO.webm, 1_000_000)).pieces;
 
 async function refusal(promise: Promise<unknown>) {
-  return await promise.then(() => { throw new Error("expected a refusal"); }, (error) => error);
+  return await promise.then(() => {
+    throw new Error("expected a refusal");
+  }, (error) => error);
 }
 
 describe("createGroqTranscriber", () => {
   test("uploads the piece as multipart with the container's extension, the model, verbose_json and segment timestamps", async () => {
     const heard = await transcribe(piece!, "speechWebm1");
     expect(stt.uploads).toHaveLength(1);
-    expect(stt.uploads[0]).toMatchObject({ fileName: "audio.webm", model: "whisper-large-v3-turbo", responseFormat: "verbose_json", granularities: ["segment"], status: 200 });
+    expect(stt.uploads[0]).toMatchObject({
+      fileName: "audio.webm",
+      model: "whisper-large-v3-turbo",
+      responseFormat: "verbose_json",
+      granularities: ["segment"],
+      status: 200,
+    });
     expect(stt.uploads[0]!.bytes).toEqual(piece!.bytes);
     expect(heard.language).toBe("English");
     expect(heard.segments.length).toBe(12);
@@ -36,7 +49,15 @@ describe("createGroqTranscriber", () => {
   });
 
   test("a 429 is a SpeechLimitError: its retry-after and figures for the budget, 503 upstream_blocked for the caller", async () => {
-    stt.respondWith(() => ({ status: 429, body: { error: { message: "Rate limit reached on audio seconds per hour (ASPH): Limit 7200, Used 7190, Requested 60. Please try again in 1m30s." } } }));
+    stt.respondWith(() => ({
+      status: 429,
+      body: {
+        error: {
+          message:
+            "Rate limit reached on audio seconds per hour (ASPH): Limit 7200, Used 7190, Requested 60. Please try again in 1m30s.",
+        },
+      },
+    }));
     const error = await refusal(transcribe(piece!, "v"));
     expect(error).toBeInstanceOf(SpeechLimitError);
     expect(error.report.retryAfterMs).toBe(90_000);

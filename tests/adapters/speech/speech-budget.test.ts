@@ -9,8 +9,16 @@ function budget(seconds = 600, requests = 2) {
   const now = () => clock;
   const sleeps: number[] = [];
   const speech = createSpeechBudget({
-    seconds: createMemoryBudgetStore({ limits: { tokensPerWindow: seconds, requestsPerWindow: 1e9 }, windowMs: 3_600_000, now }),
-    requests: createMemoryBudgetStore({ limits: { tokensPerWindow: requests, requestsPerWindow: requests }, windowMs: 60_000, now }),
+    seconds: createMemoryBudgetStore({
+      limits: { tokensPerWindow: seconds, requestsPerWindow: 1e9 },
+      windowMs: 3_600_000,
+      now,
+    }),
+    requests: createMemoryBudgetStore({
+      limits: { tokensPerWindow: requests, requestsPerWindow: requests },
+      windowMs: 60_000,
+      now,
+    }),
     now,
     sleep: async (ms) => {
       sleeps.push(ms);
@@ -61,7 +69,10 @@ describe("createSpeechBudget", () => {
 
   test("learns from a 429: its retry-after blocks both budgets, its audio figures set the seconds left", async () => {
     const { speech } = budget(7_200);
-    await speech.observe({ retryAfterMs: 90_000 }, "Rate limit reached for model `whisper-large-v3-turbo` on audio seconds per hour (ASH): Limit 7200, Used 7200, Requested 60.");
+    await speech.observe(
+      { retryAfterMs: 90_000 },
+      "Rate limit reached for model `whisper-large-v3-turbo` on audio seconds per hour (ASH): Limit 7200, Used 7200, Requested 60.",
+    );
     const seconds = await refusal(speech.takeSeconds(10, 30_000));
     expect(isAppError(seconds, "overloaded")).toBe(true);
     expect(seconds.retryAfterSeconds).toBeGreaterThanOrEqual(90);
@@ -71,7 +82,10 @@ describe("createSpeechBudget", () => {
   test("the audio figures of a 429's message alone set the seconds left", async () => {
     const { speech, now } = budget(7_200);
     await speech.takeSeconds(60, now() + 1_000);
-    await speech.observe({}, "Rate limit reached for model `whisper-large-v3-turbo` on audio seconds per hour (ASH): Limit 7200, Used 7190, Requested 60.");
+    await speech.observe(
+      {},
+      "Rate limit reached for model `whisper-large-v3-turbo` on audio seconds per hour (ASH): Limit 7200, Used 7190, Requested 60.",
+    );
     expect(isAppError(await refusal(speech.takeSeconds(60, now() + 1_000)), "overloaded")).toBe(true);
     await speech.takeSeconds(10, now() + 1_000);
   });

@@ -4,7 +4,11 @@ import { createMemoryBudgetStore } from "../../../src/adapters/llm/budget/budget
 import { audioClients } from "../../../src/adapters/speech/audio-clients.ts";
 import { createGroqTranscriber } from "../../../src/adapters/speech/groq-transcriber.ts";
 import { createSpeechBudget } from "../../../src/adapters/speech/speech-budget.ts";
-import { createSpeechReader, isSpeechServiceFailure, type SpeechReaderOptions } from "../../../src/adapters/speech/speech-reader.ts";
+import {
+  createSpeechReader,
+  isSpeechServiceFailure,
+  type SpeechReaderOptions,
+} from "../../../src/adapters/speech/speech-reader.ts";
 import { readPlayerBody, requestPlayer } from "../../../src/adapters/youtube/player-request.ts";
 import { createYoutubeTransport } from "../../../src/adapters/youtube/transport.ts";
 import { isAppError } from "../../../src/domain/errors.ts";
@@ -30,10 +34,21 @@ const query = { languages: ["en"], translate: true };
 
 function reader(overrides: Partial<SpeechReaderOptions> = {}, limits = { seconds: 7_200, requests: 20 }) {
   return createSpeechReader({
-    transcribe: createGroqTranscriber({ apiKey: "gsk_test", baseUrl: stt.baseUrl, model: "whisper-large-v3-turbo", timeoutMs: 10_000 }),
+    transcribe: createGroqTranscriber({
+      apiKey: "gsk_test",
+      baseUrl: stt.baseUrl,
+      model: "whisper-large-v3-turbo",
+      timeoutMs: 10_000,
+    }),
     budget: createSpeechBudget({
-      seconds: createMemoryBudgetStore({ limits: { tokensPerWindow: limits.seconds, requestsPerWindow: 1e9 }, windowMs: 3_600_000 }),
-      requests: createMemoryBudgetStore({ limits: { tokensPerWindow: limits.requests, requestsPerWindow: limits.requests }, windowMs: 60_000 }),
+      seconds: createMemoryBudgetStore({
+        limits: { tokensPerWindow: limits.seconds, requestsPerWindow: 1e9 },
+        windowMs: 3_600_000,
+      }),
+      requests: createMemoryBudgetStore({
+        limits: { tokensPerWindow: limits.requests, requestsPerWindow: limits.requests },
+        windowMs: 60_000,
+      }),
     }),
     audioClients: audioClients([{ name: "VISIONOS", version: "1.02" }]),
     maxMinutes: 120,
@@ -45,7 +60,10 @@ function reader(overrides: Partial<SpeechReaderOptions> = {}, limits = { seconds
 
 /** The player call the InnerTube source would have made, on the same transport. */
 async function player(videoId: string) {
-  return readPlayerBody(await requestPlayer(transport, videoId, { client: { name: "ANDROID", version: "20.10.38" } }), videoId);
+  return readPlayerBody(
+    await requestPlayer(transport, videoId, { client: { name: "ANDROID", version: "20.10.38" } }),
+    videoId,
+  );
 }
 
 async function refusal(promise: Promise<unknown>) {
@@ -61,13 +79,20 @@ describe("createSpeechReader", () => {
   test("transcribes the lowest-bitrate audio in ranges, cut into 3+ pieces, with segments offset by each piece's start", async () => {
     const videoId = SPEECH_VIDEOS.webm;
     const progress: [number, number][] = [];
-    const transcript = await reader().read({ transport, videoId, info: await player(videoId), query: { ...query, onTranscribing: (done, total) => progress.push([done, total]) } });
+    const transcript = await reader().read({
+      transport,
+      videoId,
+      info: await player(videoId),
+      query: { ...query, onTranscribing: (done, total) => progress.push([done, total]) },
+    });
     const audio = youtube.seen.filter((s) => s.endpoint === "audio");
     expect(audio.length).toBeGreaterThan(1);
     expect(audio.every((s) => s.status === 206 && s.range?.startsWith("bytes="))).toBe(true);
     expect(new Set(audio.map((s) => s.videoId))).toEqual(new Set([videoId]));
     expect(stt.uploads.length).toBeGreaterThanOrEqual(3);
-    expect(stt.uploads.map((u) => [u.fileName, u.status, u.granularities])).toEqual(stt.uploads.map(() => ["audio.webm", 200, ["segment"]]));
+    expect(stt.uploads.map((u) => [u.fileName, u.status, u.granularities])).toEqual(
+      stt.uploads.map(() => ["audio.webm", 200, ["segment"]]),
+    );
     const total = stt.uploads.reduce((sum, u) => sum + u.durationSeconds!, 0);
     expect(Math.abs(total - 58.6)).toBeLessThan(0.5);
     // Each piece's first segment starts where the piece does on the audio's clock.
@@ -80,7 +105,13 @@ describe("createSpeechReader", () => {
       expected += stt.uploads[Number(/upload (\d+)/.exec(cue.text)![1])]!.durationSeconds!;
     }
     expect(transcript.cues.at(-1)!.start + transcript.cues.at(-1)!.duration).toBeCloseTo(58.6, 0);
-    expect(transcript).toMatchObject({ videoId, language: "en", isGenerated: true, isTranslated: false, durationSeconds: 59 });
+    expect(transcript).toMatchObject({
+      videoId,
+      language: "en",
+      isGenerated: true,
+      isTranslated: false,
+      durationSeconds: 59,
+    });
     expect(transcript.speech).toMatchObject({ uploads: stt.uploads.length });
     expect(transcript.speech!.audioSeconds).toBeCloseTo(58.6, 0);
     expect(progress[0]).toEqual([0, stt.uploads.length]);
@@ -88,7 +119,12 @@ describe("createSpeechReader", () => {
   });
 
   test("an M4A-only video is cut into M4A pieces", async () => {
-    const transcript = await reader({ chunkBytes: 45_000 }).read({ transport, videoId: SPEECH_VIDEOS.m4a, info: await player(SPEECH_VIDEOS.m4a), query });
+    const transcript = await reader({ chunkBytes: 45_000 }).read({
+      transport,
+      videoId: SPEECH_VIDEOS.m4a,
+      info: await player(SPEECH_VIDEOS.m4a),
+      query,
+    });
     expect(stt.uploads.length).toBeGreaterThanOrEqual(3);
     expect(stt.uploads.every((u) => u.fileName.endsWith(".m4a") && u.status === 200)).toBe(true);
     expect(youtube.seen.find((s) => s.endpoint === "audio")).toBeDefined();
@@ -96,13 +132,25 @@ describe("createSpeechReader", () => {
   });
 
   test("asks the audio clients on the same transport when the primary client offers no direct URL", async () => {
-    const transcript = await reader().read({ transport, videoId: SPEECH_VIDEOS.noUrl, info: await player(SPEECH_VIDEOS.noUrl), query });
+    const transcript = await reader().read({
+      transport,
+      videoId: SPEECH_VIDEOS.noUrl,
+      info: await player(SPEECH_VIDEOS.noUrl),
+      query,
+    });
     expect(youtube.seen.filter((s) => s.endpoint === "player").map((s) => s.client)).toEqual(["ANDROID", "VISIONOS"]);
     expect(transcript.cues.length).toBeGreaterThan(0);
   });
 
   test("refuses a video longer than STT_MAX_MINUTES with 422 naming the limit, before any download or upload", async () => {
-    const error = await refusal(reader({ maxMinutes: 120 }).read({ transport, videoId: SPEECH_VIDEOS.long, info: await player(SPEECH_VIDEOS.long), query }));
+    const error = await refusal(
+      reader({ maxMinutes: 120 }).read({
+        transport,
+        videoId: SPEECH_VIDEOS.long,
+        info: await player(SPEECH_VIDEOS.long),
+        query,
+      }),
+    );
     expect(isAppError(error, "transcript_unavailable")).toBe(true);
     expect((error as Error).message).toContain("120 minutes");
     expect(youtube.count("audio")).toBe(0);
@@ -110,21 +158,33 @@ describe("createSpeechReader", () => {
   });
 
   test("a 403 on the audio is 422 transcript_unavailable saying the audio could not be read", async () => {
-    const error = await refusal(reader().read({ transport, videoId: SPEECH_VIDEOS.forbidden, info: await player(SPEECH_VIDEOS.forbidden), query }));
+    const error = await refusal(
+      reader().read({
+        transport,
+        videoId: SPEECH_VIDEOS.forbidden,
+        info: await player(SPEECH_VIDEOS.forbidden),
+        query,
+      }),
+    );
     expect(isAppError(error, "transcript_unavailable")).toBe(true);
     expect((error as Error).message).toMatch(/has no captions and its audio could not be read/);
     expect(stt.uploads).toHaveLength(0);
   });
 
   test("a video without audio-only formats for any client is 422", async () => {
-    const error = await refusal(reader().read({ transport, videoId: SPEECH_VIDEOS.noAudio, info: await player(SPEECH_VIDEOS.noAudio), query }));
+    const error = await refusal(
+      reader().read({ transport, videoId: SPEECH_VIDEOS.noAudio, info: await player(SPEECH_VIDEOS.noAudio), query }),
+    );
     expect(isAppError(error, "transcript_unavailable")).toBe(true);
     expect(youtube.seen.filter((s) => s.endpoint === "player").map((s) => s.client)).toEqual(["ANDROID", "VISIONOS"]);
   });
 
   test("audio that does not decode is 422, not a 500", async () => {
     const info = await player(SPEECH_VIDEOS.webm);
-    const garbled = { ...info, audioFormats: info.audioFormats!.map((f) => ({ ...f, url: f.url?.replace(/itag=\d+/, "itag=1") })) };
+    const garbled = {
+      ...info,
+      audioFormats: info.audioFormats!.map((f) => ({ ...f, url: f.url?.replace(/itag=\d+/, "itag=1") })),
+    };
     const error = await refusal(reader().read({ transport, videoId: SPEECH_VIDEOS.webm, info: garbled, query }));
     expect(isAppError(error, "transcript_unavailable")).toBe(true);
   });
@@ -136,7 +196,9 @@ describe("createSpeechReader", () => {
     youtube.reset();
     stt.reset();
     const started = performance.now();
-    const error = await refusal(speech.read({ transport, videoId: SPEECH_VIDEOS.webm, info, query: { ...query, deadline: Date.now() + 5_000 } }));
+    const error = await refusal(
+      speech.read({ transport, videoId: SPEECH_VIDEOS.webm, info, query: { ...query, deadline: Date.now() + 5_000 } }),
+    );
     expect(isAppError(error, "overloaded")).toBe(true);
     expect((error as { retryAfterSeconds?: number }).retryAfterSeconds).toBeGreaterThan(5);
     expect(performance.now() - started).toBeLessThan(1_000);
@@ -146,7 +208,14 @@ describe("createSpeechReader", () => {
 
   test("a length the player response understated is paid for before any upload: refused when the budget lacks it", async () => {
     const info = { ...(await player(SPEECH_VIDEOS.webm)), lengthSeconds: 10 };
-    const error = await refusal(reader({}, { seconds: 30, requests: 20 }).read({ transport, videoId: SPEECH_VIDEOS.webm, info, query: { ...query, deadline: Date.now() + 5_000 } }));
+    const error = await refusal(
+      reader({}, { seconds: 30, requests: 20 }).read({
+        transport,
+        videoId: SPEECH_VIDEOS.webm,
+        info,
+        query: { ...query, deadline: Date.now() + 5_000 },
+      }),
+    );
     expect(isAppError(error, "overloaded")).toBe(true);
     expect(youtube.count("audio")).toBeGreaterThan(0);
     expect(stt.uploads).toHaveLength(0);
@@ -157,15 +226,28 @@ describe("createSpeechReader", () => {
     const info = await player(SPEECH_VIDEOS.webm);
     const [first, second] = await Promise.all([
       speech.read({ transport, videoId: SPEECH_VIDEOS.webm, info, query }),
-      refusal(speech.read({ transport, videoId: SPEECH_VIDEOS.webm, info, query: { ...query, deadline: Date.now() + 50 } })),
+      refusal(
+        speech.read({ transport, videoId: SPEECH_VIDEOS.webm, info, query: { ...query, deadline: Date.now() + 50 } }),
+      ),
     ]);
     expect(first.cues.length).toBeGreaterThan(0);
     expect(isAppError(second, "overloaded")).toBe(true);
   });
 
   test("a 429 from the provider is 503 upstream_blocked with its retry-after", async () => {
-    stt.respondWith(() => ({ status: 429, body: { error: { message: "Rate limit reached for model `whisper-large-v3-turbo` on audio seconds per hour (ASPH): Limit 7200, Used 7190, Requested 30. Please try again in 2m5s." } }, headers: { "retry-after": "125" } }));
-    const error = await refusal(reader().read({ transport, videoId: SPEECH_VIDEOS.webm, info: await player(SPEECH_VIDEOS.webm), query }));
+    stt.respondWith(() => ({
+      status: 429,
+      body: {
+        error: {
+          message:
+            "Rate limit reached for model `whisper-large-v3-turbo` on audio seconds per hour (ASPH): Limit 7200, Used 7190, Requested 30. Please try again in 2m5s.",
+        },
+      },
+      headers: { "retry-after": "125" },
+    }));
+    const error = await refusal(
+      reader().read({ transport, videoId: SPEECH_VIDEOS.webm, info: await player(SPEECH_VIDEOS.webm), query }),
+    );
     expect(isAppError(error, "upstream_blocked")).toBe(true);
     expect((error as { retryAfterSeconds?: number }).retryAfterSeconds).toBe(125);
     // The routes must not take the provider's 429 for YouTube blocking the route the audio came by.
@@ -173,9 +255,15 @@ describe("createSpeechReader", () => {
   });
 
   test("a refusal of the audio by YouTube is not marked as the speech service's", async () => {
-    const error = await refusal(reader().read({ transport, videoId: SPEECH_VIDEOS.forbidden, info: await player(SPEECH_VIDEOS.forbidden), query }));
+    const error = await refusal(
+      reader().read({
+        transport,
+        videoId: SPEECH_VIDEOS.forbidden,
+        info: await player(SPEECH_VIDEOS.forbidden),
+        query,
+      }),
+    );
     expect(isAppError(error, "transcript_unavailable")).toBe(true);
     expect(isSpeechServiceFailure(error)).toBe(false);
   });
 });
-

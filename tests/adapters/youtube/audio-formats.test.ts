@@ -7,7 +7,12 @@ describe("readAudioFormats", () => {
   test("lists the captured response's audio-only formats, lowest bitrate first, with their size and length", () => {
     const formats = readAudioFormats(JSON.parse(fixture(VIDEOS.captionsDisabled.player)).streamingData);
     expect(formats.map((f) => f.itag)).toEqual([139, 249, 250, 140, 251]);
-    expect(formats[0]).toMatchObject({ mimeType: 'audio/mp4; codecs="mp4a.40.5"', bitrate: 50_002, contentLength: 1_758_945, durationSeconds: 288.345 });
+    expect(formats[0]).toMatchObject({
+      mimeType: 'audio/mp4; codecs="mp4a.40.5"',
+      bitrate: 50_002,
+      contentLength: 1_758_945,
+      durationSeconds: 288.345,
+    });
     expect(formats.every((f) => f.url?.startsWith("https://"))).toBe(true);
   });
 
@@ -26,6 +31,13 @@ describe("readAudioFormats", () => {
   test("ignores video formats and garbage, and reads no list as none", () => {
     expect(readAudioFormats(undefined)).toEqual([]);
     expect(readAudioFormats({ adaptiveFormats: "no" })).toEqual([]);
-    expect(readAudioFormats({ adaptiveFormats: [null, 7, { itag: 137, mimeType: "video/mp4" }, { itag: "x", mimeType: "audio/webm" }, { itag: 5, mimeType: "audio/ogg" }] })).toEqual([]);
+    expect(
+      readAudioFormats({
+        adaptiveFormats: [null, 7, { itag: 137, mimeType: "video/mp4" }, { itag: "x", mimeType: "audio/webm" }, {
+          itag: 5,
+          mimeType: "audio/ogg",
+        }],
+      }),
+    ).toEqual([]);
   });
 });

@@ -16,7 +16,13 @@ function slowSource() {
       calls.push({ videoId, query });
       await gate;
       if (videoId === "failing0001") throw new AppError("upstream_error", "fake failure");
-      return { videoId, language: query.languages[0] ?? "en", isGenerated: false, isTranslated: false, cues: [{ start: 0, duration: 1, text: "hi" }] } satisfies Transcript;
+      return {
+        videoId,
+        language: query.languages[0] ?? "en",
+        isGenerated: false,
+        isTranslated: false,
+        cues: [{ start: 0, duration: 1, text: "hi" }],
+      } satisfies Transcript;
     },
   };
   return {
@@ -32,7 +38,11 @@ const en = { languages: ["en"] as const, translate: true };
 describe("createCachedTranscriptSource()", () => {
   test("50 concurrent fetches of one video share one fetch; a repeat within the TTL makes none", async () => {
     const slow = slowSource();
-    const cached = createCachedTranscriptSource({ source: slow.source, cache: createMemoryCache({ maxEntries: 10 }), ttlMs: 60_000 });
+    const cached = createCachedTranscriptSource({
+      source: slow.source,
+      cache: createMemoryCache({ maxEntries: 10 }),
+      ttlMs: 60_000,
+    });
     const all = Promise.all(Array.from({ length: 50 }, () => cached.fetch("GJLlxj_dtq8", en)));
     slow.release();
     const results = await all;
@@ -44,7 +54,11 @@ describe("createCachedTranscriptSource()", () => {
 
   test("the first caller's reusePlayer and request counter reach the source; a cached or shared fetch counts nothing", async () => {
     const slow = slowSource();
-    const cached = createCachedTranscriptSource({ source: slow.source, cache: createMemoryCache({ maxEntries: 10 }), ttlMs: 60_000 });
+    const cached = createCachedTranscriptSource({
+      source: slow.source,
+      cache: createMemoryCache({ maxEntries: 10 }),
+      ttlMs: 60_000,
+    });
     const counts = [0, 0, 0];
     const first = cached.fetch("GJLlxj_dtq8", { ...en, reusePlayer: true, countRequest: () => (counts[0]! += 1) });
     const shared = cached.fetch("GJLlxj_dtq8", { ...en, reusePlayer: true, countRequest: () => (counts[1]! += 1) });
@@ -61,7 +75,11 @@ describe("createCachedTranscriptSource()", () => {
   test("the language and the translate flag are part of the key", async () => {
     const slow = slowSource();
     slow.release();
-    const cached = createCachedTranscriptSource({ source: slow.source, cache: createMemoryCache({ maxEntries: 10 }), ttlMs: 60_000 });
+    const cached = createCachedTranscriptSource({
+      source: slow.source,
+      cache: createMemoryCache({ maxEntries: 10 }),
+      ttlMs: 60_000,
+    });
     expect((await cached.fetch("GJLlxj_dtq8", { languages: ["es"], translate: true })).language).toBe("es");
     expect((await cached.fetch("GJLlxj_dtq8", en)).language).toBe("en");
     await cached.fetch("GJLlxj_dtq8", { languages: ["en"], translate: false });
@@ -73,7 +91,11 @@ describe("createCachedTranscriptSource()", () => {
     let now = 0;
     const slow = slowSource();
     slow.release();
-    const cached = createCachedTranscriptSource({ source: slow.source, cache: createMemoryCache({ maxEntries: 10, now: () => now }), ttlMs: 1_000 });
+    const cached = createCachedTranscriptSource({
+      source: slow.source,
+      cache: createMemoryCache({ maxEntries: 10, now: () => now }),
+      ttlMs: 1_000,
+    });
     await cached.fetch("GJLlxj_dtq8", en);
     now = 999;
     await cached.fetch("GJLlxj_dtq8", en);
@@ -84,7 +106,11 @@ describe("createCachedTranscriptSource()", () => {
 
   test("failures are shared by the waiting callers but not cached", async () => {
     const slow = slowSource();
-    const cached = createCachedTranscriptSource({ source: slow.source, cache: createMemoryCache({ maxEntries: 10 }), ttlMs: 60_000 });
+    const cached = createCachedTranscriptSource({
+      source: slow.source,
+      cache: createMemoryCache({ maxEntries: 10 }),
+      ttlMs: 60_000,
+    });
     const both = Promise.allSettled([cached.fetch("failing0001", en), cached.fetch("failing0001", en)]);
     slow.release();
     expect((await both).map((r) => r.status)).toEqual(["rejected", "rejected"]);
@@ -94,7 +120,11 @@ describe("createCachedTranscriptSource()", () => {
 
   test("a caller whose signal aborts stops waiting, without failing the others or the shared fetch", async () => {
     const slow = slowSource();
-    const cached = createCachedTranscriptSource({ source: slow.source, cache: createMemoryCache({ maxEntries: 10 }), ttlMs: 60_000 });
+    const cached = createCachedTranscriptSource({
+      source: slow.source,
+      cache: createMemoryCache({ maxEntries: 10 }),
+      ttlMs: 60_000,
+    });
     const controller = new AbortController();
     const impatient = cached.fetch("GJLlxj_dtq8", { ...en, signal: controller.signal });
     const patient = cached.fetch("GJLlxj_dtq8", en);
@@ -118,7 +148,12 @@ describe("transcript-cache lookups told to observe", () => {
   test("concurrent fetches are one miss and the rest shared, a repeat is a hit, and a failed fetch still counts its miss", async () => {
     const slow = slowSource();
     const lookups: string[] = [];
-    const cached = createCachedTranscriptSource({ source: slow.source, cache: createMemoryCache({ maxEntries: 10 }), ttlMs: 60_000, observe: (result) => lookups.push(result) });
+    const cached = createCachedTranscriptSource({
+      source: slow.source,
+      cache: createMemoryCache({ maxEntries: 10 }),
+      ttlMs: 60_000,
+      observe: (result) => lookups.push(result),
+    });
     const all = Promise.all([cached.fetch("GJLlxj_dtq8", en), cached.fetch("GJLlxj_dtq8", en)]);
     slow.release();
     await all;

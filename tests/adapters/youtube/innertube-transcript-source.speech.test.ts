@@ -16,7 +16,14 @@ function recordingSpeech() {
   const speech: SpeechReader = {
     async read(input) {
       inputs.push(input);
-      return { videoId: input.videoId, language: "en", isGenerated: true, isTranslated: false, cues: [{ start: 0, duration: 1, text: "heard" }], speech: { audioSeconds: 1, uploads: 1, sttMs: 1 } } satisfies Transcript;
+      return {
+        videoId: input.videoId,
+        language: "en",
+        isGenerated: true,
+        isTranslated: false,
+        cues: [{ start: 0, duration: 1, text: "heard" }],
+        speech: { audioSeconds: 1, uploads: 1, sttMs: 1 },
+      } satisfies Transcript;
     },
   };
   return { speech, inputs };
@@ -30,7 +37,12 @@ describe("the InnerTube source's speech fallback (STT=groq)", () => {
     const source = createInnertubeTranscriptSource({ baseUrl: youtube.origin, clients, timeoutMs: 2_000, speech });
     let requests = 0;
     const deadline = Date.now() + 60_000;
-    const transcript = await source.fetch(VIDEOS.captionsDisabled.id, { languages: ["en"], translate: true, deadline, countRequest: () => requests++ });
+    const transcript = await source.fetch(VIDEOS.captionsDisabled.id, {
+      languages: ["en"],
+      translate: true,
+      deadline,
+      countRequest: () => requests++,
+    });
     expect(transcript.speech).toBeDefined();
     expect(inputs).toHaveLength(1);
     expect(inputs[0]!.videoId).toBe(VIDEOS.captionsDisabled.id);
@@ -38,7 +50,10 @@ describe("the InnerTube source's speech fallback (STT=groq)", () => {
     expect(inputs[0]!.query.deadline).toBe(deadline);
     // The transport handed over is the one that made the player call: its requests count on this fetch.
     expect(requests).toBe(1);
-    await inputs[0]!.transport.text("/youtubei/v1/player", { method: "POST", body: JSON.stringify({ videoId: VIDEOS.normal.id }) });
+    await inputs[0]!.transport.text("/youtubei/v1/player", {
+      method: "POST",
+      body: JSON.stringify({ videoId: VIDEOS.normal.id }),
+    });
     expect(requests).toBe(2);
   });
 
@@ -47,7 +62,12 @@ describe("the InnerTube source's speech fallback (STT=groq)", () => {
     const source = createInnertubeTranscriptSource({ baseUrl: youtube.origin, clients, timeoutMs: 2_000, speech });
     await source.fetch(VIDEOS.captionsDisabled.id, { languages: ["en"], translate: true });
     let requests = 0;
-    await source.fetch(VIDEOS.captionsDisabled.id, { languages: ["fr"], translate: true, reusePlayer: true, countRequest: () => requests++ });
+    await source.fetch(VIDEOS.captionsDisabled.id, {
+      languages: ["fr"],
+      translate: true,
+      reusePlayer: true,
+      countRequest: () => requests++,
+    });
     expect(inputs).toHaveLength(2);
     expect(requests).toBe(1);
   });
@@ -62,6 +82,7 @@ describe("the InnerTube source's speech fallback (STT=groq)", () => {
 
   test("without speech, a caption-less video stays 422 transcript_unavailable", async () => {
     const source = createInnertubeTranscriptSource({ baseUrl: youtube.origin, clients, timeoutMs: 2_000 });
-    await expect(source.fetch(VIDEOS.captionsDisabled.id, { languages: ["en"], translate: true })).rejects.toMatchObject({ code: "transcript_unavailable" });
+    await expect(source.fetch(VIDEOS.captionsDisabled.id, { languages: ["en"], translate: true })).rejects
+      .toMatchObject({ code: "transcript_unavailable" });
   });
 });

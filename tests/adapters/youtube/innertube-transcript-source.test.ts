@@ -25,7 +25,12 @@ async function failure(work: Promise<unknown>): Promise<AppError> {
 }
 
 /** The requests the fake saw, as `endpoint[:client][+key][+cookie]`. */
-const trail = () => youtube.seen.map((s) => `${s.endpoint}${s.client ? `:${s.client}` : ""}${s.endpoint === "player" && s.query.key ? "+key" : ""}${s.cookie ? "+cookie" : ""}`);
+const trail = () =>
+  youtube.seen.map((s) =>
+    `${s.endpoint}${s.client ? `:${s.client}` : ""}${s.endpoint === "player" && s.query.key ? "+key" : ""}${
+      s.cookie ? "+cookie" : ""
+    }`
+  );
 
 describe("createInnertubeTranscriptSource()", () => {
   test("one key-less player call and one caption call, classic format, manual en track, times in seconds", async () => {
@@ -36,7 +41,13 @@ describe("createInnertubeTranscriptSource()", () => {
     expect(caption.kind).toBeUndefined();
     expect(caption.fmt).toBeUndefined();
     expect(caption.tlang).toBeUndefined();
-    expect(transcript).toMatchObject({ videoId: VIDEOS.normal.id, language: "en", isGenerated: false, isTranslated: false, durationSeconds: 316 });
+    expect(transcript).toMatchObject({
+      videoId: VIDEOS.normal.id,
+      language: "en",
+      isGenerated: false,
+      isTranslated: false,
+      durationSeconds: 316,
+    });
     expect(transcript.cues.map((c) => [c.start, c.duration])).toEqual([[0, 1.54], [1.54, 4.16], [5.7, 3.239]]);
   });
 
@@ -55,7 +66,11 @@ describe("createInnertubeTranscriptSource()", () => {
   });
 
   test("a reCAPTCHA page in place of a player answer is a block at once: no other client, no watch page", async () => {
-    youtube.setFault("player", { kind: "body", body: fixture("youtube_too_many_requests.html"), contentType: "text/html" });
+    youtube.setFault("player", {
+      kind: "body",
+      body: fixture("youtube_too_many_requests.html"),
+      contentType: "text/html",
+    });
     expect((await failure(source.fetch(VIDEOS.normal.id, en))).code).toBe("upstream_blocked");
     expect(trail()).toEqual(["player:ANDROID"]);
   });
@@ -67,7 +82,8 @@ describe("createInnertubeTranscriptSource()", () => {
   });
 
   // Issue 15 item 6: a PoToken-gated caption URL (exp=xpe) ended the request without asking another client.
-  const gated = <T extends { baseUrl: string }>(tracks: T[]): T[] => tracks.map((t) => ({ ...t, baseUrl: `${t.baseUrl}&exp=xpe` }));
+  const gated = <T extends { baseUrl: string }>(tracks: T[]): T[] =>
+    tracks.map((t) => ({ ...t, baseUrl: `${t.baseUrl}&exp=xpe` }));
 
   test("a caption track gated by a PoToken for the first client is fetched through the next client that lists it ungated", async () => {
     youtube.setPlayerGate({ tracks: (client, tracks) => (client === "ANDROID" ? gated(tracks) : tracks) });
@@ -88,9 +104,14 @@ describe("createInnertubeTranscriptSource()", () => {
 
   test("another client whose choice would be a different track is not used: still upstream_error, no caption fetched", async () => {
     // IOS lists only the auto-generated track ungated: the rules picked the manual one, so it is not swapped in.
-    youtube.setPlayerGate({ tracks: (client, tracks) => (client === "ANDROID" ? gated(tracks) : tracks.filter((t) => t.kind === "asr")) });
+    youtube.setPlayerGate({
+      tracks: (client, tracks) => (client === "ANDROID" ? gated(tracks) : tracks.filter((t) => t.kind === "asr")),
+    });
     const error = await failure(source.fetch(VIDEOS.normal.id, en));
-    expect([error.code, error.message]).toEqual(["upstream_error", `YouTube requires a proof-of-origin token for the captions of video ${VIDEOS.normal.id}; try again later`]);
+    expect([error.code, error.message]).toEqual([
+      "upstream_error",
+      `YouTube requires a proof-of-origin token for the captions of video ${VIDEOS.normal.id}; try again later`,
+    ]);
     expect(trail()).toEqual(["player:ANDROID", "player:IOS"]);
   });
 
@@ -114,7 +135,14 @@ describe("createInnertubeTranscriptSource()", () => {
     youtube.setPlayerGate({ garbleKeyless: true });
     youtube.setWatch("consent");
     await source.fetch(VIDEOS.normal.id, en);
-    expect(trail()).toEqual(["player:ANDROID", "player:IOS", "watch", "watch+cookie", "player:ANDROID+key+cookie", "caption+cookie"]);
+    expect(trail()).toEqual([
+      "player:ANDROID",
+      "player:IOS",
+      "watch",
+      "watch+cookie",
+      "player:ANDROID+key+cookie",
+      "caption+cookie",
+    ]);
     expect(youtube.seen[3]!.cookie).toBe(CONSENT_COOKIE);
   });
 
@@ -139,10 +167,12 @@ describe("createInnertubeTranscriptSource()", () => {
     expect(trail()).toEqual(["player:ANDROID"]);
   });
 
-  test.each([
-    ["unavailable", "video_unavailable"],
-    ["ageRestricted", "video_age_restricted"],
-  ] as const)("%s is final after one player call (no other client, no watch page)", async (name, code) => {
+  test.each(
+    [
+      ["unavailable", "video_unavailable"],
+      ["ageRestricted", "video_age_restricted"],
+    ] as const,
+  )("%s is final after one player call (no other client, no watch page)", async (name, code) => {
     expect((await failure(source.fetch(VIDEOS[name].id, en))).code).toBe(code);
     expect(trail()).toEqual(["player:ANDROID"]);
   });
@@ -188,7 +218,12 @@ describe("createInnertubeTranscriptSource() reading a second track", () => {
     expect(first).toMatchObject({ language: "es", isTranslated: false, videoLanguage: "en" });
     youtube.reset();
     let counted = 0;
-    const second = await source.fetch(VIDEOS.normal.id, { languages: ["en"], translate: true, reusePlayer: true, countRequest: () => (counted += 1) });
+    const second = await source.fetch(VIDEOS.normal.id, {
+      languages: ["en"],
+      translate: true,
+      reusePlayer: true,
+      countRequest: () => (counted += 1),
+    });
     expect(second.language).toBe("en");
     expect(youtube.seen.map((s) => s.endpoint)).toEqual(["caption"]);
     expect(youtube.seen[0]!.query.lang).toBe("en");
@@ -207,7 +242,12 @@ describe("createInnertubeTranscriptSource() reading a second track", () => {
   });
 
   test("a player response older than playerReuseMs is not reused", async () => {
-    const stale = createInnertubeTranscriptSource({ baseUrl: youtube.origin, clients, timeoutMs: 2_000, playerReuseMs: 0 });
+    const stale = createInnertubeTranscriptSource({
+      baseUrl: youtube.origin,
+      clients,
+      timeoutMs: 2_000,
+      playerReuseMs: 0,
+    });
     await stale.fetch(VIDEOS.normal.id, en);
     youtube.reset();
     await stale.fetch(VIDEOS.normal.id, { languages: ["es"], translate: true, reusePlayer: true });

@@ -1,7 +1,12 @@
 /** @module Tests of the YouTube call outcomes and timings reported to the observer. */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createInnertubeTranscriptSource } from "../../../src/adapters/youtube/innertube-transcript-source.ts";
-import { observeCall, youtubeOutcome, type YoutubeCall, type YoutubeOutcome } from "../../../src/adapters/youtube/observed-call.ts";
+import {
+  observeCall,
+  type YoutubeCall,
+  type YoutubeOutcome,
+  youtubeOutcome,
+} from "../../../src/adapters/youtube/observed-call.ts";
 import { AppError } from "../../../src/domain/errors.ts";
 import { startFakeYoutube } from "../../support/fake-youtube.ts";
 import { VIDEOS } from "../../support/fixtures.ts";
@@ -59,10 +64,17 @@ describe("YouTube calls told to the observer", () => {
   test("observeCall() passes the value and the error through unchanged, timed by the given clock", async () => {
     let ms = 0;
     const calls: [string, string, number][] = [];
-    const value = await observeCall((call, outcome, seconds) => calls.push([call, outcome, seconds]), "caption", async () => ((ms += 250), 42), () => ms);
+    const value = await observeCall(
+      (call, outcome, seconds) => calls.push([call, outcome, seconds]),
+      "caption",
+      async () => ((ms += 250), 42),
+      () => ms,
+    );
     expect(value).toBe(42);
     const failure = new AppError("video_age_restricted", "x");
-    await expect(observeCall((call, outcome, seconds) => calls.push([call, outcome, seconds]), "player", async () => { throw failure; })).rejects.toBe(failure);
+    await expect(observeCall((call, outcome, seconds) => calls.push([call, outcome, seconds]), "player", async () => {
+      throw failure;
+    })).rejects.toBe(failure);
     expect(calls[0]).toEqual(["caption", "ok", 0.25]);
     expect(calls[1]!.slice(0, 2)).toEqual(["player", "unavailable"]);
     expect(youtubeOutcome(new TypeError("bug"))).toBe("error");

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { isAppError } from "../../../src/domain/errors.ts";
 import { playerVideoId, readPlayerResponse } from "../../../src/adapters/youtube/player-response.ts";
 import { isUnreadable } from "../../../src/adapters/youtube/unreadable.ts";
-import { fixture, VIDEOS, type VideoName } from "../../support/fixtures.ts";
+import { fixture, type VideoName, VIDEOS } from "../../support/fixtures.ts";
 
 const read = (name: VideoName) => readPlayerResponse(JSON.parse(fixture(VIDEOS[name].player)), VIDEOS[name].id);
 
@@ -20,7 +20,17 @@ function refusal(name: VideoName) {
 describe("readPlayerResponse()", () => {
   test("reads the nine tracks, the length, the title and the default track of the normal video", () => {
     const info = read("normal");
-    expect(info.tracks.map((t) => `${t.languageCode}${t.isGenerated ? "(asr)" : ""}`)).toEqual(["zh", "cs", "en", "en(asr)", "de", "hi", "ja", "ko", "es"]);
+    expect(info.tracks.map((t) => `${t.languageCode}${t.isGenerated ? "(asr)" : ""}`)).toEqual([
+      "zh",
+      "cs",
+      "en",
+      "en(asr)",
+      "de",
+      "hi",
+      "ja",
+      "ko",
+      "es",
+    ]);
     expect(info.tracks.every((t) => t.isTranslatable)).toBe(true);
     expect(info.lengthSeconds).toBe(316);
     expect(info.title).toContain("Surface Go");
@@ -31,7 +41,9 @@ describe("readPlayerResponse()", () => {
   test("reads the same tracks and length from the second capture of the same video", () => {
     const a = read("normal");
     const b = read("alteredAgent");
-    expect(b.tracks.map((t) => [t.languageCode, t.isGenerated])).toEqual(a.tracks.map((t) => [t.languageCode, t.isGenerated]));
+    expect(b.tracks.map((t) => [t.languageCode, t.isGenerated])).toEqual(
+      a.tracks.map((t) => [t.languageCode, t.isGenerated]),
+    );
     expect(b.lengthSeconds).toBe(316);
   });
 
@@ -47,12 +59,14 @@ describe("readPlayerResponse()", () => {
     expect(read("pastLiveNoCaptions")).toMatchObject({ tracks: [], lengthSeconds: 23169 });
   });
 
-  test.each([
-    ["ageRestricted", "video_age_restricted"],
-    ["botCheck", "upstream_blocked"],
-    ["unavailable", "video_unavailable"],
-    ["unplayable", "video_unplayable"],
-  ] as const)("refuses %s with %s", (name, code) => {
+  test.each(
+    [
+      ["ageRestricted", "video_age_restricted"],
+      ["botCheck", "upstream_blocked"],
+      ["unavailable", "video_unavailable"],
+      ["unplayable", "video_unplayable"],
+    ] as const,
+  )("refuses %s with %s", (name, code) => {
     expect(refusal(name).code).toBe(code);
   });
 

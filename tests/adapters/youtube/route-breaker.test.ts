@@ -5,7 +5,10 @@ import { createMemoryRouteStates, createRouteBreaker } from "../../../src/adapte
 function breaker(failures = 3, cooldownMs = 1_000) {
   const clock = { at: 1_000_000 };
   const now = () => clock.at;
-  return { clock, breaker: createRouteBreaker({ store: createMemoryRouteStates(now), failures, cooldownMs, trialLeaseMs: 500, now }) };
+  return {
+    clock,
+    breaker: createRouteBreaker({ store: createMemoryRouteStates(now), failures, cooldownMs, trialLeaseMs: 500, now }),
+  };
 }
 
 describe("createRouteBreaker()", () => {

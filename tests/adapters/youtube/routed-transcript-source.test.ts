@@ -3,18 +3,35 @@ import { describe, expect, test } from "bun:test";
 import { AppError } from "../../../src/domain/errors.ts";
 import type { Transcript } from "../../../src/domain/transcript.ts";
 import { createMemoryRouteStates, createRouteBreaker } from "../../../src/adapters/youtube/route-breaker.ts";
-import { createRoutedTranscriptSource, type EgressRoute } from "../../../src/adapters/youtube/routed-transcript-source.ts";
+import {
+  createRoutedTranscriptSource,
+  type EgressRoute,
+} from "../../../src/adapters/youtube/routed-transcript-source.ts";
 import type { YoutubeTransport } from "../../../src/adapters/youtube/transport.ts";
 
 const transcript = { videoId: "v", language: "en", isGenerated: false, isTranslated: false, cues: [] } as Transcript;
 const blocked = () => new AppError("upstream_blocked", "blocked", { retryAfterSeconds: 60 });
 
 /** Routes whose transports say which route they are; `outcome` decides each try by route label. */
-function rig(labels: string[], outcome: (label: string) => "ok" | "blocked" | "gone", options: { retries?: number; failures?: number } = {}) {
+function rig(
+  labels: string[],
+  outcome: (label: string) => "ok" | "blocked" | "gone",
+  options: { retries?: number; failures?: number } = {},
+) {
   // "direct" is the one route a new connection cannot move to a new address.
   const tries: string[] = [];
-  const routes: EgressRoute[] = labels.map((label) => ({ label, key: label, renews: label !== "direct", open: () => ({ transport: { label } as unknown as YoutubeTransport, close() {} }) }));
-  const breaker = createRouteBreaker({ store: createMemoryRouteStates(), failures: options.failures ?? 3, cooldownMs: 90_000, trialLeaseMs: 1_000 });
+  const routes: EgressRoute[] = labels.map((label) => ({
+    label,
+    key: label,
+    renews: label !== "direct",
+    open: () => ({ transport: { label } as unknown as YoutubeTransport, close() {} }),
+  }));
+  const breaker = createRouteBreaker({
+    store: createMemoryRouteStates(),
+    failures: options.failures ?? 3,
+    cooldownMs: 90_000,
+    trialLeaseMs: 1_000,
+  });
   const source = createRoutedTranscriptSource({
     routes,
     breaker,
@@ -36,8 +53,18 @@ const query = { languages: ["en"], translate: false };
 describe("createRoutedTranscriptSource()", () => {
   test("an upstream_blocked that isBlock disowns ends the fetch where it is: no other route, no block counted", async () => {
     const tries: string[] = [];
-    const routes: EgressRoute[] = ["a", "b"].map((label) => ({ label, key: label, renews: true, open: () => ({ transport: {} as YoutubeTransport, close() {} }) }));
-    const breaker = createRouteBreaker({ store: createMemoryRouteStates(), failures: 1, cooldownMs: 90_000, trialLeaseMs: 1_000 });
+    const routes: EgressRoute[] = ["a", "b"].map((label) => ({
+      label,
+      key: label,
+      renews: true,
+      open: () => ({ transport: {} as YoutubeTransport, close() {} }),
+    }));
+    const breaker = createRouteBreaker({
+      store: createMemoryRouteStates(),
+      failures: 1,
+      cooldownMs: 90_000,
+      trialLeaseMs: 1_000,
+    });
     const other = new AppError("upstream_blocked", "the speech service is rate-limiting", { retryAfterSeconds: 7 });
     const outcomes: string[] = [];
     const source = createRoutedTranscriptSource({
@@ -85,7 +112,9 @@ describe("createRoutedTranscriptSource()", () => {
 
   test("no retry after the deadline", async () => {
     const { source, tries } = rig(["a", "b"], () => "blocked", { failures: 10 });
-    await expect(source.fetch("v", { ...query, deadline: Date.now() - 1 })).rejects.toMatchObject({ code: "upstream_blocked" });
+    await expect(source.fetch("v", { ...query, deadline: Date.now() - 1 })).rejects.toMatchObject({
+      code: "upstream_blocked",
+    });
     expect(tries).toEqual(["a"]);
   });
 

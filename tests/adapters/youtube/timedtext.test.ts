@@ -4,8 +4,6 @@ import { captionFormat, parseTimedText } from "../../../src/adapters/youtube/tim
 import { SRV3, truncatedTranscript } from "../../support/caption-bodies.ts";
 import { fixture } from "../../support/fixtures.ts";
 
-
-
 describe("parseTimedText()", () => {
   test("reads the classic transcript.xml into 3 cues in seconds, skipping the empty one", () => {
     const cues = parseTimedText(fixture("transcript.xml"))!;

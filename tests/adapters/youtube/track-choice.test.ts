@@ -7,8 +7,17 @@ import { fixture, VIDEOS } from "../../support/fixtures.ts";
 
 const normal = readPlayerResponse(JSON.parse(fixture(VIDEOS.normal.player)), VIDEOS.normal.id);
 const twoTracks = readPlayerResponse(JSON.parse(fixture(VIDEOS.twoTracks.player)), VIDEOS.twoTracks.id);
-const track = (languageCode: string, isGenerated = false, isTranslatable = true): CaptionTrack => ({ baseUrl: `/api/timedtext?lang=${languageCode}`, languageCode, isGenerated, isTranslatable });
-const info = (tracks: CaptionTrack[], extra: Partial<PlayerInfo> = {}): PlayerInfo => ({ tracks, translationLanguages: ["en", "es", "pt", "ru", "hi"], ...extra });
+const track = (languageCode: string, isGenerated = false, isTranslatable = true): CaptionTrack => ({
+  baseUrl: `/api/timedtext?lang=${languageCode}`,
+  languageCode,
+  isGenerated,
+  isTranslatable,
+});
+const info = (tracks: CaptionTrack[], extra: Partial<PlayerInfo> = {}): PlayerInfo => ({
+  tracks,
+  translationLanguages: ["en", "es", "pt", "ru", "hi"],
+  ...extra,
+});
 
 describe("chooseTrack()", () => {
   test("takes the wanted language's manual track before its auto-generated one", () => {
@@ -23,21 +32,34 @@ describe("chooseTrack()", () => {
   });
 
   test("falls back to the next wanted language (de,en gives en on the two-track video)", () => {
-    expect(chooseTrack(twoTracks, ["de", "en"], false)).toEqual({ track: expect.objectContaining({ languageCode: "en", isGenerated: false }) });
+    expect(chooseTrack(twoTracks, ["de", "en"], false)).toEqual({
+      track: expect.objectContaining({ languageCode: "en", isGenerated: false }),
+    });
   });
 
   test("with no track in the wanted language, asks YouTube to translate the default track (tlang)", () => {
-    expect(chooseTrack(normal, ["pt"], true)).toEqual({ track: expect.objectContaining({ languageCode: "en", isGenerated: false }), translateTo: "pt" });
-    expect(chooseTrack(twoTracks, ["ru"], true)).toMatchObject({ track: { languageCode: "en", isGenerated: false }, translateTo: "ru" });
+    expect(chooseTrack(normal, ["pt"], true)).toEqual({
+      track: expect.objectContaining({ languageCode: "en", isGenerated: false }),
+      translateTo: "pt",
+    });
+    expect(chooseTrack(twoTracks, ["ru"], true)).toMatchObject({
+      track: { languageCode: "en", isGenerated: false },
+      translateTo: "ru",
+    });
   });
 
   test("uses the default track untranslated when translation is not wanted, not the first (Chinese) track", () => {
-    expect(chooseTrack(normal, ["pt"], false)).toEqual({ track: expect.objectContaining({ languageCode: "en", isGenerated: false }) });
+    expect(chooseTrack(normal, ["pt"], false)).toEqual({
+      track: expect.objectContaining({ languageCode: "en", isGenerated: false }),
+    });
   });
 
   test("does not translate a track that is not translatable, or into a language YouTube does not list", () => {
-    expect(chooseTrack(info([track("de", false, false)]), ["es"], true)).toEqual({ track: expect.objectContaining({ languageCode: "de" }) });
-    expect(chooseTrack(info([track("de")], { translationLanguages: ["fr"] }), ["es"], true)?.translateTo).toBeUndefined();
+    expect(chooseTrack(info([track("de", false, false)]), ["es"], true)).toEqual({
+      track: expect.objectContaining({ languageCode: "de" }),
+    });
+    expect(chooseTrack(info([track("de")], { translationLanguages: ["fr"] }), ["es"], true)?.translateTo)
+      .toBeUndefined();
   });
 
   test("prefers the manual track in the default track's language when the default is auto-generated", () => {

@@ -22,7 +22,10 @@ describe("watch page reading", () => {
   });
 
   test("the consent wall gives the value its form would set as cookie", () => {
-    expect(classifyPage(fixture("youtube_consent_page.html"))).toEqual({ kind: "consent", value: "cb.20210328-17-p0.de+FX+119" });
+    expect(classifyPage(fixture("youtube_consent_page.html"))).toEqual({
+      kind: "consent",
+      value: "cb.20210328-17-p0.de+FX+119",
+    });
   });
 
   test("the consent wall without its v input is recognised, with no value", () => {
@@ -30,7 +33,8 @@ describe("watch page reading", () => {
   });
 
   test("braces inside strings do not end the initial player response early", () => {
-    const html = `<script>var ytInitialPlayerResponse = {"a":"}{\\"}","videoDetails":{"videoId":"abcdefghijk"}};var x = 1;</script>`;
+    const html =
+      `<script>var ytInitialPlayerResponse = {"a":"}{\\"}","videoDetails":{"videoId":"abcdefghijk"}};var x = 1;</script>`;
     expect(playerVideoId(readWatchPage(html).playerResponse)).toBe("abcdefghijk");
   });
 });

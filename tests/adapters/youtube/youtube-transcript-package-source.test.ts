@@ -1,6 +1,9 @@
 /** @module Tests of the `youtube-transcript` package source and of its cue normalisation. */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { createYoutubeTranscriptPackageSource, normalise } from "../../../src/adapters/youtube/youtube-transcript-package-source.ts";
+import {
+  createYoutubeTranscriptPackageSource,
+  normalise,
+} from "../../../src/adapters/youtube/youtube-transcript-package-source.ts";
 import { AppError } from "../../../src/domain/errors.ts";
 import { SRV3, truncatedTranscript } from "../../support/caption-bodies.ts";
 import { startFakeYoutube } from "../../support/fake-youtube.ts";
@@ -52,24 +55,32 @@ describe("createYoutubeTranscriptPackageSource()", () => {
     ["truncated", truncatedTranscript()],
   ])("a caption body that is %s is upstream_error, never a transcript", async (_, body) => {
     youtube.setCaption(VIDEOS.normal.id, body);
-    expect((await failure(source.fetch(VIDEOS.normal.id, { languages: ["en"], translate: true }))).code).toBe("upstream_error");
+    expect((await failure(source.fetch(VIDEOS.normal.id, { languages: ["en"], translate: true }))).code).toBe(
+      "upstream_error",
+    );
   });
 
   test("a reCAPTCHA watch page is upstream_blocked, not 'transcript disabled'", async () => {
     youtube.setFault("player", { kind: "status", status: 500 });
     youtube.setWatch("recaptcha");
-    expect((await failure(source.fetch(VIDEOS.normal.id, { languages: ["en"], translate: true }))).code).toBe("upstream_blocked");
+    expect((await failure(source.fetch(VIDEOS.normal.id, { languages: ["en"], translate: true }))).code).toBe(
+      "upstream_blocked",
+    );
   });
 
   test("an unavailable video is not reported as a transcript (upstream_error, the package's verdict is not trusted)", async () => {
-    expect((await failure(source.fetch(VIDEOS.unavailable.id, { languages: ["en"], translate: true }))).code).toBe("upstream_error");
+    expect((await failure(source.fetch(VIDEOS.unavailable.id, { languages: ["en"], translate: true }))).code).toBe(
+      "upstream_error",
+    );
   });
 
   test("a hanging caption request ends as upstream_timeout", async () => {
     const quick = createYoutubeTranscriptPackageSource({ baseUrl: youtube.origin, timeoutMs: 300 });
     youtube.setFault("caption", { kind: "hang" });
     const started = performance.now();
-    expect((await failure(quick.fetch(VIDEOS.normal.id, { languages: ["en"], translate: true }))).code).toBe("upstream_timeout");
+    expect((await failure(quick.fetch(VIDEOS.normal.id, { languages: ["en"], translate: true }))).code).toBe(
+      "upstream_timeout",
+    );
     expect(performance.now() - started).toBeLessThan(1_500);
   });
 });

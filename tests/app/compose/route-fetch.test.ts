@@ -4,7 +4,11 @@ import { routeFetch } from "../../../src/app/compose/route-fetch.ts";
 import { startFixedProxy, startRotatingProxy } from "../../support/fake-proxy.ts";
 
 // The server answers with the address each request came from.
-const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request, s) => new Response(s.requestIP(request)?.address ?? "") });
+const server = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  fetch: (request, s) => new Response(s.requestIP(request)?.address ?? ""),
+});
 const target = `http://127.0.0.1:${server.port}/`;
 const saved = { ...process.env };
 

@@ -20,7 +20,10 @@ describe("loadConfig()", () => {
 
   test("streams: STREAM_TIMEOUT_MS 600 s and STREAM_KEEPALIVE_MS 15 s by default; a keep-alive over 15 s is refused with the rest", () => {
     expect(loadConfig({}).stream).toEqual({ timeoutMs: 600_000, keepAliveMs: 15_000 });
-    expect(loadConfig({ STREAM_TIMEOUT_MS: "900000", STREAM_KEEPALIVE_MS: "200" }).stream).toEqual({ timeoutMs: 900_000, keepAliveMs: 200 });
+    expect(loadConfig({ STREAM_TIMEOUT_MS: "900000", STREAM_KEEPALIVE_MS: "200" }).stream).toEqual({
+      timeoutMs: 900_000,
+      keepAliveMs: 200,
+    });
     const error = (() => {
       try {
         loadConfig({ STREAM_TIMEOUT_MS: "soon", STREAM_KEEPALIVE_MS: "20000" });
@@ -32,7 +35,9 @@ describe("loadConfig()", () => {
   });
 
   test("HOST and ADMIN_HOST take IP literals and host names; anything else stops start-up naming the variable", () => {
-    for (const host of ["0.0.0.0", "::", "::1", "localhost", "10.1.2.3", "api.internal"]) expect(loadConfig({ HOST: host, ADMIN_PORT: "9100", ADMIN_HOST: host }).host).toBe(host);
+    for (const host of ["0.0.0.0", "::", "::1", "localhost", "10.1.2.3", "api.internal"]) {
+      expect(loadConfig({ HOST: host, ADMIN_PORT: "9100", ADMIN_HOST: host }).host).toBe(host);
+    }
     for (const host of ["not a host!", "256.1.1.1", "a/b", "-bad.example"]) {
       const error = (() => {
         try {
@@ -46,7 +51,12 @@ describe("loadConfig()", () => {
   });
 
   test("reads lists, URLs and rate limits", () => {
-    const config = loadConfig({ API_KEYS: " a, b ,,c ", YOUTUBE_BASE_URL: "http://127.0.0.1:9000/ignored/path", RATE_LIMIT: "60/min", CORS_ORIGINS: "https://app.example" });
+    const config = loadConfig({
+      API_KEYS: " a, b ,,c ",
+      YOUTUBE_BASE_URL: "http://127.0.0.1:9000/ignored/path",
+      RATE_LIMIT: "60/min",
+      CORS_ORIGINS: "https://app.example",
+    });
     expect(config.apiKeys).toEqual(["a", "b", "c"]);
     expect(config.youtube.baseUrl).toBe("http://127.0.0.1:9000");
     expect(config.rateLimit).toEqual({ limit: 60, windowSeconds: 60 });
@@ -56,27 +66,42 @@ describe("loadConfig()", () => {
   test("reports every bad value at once, naming each variable", () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: "eighty", RATE_LIMIT: "lots", YOUTUBE_BASE_URL: "ftp://x", LOG_FORMAT: "xml", REDIS_URL: "http://secret@host" });
+      loadConfig({
+        PORT: "eighty",
+        RATE_LIMIT: "lots",
+        YOUTUBE_BASE_URL: "ftp://x",
+        LOG_FORMAT: "xml",
+        REDIS_URL: "http://secret@host",
+      });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as ConfigError).message;
-    for (const name of ["PORT", "RATE_LIMIT", "YOUTUBE_BASE_URL", "LOG_FORMAT", "REDIS_URL"]) expect(message).toContain(name);
+    for (const name of ["PORT", "RATE_LIMIT", "YOUTUBE_BASE_URL", "LOG_FORMAT", "REDIS_URL"]) {
+      expect(message).toContain(name);
+    }
     expect((error as ConfigError).problems.length).toBe(5);
     expect(message).not.toContain("secret");
   });
 
   test("quotes the offending value and the accepted range", () => {
-    expect(() => loadConfig({ MAX_BODY_BYTES: "0" })).toThrow(/MAX_BODY_BYTES must be a whole number from 1024 to 10485760: current value is "0"/);
-    expect(() => loadConfig({ SHARED_WORK_LEASE_MS: "5s" })).toThrow(/SHARED_WORK_LEASE_MS must be a whole number from 100 to 600000: current value is "5s"/);
+    expect(() => loadConfig({ MAX_BODY_BYTES: "0" })).toThrow(
+      /MAX_BODY_BYTES must be a whole number from 1024 to 10485760: current value is "0"/,
+    );
+    expect(() => loadConfig({ SHARED_WORK_LEASE_MS: "5s" })).toThrow(
+      /SHARED_WORK_LEASE_MS must be a whole number from 100 to 600000: current value is "5s"/,
+    );
   });
 
   test("ADMIN_PORT turns the admin listener on (127.0.0.1 by default); it must differ from PORT", () => {
     expect(loadConfig({}).admin).toBeUndefined();
     expect(loadConfig({ ADMIN_PORT: "9100" }).admin).toEqual({ port: 9100, host: "127.0.0.1", redisGraceMs: 30_000 });
-    expect(loadConfig({ ADMIN_PORT: "0", PORT: "0", ADMIN_HOST: "::1", READINESS_REDIS_GRACE_MS: "5000" }).admin).toEqual({ port: 0, host: "::1", redisGraceMs: 5_000 });
+    expect(loadConfig({ ADMIN_PORT: "0", PORT: "0", ADMIN_HOST: "::1", READINESS_REDIS_GRACE_MS: "5000" }).admin)
+      .toEqual({ port: 0, host: "::1", redisGraceMs: 5_000 });
     expect(() => loadConfig({ ADMIN_PORT: "3000" })).toThrow("ADMIN_PORT must differ from PORT: both are 3000");
-    expect(() => loadConfig({ ADMIN_PORT: "metrics", READINESS_REDIS_GRACE_MS: "-1" })).toThrow(/READINESS_REDIS_GRACE_MS must be a whole number[\s\S]*ADMIN_PORT must be a whole number/);
+    expect(() => loadConfig({ ADMIN_PORT: "metrics", READINESS_REDIS_GRACE_MS: "-1" })).toThrow(
+      /READINESS_REDIS_GRACE_MS must be a whole number[\s\S]*ADMIN_PORT must be a whole number/,
+    );
   });
 });

@@ -44,8 +44,18 @@ describe("speech-to-text settings", () => {
       STT_BUDGET_WINDOW_MS: "60000",
       YOUTUBE_AUDIO_CLIENTS: "VISIONOS:1.03, ANDROID_VR:1.65.10",
     }).stt;
-    expect(stt).toMatchObject({ model: "whisper-large-v3", maxMinutes: 30, chunkBytes: 5_000_000, audioSecondsPerHour: 28_800, requestsPerMinute: 300, budgetWindowMs: 60_000 });
-    expect(stt!.audioClients).toEqual([{ name: "VISIONOS", version: "1.03" }, { name: "ANDROID_VR", version: "1.65.10" }]);
+    expect(stt).toMatchObject({
+      model: "whisper-large-v3",
+      maxMinutes: 30,
+      chunkBytes: 5_000_000,
+      audioSecondsPerHour: 28_800,
+      requestsPerMinute: 300,
+      budgetWindowMs: 60_000,
+    });
+    expect(stt!.audioClients).toEqual([{ name: "VISIONOS", version: "1.03" }, {
+      name: "ANDROID_VR",
+      version: "1.65.10",
+    }]);
   });
 
   test("STT=groq without GROQ_API_KEY is refused: the offline engine has no speech-to-text", () => {
@@ -53,7 +63,19 @@ describe("speech-to-text settings", () => {
   });
 
   test("bad values are reported all at once, each naming its variable", () => {
-    const found = problems({ STT: "whisper", STT_MAX_MINUTES: "0", STT_CHUNK_BYTES: "30000000000", STT_AUDIO_SECONDS_PER_HOUR: "lots", YOUTUBE_AUDIO_CLIENTS: "visionos" });
-    expect(found.map((p) => p.split(" ")[0])).toEqual(["STT", "STT_MAX_MINUTES", "STT_CHUNK_BYTES", "STT_AUDIO_SECONDS_PER_HOUR", "YOUTUBE_AUDIO_CLIENTS"]);
+    const found = problems({
+      STT: "whisper",
+      STT_MAX_MINUTES: "0",
+      STT_CHUNK_BYTES: "30000000000",
+      STT_AUDIO_SECONDS_PER_HOUR: "lots",
+      YOUTUBE_AUDIO_CLIENTS: "visionos",
+    });
+    expect(found.map((p) => p.split(" ")[0])).toEqual([
+      "STT",
+      "STT_MAX_MINUTES",
+      "STT_CHUNK_BYTES",
+      "STT_AUDIO_SECONDS_PER_HOUR",
+      "YOUTUBE_AUDIO_CLIENTS",
+    ]);
   });
 });

@@ -14,14 +14,22 @@ const problems = (env: Record<string, string>): string[] => {
 
 describe("YOUTUBE_PROXIES", () => {
   test("defaults to HTTPS_PROXY, else direct; lists routes in order with their settings' defaults", () => {
-    expect(loadConfig({}).youtube).toMatchObject({ routes: ["direct"], blockRetries: 3, routeFailures: 3, routeCooldownMs: 300_000 });
+    expect(loadConfig({}).youtube).toMatchObject({
+      routes: ["direct"],
+      blockRetries: 3,
+      routeFailures: 3,
+      routeCooldownMs: 300_000,
+    });
     expect(loadConfig({ HTTPS_PROXY: "http://u:p@proxy:8080" }).youtube.routes).toEqual(["http://u:p@proxy:8080"]);
     const env = { HTTPS_PROXY: "http://ignored:1", YOUTUBE_PROXIES: "DIRECT, http://u:p@a:1 ,https://b:2" };
     expect(loadConfig(env).youtube.routes).toEqual(["direct", "http://u:p@a:1", "https://b:2"]);
   });
 
   test("a SOCKS entry is refused with a clear message, other bad entries too, all at once, never echoing credentials", () => {
-    const found = problems({ YOUTUBE_PROXIES: "direct,socks5://user:hunter2@h:1080,ftp://user:hunter2@h:21,not a url", YOUTUBE_BLOCK_RETRIES: "-1" });
+    const found = problems({
+      YOUTUBE_PROXIES: "direct,socks5://user:hunter2@h:1080,ftp://user:hunter2@h:21,not a url",
+      YOUTUBE_BLOCK_RETRIES: "-1",
+    });
     expect(found).toHaveLength(4);
     expect(found[0]).toContain("entry 2 is a SOCKS proxy, which Bun's fetch does not support");
     expect(found[1]).toContain("entry 3 must be direct or an http:// or https:// proxy URL");
@@ -32,11 +40,15 @@ describe("YOUTUBE_PROXIES", () => {
 
   test("a bad HTTPS_PROXY is named without its value, which may hold credentials", () => {
     const found = problems({ HTTPS_PROXY: "nonsense://user:hunter2@x" });
-    expect(found).toEqual(["HTTPS_PROXY must be an http or https URL: its value is not shown, as it may hold credentials"]);
+    expect(found).toEqual([
+      "HTTPS_PROXY must be an http or https URL: its value is not shown, as it may hold credentials",
+    ]);
   });
 
   test("a {session} placeholder in the user name is accepted", () => {
-    expect(loadConfig({ YOUTUBE_PROXIES: "http://user-session-{session}:pass@gate:7000" }).youtube.routes).toEqual(["http://user-session-{session}:pass@gate:7000"]);
+    expect(loadConfig({ YOUTUBE_PROXIES: "http://user-session-{session}:pass@gate:7000" }).youtube.routes).toEqual([
+      "http://user-session-{session}:pass@gate:7000",
+    ]);
   });
 
   test("an empty list is refused", () => {

@@ -5,7 +5,7 @@ import { compileErrors, validate } from "@readme/openapi-parser";
 import { Value } from "@sinclair/typebox/value";
 import { createChatRequest } from "../../../src/domain/chat-request.ts";
 import type { ChatService } from "../../../src/domain/chat.ts";
-import { ChatBody, ChatResponseBody, CHAT_FIELDS, ErrorBody } from "../../../src/app/contract/chat-schema.ts";
+import { CHAT_FIELDS, ChatBody, ChatResponseBody, ErrorBody } from "../../../src/app/contract/chat-schema.ts";
 import { CHAT_ERROR_DOCS } from "../../../src/app/docs/errors.ts";
 import { ERROR_STATUS } from "../../../src/app/contract/error-status.ts";
 import { createHttpApp } from "../../../src/app/http/http-app.ts";
@@ -32,14 +32,18 @@ describe("GET /swagger/json", () => {
     const content = document.paths["/chat"].post.responses["200"].content["text/event-stream"];
     const events = content.schema["x-events"];
     expect(Object.keys(events)).toEqual(["progress", "delta", "done", "error"]);
-    for (const ref of Object.values(events) as { $ref: string }[]) expect(document.components.schemas[ref.$ref.split("/").at(-1)!]).toBeDefined();
+    for (const ref of Object.values(events) as { $ref: string }[]) {
+      expect(document.components.schemas[ref.$ref.split("/").at(-1)!]).toBeDefined();
+    }
     const { createParser } = await import("eventsource-parser");
     const read: { event?: string; data: string }[] = [];
     createParser({ onEvent: (event) => read.push(event) }).feed(content.examples.summary.value);
     expect(read.map((event) => event.event)).toEqual(["progress", "progress", "delta", "delta", "done"]);
     const done = JSON.parse(read.at(-1)!.data);
     expect(Value.Check(ChatResponseBody, done)).toBe(true);
-    expect(read.filter((event) => event.event === "delta").map((event) => JSON.parse(event.data).text).join("")).toBe(done.output);
+    expect(read.filter((event) => event.event === "delta").map((event) => JSON.parse(event.data).text).join("")).toBe(
+      done.output,
+    );
     expect(document.paths["/chat"].post.parameters.map((p: { name: string }) => p.name)).toContain("Accept");
   });
 
@@ -54,7 +58,9 @@ describe("GET /swagger/json", () => {
   test("the validator is real: it refuses a document with a broken reference and a missing info", async () => {
     const document = await documentOf();
     delete document.info;
-    document.paths["/chat"].post.responses["400"].content["application/json"].schema = { $ref: "#/components/schemas/Nope" };
+    document.paths["/chat"].post.responses["400"].content["application/json"].schema = {
+      $ref: "#/components/schemas/Nope",
+    };
     const result = await validate(document);
     expect(result.valid).toBe(false);
   });
@@ -86,13 +92,30 @@ describe("GET /swagger/json", () => {
 
   test("declares the x-api-key header scheme and requires it for the API", async () => {
     const document = await documentOf();
-    expect(document.components.securitySchemes.apiKey).toMatchObject({ type: "apiKey", in: "header", name: "x-api-key" });
+    expect(document.components.securitySchemes.apiKey).toMatchObject({
+      type: "apiKey",
+      in: "header",
+      name: "x-api-key",
+    });
     expect(document.security).toEqual([{ apiKey: [] }]);
   });
 
   test("documents every error of CONTRACT §4 that POST /chat can answer, under its status, with an example body", async () => {
     const responses = (await documentOf()).paths["/chat"].post.responses;
-    expect(Object.keys(responses).sort()).toEqual(["200", "400", "401", "408", "413", "415", "422", "429", "500", "502", "503", "504"]);
+    expect(Object.keys(responses).sort()).toEqual([
+      "200",
+      "400",
+      "401",
+      "408",
+      "413",
+      "415",
+      "422",
+      "429",
+      "500",
+      "502",
+      "503",
+      "504",
+    ]);
     for (const code of Object.keys(CHAT_ERROR_DOCS) as (keyof typeof CHAT_ERROR_DOCS)[]) {
       const response = responses[String(ERROR_STATUS[code])];
       const example = response.content["application/json"].examples[code];
@@ -101,8 +124,16 @@ describe("GET /swagger/json", () => {
       expect(example.value.error.code).toBe(code);
       expect(response.description).toContain(`\`${code}\``);
     }
-    expect(Object.keys(responses["422"].content["application/json"].examples)).toEqual(["video_unavailable", "video_age_restricted", "video_unplayable", "transcript_unavailable"]);
-    expect(Object.keys(responses["503"].content["application/json"].examples)).toEqual(["upstream_blocked", "overloaded"]);
+    expect(Object.keys(responses["422"].content["application/json"].examples)).toEqual([
+      "video_unavailable",
+      "video_age_restricted",
+      "video_unplayable",
+      "transcript_unavailable",
+    ]);
+    expect(Object.keys(responses["503"].content["application/json"].examples)).toEqual([
+      "upstream_blocked",
+      "overloaded",
+    ]);
     expect(responses["429"].headers["Retry-After"]).toBeDefined();
     expect(responses["503"].headers["Retry-After"]).toBeDefined();
   });
@@ -115,7 +146,11 @@ describe("GET /swagger/json", () => {
       expect(Value.Check(ChatBody, value)).toBe(true);
       expect(() => createChatRequest(value as never)).not.toThrow();
     }
-    for (const { value } of Object.values(post.responses["200"].content["application/json"].examples) as { value: unknown }[]) {
+    for (
+      const { value } of Object.values(post.responses["200"].content["application/json"].examples) as {
+        value: unknown;
+      }[]
+    ) {
       expect(Value.Check(ChatResponseBody, value)).toBe(true);
     }
   });

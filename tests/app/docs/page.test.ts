@@ -41,7 +41,9 @@ describe("GET /swagger", () => {
     const assets = assetsOf(html);
     expect(assets.length).toBe(3);
     for (const asset of assets) expect(asset).toStartWith("/swagger/assets/");
-    for (const [, address] of html.matchAll(/\b(?:src|href)="([^"]+)"/g)) expect(address).toMatch(/^(\/swagger\/|data:)/);
+    for (const [, address] of html.matchAll(/\b(?:src|href)="([^"]+)"/g)) {
+      expect(address).toMatch(/^(\/swagger\/|data:)/);
+    }
     expect(html).not.toMatch(/<script>|<script\s+(?![^>]*\bsrc=)/);
   });
 

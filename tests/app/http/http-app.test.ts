@@ -19,7 +19,11 @@ function chat(app: App, body: unknown, headers: Record<string, string> = {}, met
   );
 }
 
-async function expectError(response: Response, status: number, code: ErrorCode): Promise<{ message: string; request_id: string }> {
+async function expectError(
+  response: Response,
+  status: number,
+  code: ErrorCode,
+): Promise<{ message: string; request_id: string }> {
   expect(response.status).toBe(status);
   expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
   const body = await response.json();
@@ -49,7 +53,13 @@ describe("POST /chat success", () => {
 
   test("processes and echoes a prompt cut at 500 characters", async () => {
     const { app, writer } = appWithFakes();
-    const response = await chat(app, { url: VIDEO, prompt: "x".repeat(700), language: "ru", output_format: "markdown", model: "chat-1.0" });
+    const response = await chat(app, {
+      url: VIDEO,
+      prompt: "x".repeat(700),
+      language: "ru",
+      output_format: "markdown",
+      model: "chat-1.0",
+    });
     const body = await response.json();
     expect(body.prompt).toBe("x".repeat(500));
     expect(writer.specs[0]!.prompt).toBe("x".repeat(500));
@@ -59,8 +69,12 @@ describe("POST /chat success", () => {
 
   test("echoes a sane x-request-id and replaces an insane one", async () => {
     const { app } = appWithFakes();
-    expect((await chat(app, { url: VIDEO }, { "x-request-id": "abc-123" })).headers.get("x-request-id")).toBe("abc-123");
-    const replaced = (await chat(app, { url: VIDEO }, { "x-request-id": "bad id\twith spaces" })).headers.get("x-request-id");
+    expect((await chat(app, { url: VIDEO }, { "x-request-id": "abc-123" })).headers.get("x-request-id")).toBe(
+      "abc-123",
+    );
+    const replaced = (await chat(app, { url: VIDEO }, { "x-request-id": "bad id\twith spaces" })).headers.get(
+      "x-request-id",
+    );
     expect(replaced).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -78,11 +92,15 @@ describe("the error table", () => {
   test("408 request_timeout, with Connection: close, for a body that stops short of its end (issue 15 item 3)", async () => {
     const { app } = appWithFakes({ bodyTimeoutMs: 100 });
     for (const chunked of [false, true]) {
-      const body = new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"url": "h')) });
+      const body = new ReadableStream<Uint8Array>({
+        start: (controller) => controller.enqueue(new TextEncoder().encode('{"url": "h')),
+      });
       const headers: Record<string, string> = { "content-type": "application/json", "x-api-key": TEST_KEY };
       if (!chunked) headers["content-length"] = "500";
       const started = performance.now();
-      const response = await app.handle(new Request(`${BASE}/chat`, { method: "POST", headers, body, duplex: "half" } as RequestInit));
+      const response = await app.handle(
+        new Request(`${BASE}/chat`, { method: "POST", headers, body, duplex: "half" } as RequestInit),
+      );
       expect(performance.now() - started).toBeLessThan(2_000);
       const error = await expectError(response, 408, "request_timeout");
       expect(error.message).toBe("The request body did not arrive within 0.1 s; send the whole body without pauses");
@@ -97,13 +115,21 @@ describe("the error table", () => {
   });
 
   test("400 names an unknown field, so a typo never silently gives English", async () => {
-    const error = await expectError(await chat(appWithFakes().app, { url: VIDEO, langauge: "es" }), 400, "invalid_request");
+    const error = await expectError(
+      await chat(appWithFakes().app, { url: VIDEO, langauge: "es" }),
+      400,
+      "invalid_request",
+    );
     expect(error.message).toContain('"langauge"');
     expect(error.message).toContain("url, model, prompt, language, output_format");
   });
 
   test("400 lists the allowed values of an enum", async () => {
-    const error = await expectError(await chat(appWithFakes().app, { url: VIDEO, language: "EN" }), 400, "invalid_request");
+    const error = await expectError(
+      await chat(appWithFakes().app, { url: VIDEO, language: "EN" }),
+      400,
+      "invalid_request",
+    );
     expect(error.message).toContain("en, hi, es, pt, ru");
     expect(error.message).toContain('"EN"');
     await expectError(await chat(appWithFakes().app, { url: VIDEO, output_format: "html" }), 400, "invalid_request");
@@ -124,7 +150,11 @@ describe("the error table", () => {
 
   test("400 for a URL that is not a YouTube video, with no call to the transcript source", async () => {
     const { app, transcripts } = appWithFakes();
-    const error = await expectError(await chat(app, { url: "https://youtube.com.evil.example/watch?v=GJLlxj_dtq8" }), 400, "invalid_request");
+    const error = await expectError(
+      await chat(app, { url: "https://youtube.com.evil.example/watch?v=GJLlxj_dtq8" }),
+      400,
+      "invalid_request",
+    );
     expect(error.message).toContain("youtube.com.evil.example");
     expect(transcripts.calls.length).toBe(0);
   });
@@ -133,7 +163,9 @@ describe("the error table", () => {
     const { app } = appWithFakes();
     await expectError(await chat(app, { url: VIDEO }, { "x-api-key": "" }), 401, "unauthorized");
     await expectError(await chat(app, { url: VIDEO }, { "x-api-key": "wrong" }), 401, "unauthorized");
-    const noKey = await app.handle(new Request(`${BASE}/chat`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }));
+    const noKey = await app.handle(
+      new Request(`${BASE}/chat`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }),
+    );
     await expectError(noKey, 401, "unauthorized");
   });
 
@@ -144,11 +176,14 @@ describe("the error table", () => {
     await expectError(await app.handle(new Request(`${BASE}/`)), 404, "not_found");
   });
 
-  test.each(["GET", "PUT", "PATCH", "DELETE", "OPTIONS"])("405 method_not_allowed with Allow: POST for %s /chat", async (method) => {
-    const response = await chat(appWithFakes().app, { url: VIDEO }, {}, method);
-    await expectError(response, 405, "method_not_allowed");
-    expect(response.headers.get("allow")).toBe("POST");
-  });
+  test.each(["GET", "PUT", "PATCH", "DELETE", "OPTIONS"])(
+    "405 method_not_allowed with Allow: POST for %s /chat",
+    async (method) => {
+      const response = await chat(appWithFakes().app, { url: VIDEO }, {}, method);
+      await expectError(response, 405, "method_not_allowed");
+      expect(response.headers.get("allow")).toBe("POST");
+    },
+  );
 
   test("413 payload_too_large for a body over the limit", async () => {
     const response = await chat(appWithFakes().app, { url: VIDEO, prompt: "x".repeat(20_000) });
@@ -165,24 +200,42 @@ describe("the error table", () => {
         else controller.close();
       },
     });
-    const request = new Request(`${BASE}/chat`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": TEST_KEY }, body, duplex: "half" } as RequestInit);
+    const request = new Request(
+      `${BASE}/chat`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": TEST_KEY },
+        body,
+        duplex: "half",
+      } as RequestInit,
+    );
     await expectError(await app.handle(request), 413, "payload_too_large");
     expect(sent).toBeLessThan(10);
   });
 
   test("415 unsupported_media_type for a body that is not JSON", async () => {
-    await expectError(await chat(appWithFakes().app, { url: VIDEO }, { "content-type": "text/plain" }), 415, "unsupported_media_type");
-    await expectError(await chat(appWithFakes().app, { url: VIDEO }, { "content-type": "application/x-www-form-urlencoded" }), 415, "unsupported_media_type");
+    await expectError(
+      await chat(appWithFakes().app, { url: VIDEO }, { "content-type": "text/plain" }),
+      415,
+      "unsupported_media_type",
+    );
+    await expectError(
+      await chat(appWithFakes().app, { url: VIDEO }, { "content-type": "application/x-www-form-urlencoded" }),
+      415,
+      "unsupported_media_type",
+    );
   });
 
-  test.each([
-    ["video_unavailable", 422],
-    ["video_age_restricted", 422],
-    ["video_unplayable", 422],
-    ["transcript_unavailable", 422],
-    ["upstream_error", 502],
-    ["upstream_timeout", 504],
-  ] as const)("%s from the transcript source is %d", async (code, status) => {
+  test.each(
+    [
+      ["video_unavailable", 422],
+      ["video_age_restricted", 422],
+      ["video_unplayable", 422],
+      ["transcript_unavailable", 422],
+      ["upstream_error", 502],
+      ["upstream_timeout", 504],
+    ] as const,
+  )("%s from the transcript source is %d", async (code, status) => {
     const transcripts = new FakeTranscripts();
     transcripts.failWith = code;
     await expectError(await chat(appWithFakes({ transcripts }).app, { url: VIDEO }), status, code);
@@ -212,7 +265,10 @@ describe("the error table", () => {
     const transcripts = new FakeTranscripts();
     transcripts.delayMs = 100;
     const { app } = appWithFakes({ transcripts, gate: createMemoryWorkGate({ maxInFlight: 1 }) });
-    const [slow, refused] = await Promise.all([chat(app, { url: VIDEO, prompt: "one" }), chat(app, { url: VIDEO, prompt: "two" })]);
+    const [slow, refused] = await Promise.all([
+      chat(app, { url: VIDEO, prompt: "one" }),
+      chat(app, { url: VIDEO, prompt: "two" }),
+    ]);
     expect(slow.status).toBe(200);
     await expectError(refused, 503, "overloaded");
     expect(refused.headers.get("retry-after")).toBeTruthy();
@@ -230,12 +286,20 @@ describe("the error table", () => {
 
 describe("the order of checks", () => {
   test("no key and a bad body gives 401", async () => {
-    const response = await app().handle(new Request(`${BASE}/chat`, { method: "POST", headers: { "content-type": "text/plain" }, body: "{bad" }));
+    const response = await app().handle(
+      new Request(`${BASE}/chat`, { method: "POST", headers: { "content-type": "text/plain" }, body: "{bad" }),
+    );
     await expectError(response, 401, "unauthorized");
   });
 
   test("no key and a huge body gives 401", async () => {
-    const response = await app().handle(new Request(`${BASE}/chat`, { method: "POST", headers: { "content-type": "application/json" }, body: "x".repeat(50_000) }));
+    const response = await app().handle(
+      new Request(`${BASE}/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "x".repeat(50_000),
+      }),
+    );
     await expectError(response, 401, "unauthorized");
   });
 
@@ -244,7 +308,11 @@ describe("the order of checks", () => {
   });
 
   test("content type comes before size, and size before JSON", async () => {
-    await expectError(await chat(app(), "x".repeat(50_000), { "content-type": "text/plain" }), 415, "unsupported_media_type");
+    await expectError(
+      await chat(app(), "x".repeat(50_000), { "content-type": "text/plain" }),
+      415,
+      "unsupported_media_type",
+    );
     await expectError(await chat(app(), "{" + "x".repeat(50_000)), 413, "payload_too_large");
   });
 
@@ -276,7 +344,14 @@ function app(): App {
 
 describe("CORS", () => {
   const preflight = (origin: string) =>
-    new Request(`${BASE}/chat`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type, x-api-key" } });
+    new Request(`${BASE}/chat`, {
+      method: "OPTIONS",
+      headers: {
+        origin,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type, x-api-key",
+      },
+    });
 
   test("is off by default: a preflight is 405 and no CORS header is sent", async () => {
     const { app } = appWithFakes();
@@ -299,6 +374,8 @@ describe("CORS", () => {
   test("never echoes an origin that is not listed", async () => {
     const { app } = appWithFakes({ corsOrigins: ["https://app.example"] });
     expect((await app.handle(preflight("https://evil.example"))).status).toBe(405);
-    expect((await chat(app, { url: VIDEO }, { origin: "https://evil.example" })).headers.get("access-control-allow-origin")).toBeNull();
+    expect(
+      (await chat(app, { url: VIDEO }, { origin: "https://evil.example" })).headers.get("access-control-allow-origin"),
+    ).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 /** @module One tool call on the real use case with in-memory ports: results, errors, rate limit, progress, cancellation. */
 import { describe, expect, test } from "bun:test";
 import type { Logger } from "../../../src/app/log/logger.ts";
-import { callChatTool, MCP_IDENTITY, type ChatCallDeps } from "../../../src/app/mcp/chat-call.ts";
+import { callChatTool, type ChatCallDeps, MCP_IDENTITY } from "../../../src/app/mcp/chat-call.ts";
 import type { ProgressStep } from "../../../src/app/mcp/progress.ts";
 import { createChatService } from "../../../src/domain/chat.ts";
 import { AppError } from "../../../src/domain/errors.ts";
@@ -22,7 +22,9 @@ class ReadingWriter extends FakeWriter {
   }
 }
 
-function setUp(options: { writer?: FakeWriter; transcripts?: FakeTranscripts; limiter?: RateLimiter; gate?: WorkGate } = {}) {
+function setUp(
+  options: { writer?: FakeWriter; transcripts?: FakeTranscripts; limiter?: RateLimiter; gate?: WorkGate } = {},
+) {
   const logs: { level: string; event: string; fields?: Record<string, unknown> }[] = [];
   const logger: Logger = {
     info: (event, fields) => logs.push({ level: "info", event, fields }),
@@ -31,8 +33,22 @@ function setUp(options: { writer?: FakeWriter; transcripts?: FakeTranscripts; li
   };
   const writer = options.writer ?? new FakeWriter();
   const transcripts = options.transcripts ?? new FakeTranscripts();
-  const chat = createChatService({ transcripts, writer, answers: noCache, answerTtlMs: 0, gate: options.gate ?? openGate, requestTimeoutMs: 5_000 });
-  const deps: ChatCallDeps = { chat, rateLimiter: options.limiter ?? new CountingLimiter(100), logger, maxArgumentBytes: 16_384, requestTimeoutMs: 5_000, progressTimeoutMs: 9_000 };
+  const chat = createChatService({
+    transcripts,
+    writer,
+    answers: noCache,
+    answerTtlMs: 0,
+    gate: options.gate ?? openGate,
+    requestTimeoutMs: 5_000,
+  });
+  const deps: ChatCallDeps = {
+    chat,
+    rateLimiter: options.limiter ?? new CountingLimiter(100),
+    logger,
+    maxArgumentBytes: 16_384,
+    requestTimeoutMs: 5_000,
+    progressTimeoutMs: 9_000,
+  };
   return { deps, logs, writer, transcripts };
 }
 
@@ -42,7 +58,15 @@ describe("callChatTool", () => {
     const result = await callChatTool(deps, { url: URL, prompt: "¿Qué opina?", language: "es" });
     expect(result.isError).toBeUndefined();
     expect(result.content).toEqual([{ type: "text", text: "answer to ¿Qué opina? in es as text" }]);
-    expect(result.structuredContent).toEqual({ url: URL, model: "chat-1.0", prompt: "¿Qué opina?", language: "es", output_format: "text", output: "answer to ¿Qué opina? in es as text", video_duration: "5 minutes" });
+    expect(result.structuredContent).toEqual({
+      url: URL,
+      model: "chat-1.0",
+      prompt: "¿Qué opina?",
+      language: "es",
+      output_format: "text",
+      output: "answer to ¿Qué opina? in es as text",
+      video_duration: "5 minutes",
+    });
     expect(writer.specs[0]!.isSummary).toBe(false);
   });
 
@@ -53,7 +77,10 @@ describe("callChatTool", () => {
     const result = await callChatTool(deps, { url: URL });
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toStartWith("transcript_unavailable: Fake failure transcript_unavailable.");
-    expect(logs.find((l) => l.event === "mcp_call")!.fields).toMatchObject({ video_id: "GJLlxj_dtq8", error: "transcript_unavailable" });
+    expect(logs.find((l) => l.event === "mcp_call")!.fields).toMatchObject({
+      video_id: "GJLlxj_dtq8",
+      error: "transcript_unavailable",
+    });
   });
 
   test("upstream_blocked carries its retry time", async () => {
@@ -77,7 +104,9 @@ describe("callChatTool", () => {
     const limiter = new CountingLimiter(100);
     const { deps, transcripts } = setUp({ limiter });
     const result = await callChatTool(deps, { url: URL, prompt: "é".repeat(8_200) }); // 8,200 characters, 16,400 bytes
-    expect(result.content[0]!.text).toStartWith("payload_too_large: The tool's arguments are larger than 16384 bytes (MAX_BODY_BYTES)");
+    expect(result.content[0]!.text).toStartWith(
+      "payload_too_large: The tool's arguments are larger than 16384 bytes (MAX_BODY_BYTES)",
+    );
     expect(transcripts.calls).toHaveLength(0);
     expect(limiter.counts.size).toBe(0);
     expect((await callChatTool(deps, { url: URL, prompt: "é".repeat(8_000) })).isError).toBeUndefined();
@@ -87,7 +116,9 @@ describe("callChatTool", () => {
     let deep: unknown = [];
     for (let i = 0; i < 200_000; i++) deep = [deep];
     const { deps } = setUp();
-    expect((await callChatTool(deps, { url: URL, prompt: deep })).content[0]!.text).toBe('invalid_request: Field "prompt" must be a string; got an array.');
+    expect((await callChatTool(deps, { url: URL, prompt: deep })).content[0]!.text).toBe(
+      'invalid_request: Field "prompt" must be a string; got an array.',
+    );
   });
 
   test("RATE_LIMIT applies to the MCP identity: over it, rate_limited with the retry time", async () => {
@@ -102,7 +133,9 @@ describe("callChatTool", () => {
 
   test("a call the server turns away as overloaded is given back to the rate limit", async () => {
     const limiter = new CountingLimiter(100);
-    const gate: WorkGate = { run: async () => Promise.reject(new AppError("overloaded", "Busy", { retryAfterSeconds: 1 })) };
+    const gate: WorkGate = {
+      run: async () => Promise.reject(new AppError("overloaded", "Busy", { retryAfterSeconds: 1 })),
+    };
     const { deps } = setUp({ limiter, gate });
     expect((await callChatTool(deps, { url: URL })).content[0]!.text).toStartWith("overloaded: Busy.");
     expect(limiter.counts.get(MCP_IDENTITY.id)).toBe(0);

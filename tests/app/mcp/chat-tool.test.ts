@@ -10,7 +10,13 @@ const URL = "https://www.youtube.com/watch?v=GJLlxj_dtq8";
 /** The message POST /chat answers a body with. */
 async function httpMessage(body: unknown): Promise<{ status: number; message: string }> {
   const { app } = appWithFakes();
-  const response = await app.handle(new Request("http://localhost/chat", { method: "POST", headers: { "content-type": "application/json", "x-api-key": TEST_KEY }, body: JSON.stringify(body) }));
+  const response = await app.handle(
+    new Request("http://localhost/chat", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": TEST_KEY },
+      body: JSON.stringify(body),
+    }),
+  );
   return { status: response.status, message: (await response.json()).error.message };
 }
 
@@ -26,7 +32,11 @@ function refusal(args: unknown): AppError {
 
 describe("the chat_about_video tool's definition", () => {
   test("its input schema is POST /chat's body schema as plain JSON: url required, five languages, two formats", () => {
-    const schema = CHAT_TOOL.inputSchema as unknown as { required: string[]; properties: Record<string, { enum?: string[]; default?: string }>; additionalProperties: boolean };
+    const schema = CHAT_TOOL.inputSchema as unknown as {
+      required: string[];
+      properties: Record<string, { enum?: string[]; default?: string }>;
+      additionalProperties: boolean;
+    };
     expect(schema).toEqual(JSON.parse(JSON.stringify(ChatBody)));
     expect(schema.required).toEqual(["url"]);
     expect(schema.additionalProperties).toBe(false);
@@ -38,7 +48,15 @@ describe("the chat_about_video tool's definition", () => {
   });
 
   test("its output schema requires the seven fields of the response", () => {
-    expect((CHAT_TOOL.outputSchema as unknown as { required: string[] }).required.sort()).toEqual(["language", "model", "output", "output_format", "prompt", "url", "video_duration"]);
+    expect((CHAT_TOOL.outputSchema as unknown as { required: string[] }).required.sort()).toEqual([
+      "language",
+      "model",
+      "output",
+      "output_format",
+      "prompt",
+      "url",
+      "video_duration",
+    ]);
   });
 
   test("its description tells an agent when to use it", () => {
@@ -50,12 +68,32 @@ describe("the chat_about_video tool's definition", () => {
 
 describe("toChatRequest", () => {
   test("applies POST /chat's defaults", () => {
-    expect(toChatRequest({ url: URL })).toEqual({ url: URL, videoId: "GJLlxj_dtq8", model: "chat-1.0", prompt: "summary", isSummary: true, language: "en", outputFormat: "text" });
+    expect(toChatRequest({ url: URL })).toEqual({
+      url: URL,
+      videoId: "GJLlxj_dtq8",
+      model: "chat-1.0",
+      prompt: "summary",
+      isSummary: true,
+      language: "en",
+      outputFormat: "text",
+    });
   });
 
   test("maps every field, and cuts a long prompt to 500 code points", () => {
-    const request = toChatRequest({ url: "https://youtu.be/GJLlxj_dtq8?t=4", model: "chat-1.0", prompt: "¿".repeat(600), language: "es", output_format: "markdown" });
-    expect(request).toMatchObject({ url: "https://youtu.be/GJLlxj_dtq8?t=4", videoId: "GJLlxj_dtq8", isSummary: false, language: "es", outputFormat: "markdown" });
+    const request = toChatRequest({
+      url: "https://youtu.be/GJLlxj_dtq8?t=4",
+      model: "chat-1.0",
+      prompt: "¿".repeat(600),
+      language: "es",
+      output_format: "markdown",
+    });
+    expect(request).toMatchObject({
+      url: "https://youtu.be/GJLlxj_dtq8?t=4",
+      videoId: "GJLlxj_dtq8",
+      isSummary: false,
+      language: "es",
+      outputFormat: "markdown",
+    });
     expect([...request.prompt]).toHaveLength(500);
   });
 
@@ -77,24 +115,42 @@ describe("toChatRequest", () => {
 
 describe("results", () => {
   test("an answer is its output as text, and the seven fields as structured content", () => {
-    const response = { url: URL, model: "chat-1.0", prompt: "summary", language: "es" as const, output_format: "text" as const, output: "Hola [0:01].", video_duration: "5 minutes" };
-    expect(answerResult(response)).toEqual({ content: [{ type: "text", text: "Hola [0:01]." }], structuredContent: response });
+    const response = {
+      url: URL,
+      model: "chat-1.0",
+      prompt: "summary",
+      language: "es" as const,
+      output_format: "text" as const,
+      output: "Hola [0:01].",
+      video_duration: "5 minutes",
+    };
+    expect(answerResult(response)).toEqual({
+      content: [{ type: "text", text: "Hola [0:01]." }],
+      structuredContent: response,
+    });
   });
 
   test("a failure starts with its code, says what to do, and gives the retry time", () => {
-    const result = errorResult(new AppError("upstream_blocked", "YouTube refused this server", { retryAfterSeconds: 42 }));
+    const result = errorResult(
+      new AppError("upstream_blocked", "YouTube refused this server", { retryAfterSeconds: 42 }),
+    );
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     expect(result.content[0]!.text).toBe("upstream_blocked: YouTube refused this server. Retry after 42 seconds.");
   });
 
   test("the retry time is whole seconds, rounded up as Retry-After is", () => {
-    expect(errorResult(new AppError("rate_limited", "Over the limit", { retryAfterSeconds: 29.2 })).content[0]!.text).toEndWith("Retry after 30 seconds.");
-    expect(errorResult(new AppError("overloaded", "Busy", { retryAfterSeconds: 0.4 })).content[0]!.text).toEndWith("Retry after 1 second.");
+    expect(errorResult(new AppError("rate_limited", "Over the limit", { retryAfterSeconds: 29.2 })).content[0]!.text)
+      .toEndWith("Retry after 30 seconds.");
+    expect(errorResult(new AppError("overloaded", "Busy", { retryAfterSeconds: 0.4 })).content[0]!.text).toEndWith(
+      "Retry after 1 second.",
+    );
   });
 
   test("a video without captions names transcript_unavailable and tells the agent to ask for another video", () => {
-    const text = errorResult(new AppError("transcript_unavailable", "Video x has no captions, so there is no transcript to answer from")).content[0]!.text;
+    const text = errorResult(
+      new AppError("transcript_unavailable", "Video x has no captions, so there is no transcript to answer from"),
+    ).content[0]!.text;
     expect(text).toStartWith("transcript_unavailable: Video x has no captions");
     expect(text).toContain("ask the user for another video");
   });

@@ -12,8 +12,22 @@ const URL = "https://www.youtube.com/watch?v=GJLlxj_dtq8";
 
 /** The server on fakes, and a real SDK client talking to it in memory. */
 async function connect(writer: FakeWriter = new FakeWriter()) {
-  const chat = createChatService({ transcripts: new FakeTranscripts(), writer, answers: noCache, answerTtlMs: 0, gate: openGate, requestTimeoutMs: 5_000 });
-  const server = createMcpServer({ chat, rateLimiter: new CountingLimiter(100), logger: silentLogger, maxArgumentBytes: 16_384, requestTimeoutMs: 5_000, progressTimeoutMs: 5_000 });
+  const chat = createChatService({
+    transcripts: new FakeTranscripts(),
+    writer,
+    answers: noCache,
+    answerTtlMs: 0,
+    gate: openGate,
+    requestTimeoutMs: 5_000,
+  });
+  const server = createMcpServer({
+    chat,
+    rateLimiter: new CountingLimiter(100),
+    logger: silentLogger,
+    maxArgumentBytes: 16_384,
+    requestTimeoutMs: 5_000,
+    progressTimeoutMs: 5_000,
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: "test", version: "1.0.0" });
@@ -44,7 +58,9 @@ describe("the MCP server", () => {
 
   test("an unknown tool is a protocol error naming the one tool", async () => {
     const { client, close } = await connect();
-    await expect(client.callTool({ name: "get_transcript", arguments: {} })).rejects.toThrow(/the only tool is chat_about_video/);
+    await expect(client.callTool({ name: "get_transcript", arguments: {} })).rejects.toThrow(
+      /the only tool is chat_about_video/,
+    );
     await close();
   });
 
@@ -60,8 +76,13 @@ describe("the MCP server", () => {
     };
     const { client, close } = await connect(writer);
     const seen: { progress: number; total?: number }[] = [];
-    await client.callTool({ name: "chat_about_video", arguments: { url: URL } }, undefined, { onprogress: ({ progress, total }) => seen.push({ progress, total }) });
-    expect(seen).toEqual([{ progress: 1, total: undefined }, { progress: 2, total: 5 }, { progress: 3, total: 5 }, { progress: 4, total: 5 }, { progress: 5, total: 5 }]);
+    await client.callTool({ name: "chat_about_video", arguments: { url: URL } }, undefined, {
+      onprogress: ({ progress, total }) => seen.push({ progress, total }),
+    });
+    expect(seen).toEqual([{ progress: 1, total: undefined }, { progress: 2, total: 5 }, { progress: 3, total: 5 }, {
+      progress: 4,
+      total: 5,
+    }, { progress: 5, total: 5 }]);
     await close();
   });
 
@@ -75,7 +96,9 @@ describe("the MCP server", () => {
     };
     const { client, close } = await connect(writer);
     const controller = new AbortController();
-    const call = client.callTool({ name: "chat_about_video", arguments: { url: URL } }, undefined, { signal: controller.signal });
+    const call = client.callTool({ name: "chat_about_video", arguments: { url: URL } }, undefined, {
+      signal: controller.signal,
+    });
     while (!seen) await Bun.sleep(5);
     controller.abort("the user changed their mind");
     await expect(call).rejects.toThrow();

@@ -10,7 +10,14 @@ const run = (events: AnswerProgress[]) => {
 
 describe("createProgressSteps", () => {
   test("a long video: transcript, each part read, writing; increasing, with the total once the parts are known", () => {
-    const steps = run([{ stage: "transcript" }, { stage: "reading", done: 0, total: 3 }, { stage: "reading", done: 1, total: 3 }, { stage: "reading", done: 2, total: 3 }, { stage: "reading", done: 3, total: 3 }, { stage: "writing" }]);
+    const steps = run([
+      { stage: "transcript" },
+      { stage: "reading", done: 0, total: 3 },
+      { stage: "reading", done: 1, total: 3 },
+      { stage: "reading", done: 2, total: 3 },
+      { stage: "reading", done: 3, total: 3 },
+      { stage: "writing" },
+    ]);
     expect(steps).toEqual([
       { progress: 1, message: "Fetching the transcript" },
       { progress: 2, total: 6, message: "Reading the transcript in 3 parts" },
@@ -22,7 +29,13 @@ describe("createProgressSteps", () => {
   });
 
   test("a caption-less video: its transcription's pieces come between the transcript and the writing, increasing", () => {
-    const steps = run([{ stage: "transcript" }, { stage: "transcribing", done: 0, total: 3 }, { stage: "transcribing", done: 1, total: 3 }, { stage: "transcribing", done: 3, total: 3 }, { stage: "writing" }]);
+    const steps = run([
+      { stage: "transcript" },
+      { stage: "transcribing", done: 0, total: 3 },
+      { stage: "transcribing", done: 1, total: 3 },
+      { stage: "transcribing", done: 3, total: 3 },
+      { stage: "writing" },
+    ]);
     expect(steps).toEqual([
       { progress: 1, message: "Fetching the transcript" },
       { progress: 1.2, message: "Transcribing the audio in 3 pieces" },
@@ -40,6 +53,7 @@ describe("createProgressSteps", () => {
   });
 
   test("a step that would not increase progress is not sent (writing reported again)", () => {
-    expect(run([{ stage: "transcript" }, { stage: "writing" }, { stage: "writing" }, { stage: "transcript" }]).slice(2)).toEqual([undefined, undefined]);
+    expect(run([{ stage: "transcript" }, { stage: "writing" }, { stage: "writing" }, { stage: "transcript" }]).slice(2))
+      .toEqual([undefined, undefined]);
   });
 });

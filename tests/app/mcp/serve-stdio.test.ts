@@ -1,7 +1,7 @@
 /** @module The MCP stdio runner on in-memory streams: what goes to stdout and stderr, and when it exits. */
 import { describe, expect, test } from "bun:test";
 import { PassThrough } from "node:stream";
-import { runMcp, type McpRuntime } from "../../../src/app/mcp/serve-stdio.ts";
+import { type McpRuntime, runMcp } from "../../../src/app/mcp/serve-stdio.ts";
 
 class Exit extends Error {
   constructor(readonly code: number) {

@@ -8,7 +8,11 @@ function admin() {
   const readiness = createReadiness({ redisConfigured: false, redisGraceMs: 1_000 });
   const metrics = createPrometheusMetrics({ defaultMetrics: false });
   const handle = createAdminHandler({ readiness, metrics });
-  return { readiness, metrics, get: (path: string, method = "GET") => handle(new Request(`http://127.0.0.1${path}`, { method })) };
+  return {
+    readiness,
+    metrics,
+    get: (path: string, method = "GET") => handle(new Request(`http://127.0.0.1${path}`, { method })),
+  };
 }
 
 describe("createAdminHandler()", () => {

@@ -13,7 +13,9 @@ const operating = readme.slice(readme.indexOf("## Operating"), readme.indexOf("#
 /** Runs `promtool check rules` on a rules file; throws when promtool is missing. */
 function checkRules(yaml: string): { code: number; output: string } {
   const promtool = Bun.which("promtool");
-  if (!promtool) throw new Error("promtool is missing: run scripts/install-system-deps.sh (Debian: apt-get install prometheus)");
+  if (!promtool) {
+    throw new Error("promtool is missing: run scripts/install-system-deps.sh (Debian: apt-get install prometheus)");
+  }
   const dir = mkdtempSync(join(tmpdir(), "vcs-rules-"));
   try {
     writeFileSync(join(dir, "rules.yml"), yaml);
@@ -36,9 +38,13 @@ describe("README's Operating section", () => {
   test("its alert rules and PromQL queries pass `promtool check rules`, and name only metrics that exist", async () => {
     const rules = /```yaml\n(groups:[\s\S]*?)```/.exec(operating)?.[1];
     expect(rules).toBeDefined();
-    const queries = /```promql\n([\s\S]*?)```/.exec(operating)![1]!.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("#"));
+    const queries = /```promql\n([\s\S]*?)```/.exec(operating)![1]!.split("\n").filter((line) =>
+      line.trim() !== "" && !line.startsWith("#")
+    );
     expect(queries.length).toBeGreaterThanOrEqual(3);
-    const recorded = queries.map((query, i) => `      - record: readme:query${i}\n        expr: ${JSON.stringify(query)}`).join("\n");
+    const recorded = queries.map((query, i) =>
+      `      - record: readme:query${i}\n        expr: ${JSON.stringify(query)}`
+    ).join("\n");
     const checked = checkRules(`${rules}  - name: readme-queries\n    rules:\n${recorded}\n`);
     expect(checked.output).toContain("SUCCESS");
     expect(checked.code).toBe(0);
@@ -49,7 +55,9 @@ describe("README's Operating section", () => {
   });
 
   test("the rules check can fail: a broken expression is refused", () => {
-    const broken = checkRules("groups:\n  - name: g\n    rules:\n      - alert: A\n        expr: sum(rate(vcs_http_requests_total[5m])\n");
+    const broken = checkRules(
+      "groups:\n  - name: g\n    rules:\n      - alert: A\n        expr: sum(rate(vcs_http_requests_total[5m])\n",
+    );
     expect(broken.code).not.toBe(0);
   });
 });

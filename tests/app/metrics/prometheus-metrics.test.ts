@@ -31,7 +31,11 @@ describe("createPrometheusMetrics()", () => {
 
   test("records the time each LLM answer waited for its share of the budget, from its request facts", async () => {
     const metrics = createPrometheusMetrics({ defaultMetrics: false });
-    metrics.request(200, { cache: "miss", usage: { calls: 3, inputTokens: 5, outputTokens: 6, budgetWaitMs: 4_000 } }, 5_000);
+    metrics.request(
+      200,
+      { cache: "miss", usage: { calls: 3, inputTokens: 5, outputTokens: 6, budgetWaitMs: 4_000 } },
+      5_000,
+    );
     metrics.request(200, { cache: "miss", usage: { calls: 1, inputTokens: 5, outputTokens: 6, budgetWaitMs: 0 } }, 300);
     metrics.request(200, { cache: "hit" }, 1);
     const s = await scrape(metrics);
@@ -42,7 +46,13 @@ describe("createPrometheusMetrics()", () => {
 
   test("never puts a video id, key id or prompt in a label, whatever the request facts hold", async () => {
     const metrics = createPrometheusMetrics({ defaultMetrics: false });
-    metrics.request(200, { keyId: "key_secretid0001", videoId: "GJLlxj_dtq8", promptLength: 12, cache: "miss", usage: { calls: 1, inputTokens: 5, outputTokens: 6 } }, 3);
+    metrics.request(200, {
+      keyId: "key_secretid0001",
+      videoId: "GJLlxj_dtq8",
+      promptLength: 12,
+      cache: "miss",
+      usage: { calls: 1, inputTokens: 5, outputTokens: 6 },
+    }, 3);
     const text = await metrics.render();
     for (const leaked of ["key_secretid0001", "GJLlxj_dtq8"]) expect(text).not.toContain(leaked);
   });
@@ -112,11 +122,24 @@ describe("createPrometheusMetrics()", () => {
     const text = await createPrometheusMetrics().render();
     const own = [...text.matchAll(/^# TYPE (vcs_\w+) (\w+)$/gm)].map((m) => m[1]!);
     expect(own.sort()).toEqual([
-      "vcs_cache_lookups_total", "vcs_http_request_duration_seconds", "vcs_http_requests_in_flight", "vcs_http_requests_total",
-      "vcs_llm_budget_queue_length", "vcs_llm_budget_remaining_tokens", "vcs_llm_budget_wait_seconds", "vcs_llm_call_duration_seconds",
-      "vcs_llm_calls_total", "vcs_llm_request_budget_wait_seconds", "vcs_llm_tokens_total", "vcs_refused_requests_total", "vcs_stt_audio_seconds_total", "vcs_stt_uploads_total",
-      "vcs_youtube_request_duration_seconds", "vcs_youtube_requests_total",
-      "vcs_youtube_route_requests_total", "vcs_youtube_route_up",
+      "vcs_cache_lookups_total",
+      "vcs_http_request_duration_seconds",
+      "vcs_http_requests_in_flight",
+      "vcs_http_requests_total",
+      "vcs_llm_budget_queue_length",
+      "vcs_llm_budget_remaining_tokens",
+      "vcs_llm_budget_wait_seconds",
+      "vcs_llm_call_duration_seconds",
+      "vcs_llm_calls_total",
+      "vcs_llm_request_budget_wait_seconds",
+      "vcs_llm_tokens_total",
+      "vcs_refused_requests_total",
+      "vcs_stt_audio_seconds_total",
+      "vcs_stt_uploads_total",
+      "vcs_youtube_request_duration_seconds",
+      "vcs_youtube_requests_total",
+      "vcs_youtube_route_requests_total",
+      "vcs_youtube_route_up",
     ]);
     for (const name of own) expect(text).toMatch(new RegExp(`^# HELP ${name} \\S`, "m"));
     expect(text).toContain("process_cpu_seconds_total");

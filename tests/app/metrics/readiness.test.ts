@@ -30,7 +30,11 @@ describe("createReadiness()", () => {
     expect(readiness.check()).toEqual({ ready: true });
     readiness.redis(false); // a second report of the same outage does not restart its clock
     time.advance(1);
-    expect(readiness.check()).toMatchObject({ ready: false, reason: "redis_unreachable", message: "Redis has been unreachable for 5 s" });
+    expect(readiness.check()).toMatchObject({
+      ready: false,
+      reason: "redis_unreachable",
+      message: "Redis has been unreachable for 5 s",
+    });
     readiness.redis(true);
     expect(readiness.check()).toEqual({ ready: true });
   });

@@ -1,6 +1,10 @@
 /** @module Tests of the connection timers: idle and header bounds, requests in the app, pipelining. */
 import { describe, expect, test } from "bun:test";
-import { createConnectionTimers, type ConnectionTimeout, type TimerClock } from "../../../src/app/start/connection-timers.ts";
+import {
+  type ConnectionTimeout,
+  createConnectionTimers,
+  type TimerClock,
+} from "../../../src/app/start/connection-timers.ts";
 
 /** A clock moved by hand: timers fire when `advance` passes their time. */
 function manualClock() {

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { createBufferedLines } from "../../../src/app/log/buffered-lines.ts";
 import { createRequestLog, requestFields } from "../../../src/app/log/request-log.ts";
 import { runService, type Runtime, type ServeOptions } from "../../../src/app/start/start.ts";
-import { createInFlight, shutDown, type Listener } from "../../../src/app/start/shutdown.ts";
+import { createInFlight, type Listener, shutDown } from "../../../src/app/start/shutdown.ts";
 import type { Logger } from "../../../src/app/log/logger.ts";
 
 class Exit extends Error {
@@ -41,12 +41,25 @@ function fakeRuntime(env: Record<string, string>) {
       const tag = options.port === 9100 ? "admin " : "";
       if (tag) admin = options;
       else served = options;
-      const listener: Listener = { port: options.port === 9100 ? 9100 : 4321, stop: async () => void events.push(`${tag}stop`), abort: async () => void events.push(`${tag}abort`) };
+      const listener: Listener = {
+        port: options.port === 9100 ? 9100 : 4321,
+        stop: async () => void events.push(`${tag}stop`),
+        abort: async () => void events.push(`${tag}abort`),
+      };
       return listener;
     },
     onStopSignal: (handler) => (signal = handler),
   };
-  return { runtime, printed, errors, events, exited: exited.promise, send: (name: string) => signal!(name), fetch: (request: Request) => served!.fetch(request), adminFetch: (path: string) => admin!.fetch(new Request(`http://127.0.0.1:9100${path}`)) };
+  return {
+    runtime,
+    printed,
+    errors,
+    events,
+    exited: exited.promise,
+    send: (name: string) => signal!(name),
+    fetch: (request: Request) => served!.fetch(request),
+    adminFetch: (path: string) => admin!.fetch(new Request(`http://127.0.0.1:9100${path}`)),
+  };
 }
 
 const silent: Logger = { info() {}, warn() {}, error() {} };
@@ -91,12 +104,20 @@ describe("runService()", () => {
 
 describe("runService() with ADMIN_PORT", () => {
   test("serves the admin port (banner line), ready once serving, not ready from the signal on, and closes it after the service", async () => {
-    const fake = fakeRuntime({ API_KEYS: "k-0123456789", PORT: "0", HOST: "127.0.0.1", ADMIN_PORT: "9100", LOG_FORMAT: "json" });
+    const fake = fakeRuntime({
+      API_KEYS: "k-0123456789",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      ADMIN_PORT: "9100",
+      LOG_FORMAT: "json",
+    });
     await runService(fake.runtime);
     expect(fake.printed).toContain("  Admin:       http://127.0.0.1:9100 (/healthz, /readyz, /metrics)");
     expect((await fake.adminFetch("/readyz")).status).toBe(200);
     await fake.fetch(new Request("http://127.0.0.1:4321/nowhere"));
-    expect(await (await fake.adminFetch("/metrics")).text()).toContain('vcs_http_requests_total{status="404",code="not_found"} 1');
+    expect(await (await fake.adminFetch("/metrics")).text()).toContain(
+      'vcs_http_requests_total{status="404",code="not_found"} 1',
+    );
     fake.send("SIGTERM");
     expect((await fake.adminFetch("/readyz")).status).toBe(503);
     expect(await fake.exited).toBe(0);
@@ -122,7 +143,14 @@ describe("shutDown()", () => {
     });
     const answer = slow(new Request("http://x/"));
     const order: string[] = [];
-    const stopping = shutDown({ listener: { port: 1, stop: async () => void order.push("stop"), abort: async () => void order.push("abort") }, inFlight, graceMs: 5_000, closeService: async () => void order.push("close"), logger: silent, signal: "SIGTERM" });
+    const stopping = shutDown({
+      listener: { port: 1, stop: async () => void order.push("stop"), abort: async () => void order.push("abort") },
+      inFlight,
+      graceMs: 5_000,
+      closeService: async () => void order.push("close"),
+      logger: silent,
+      signal: "SIGTERM",
+    });
     await Bun.sleep(20);
     expect(order).toEqual(["stop"]);
     resolve();
@@ -137,7 +165,14 @@ describe("shutDown()", () => {
     const order: string[] = [];
     const warnings: string[] = [];
     const logger: Logger = { ...silent, warn: (event) => void warnings.push(event) };
-    const drained = await shutDown({ listener: { port: 1, stop: () => new Promise(() => {}), abort: async () => void order.push("abort") }, inFlight, graceMs: 30, closeService: async () => void order.push("close"), logger, signal: "SIGINT" });
+    const drained = await shutDown({
+      listener: { port: 1, stop: () => new Promise(() => {}), abort: async () => void order.push("abort") },
+      inFlight,
+      graceMs: 30,
+      closeService: async () => void order.push("close"),
+      logger,
+      signal: "SIGINT",
+    });
     expect(drained).toBe(false);
     expect(order).toEqual(["abort", "close"]);
     expect(warnings).toEqual(["shutdown_grace_exceeded"]);
@@ -146,30 +181,59 @@ describe("shutDown()", () => {
 
 describe("request log", () => {
   test("requestFields() leaves out absent facts and the query string, and never holds the prompt", () => {
-    const fields = requestFields(new Request("http://127.0.0.1:3000/chat?api_key=secret#x"), 200, "rid", 12.345, { videoId: "GJLlxj_dtq8", promptLength: 12, cache: "hit" });
-    expect(fields).toEqual({ request_id: "rid", method: "GET", path: "/chat", status: 200, duration_ms: 12.3, video_id: "GJLlxj_dtq8", prompt_length: 12, cache: "hit" });
+    const fields = requestFields(new Request("http://127.0.0.1:3000/chat?api_key=secret#x"), 200, "rid", 12.345, {
+      videoId: "GJLlxj_dtq8",
+      promptLength: 12,
+      cache: "hit",
+    });
+    expect(fields).toEqual({
+      request_id: "rid",
+      method: "GET",
+      path: "/chat",
+      status: 200,
+      duration_ms: 12.3,
+      video_id: "GJLlxj_dtq8",
+      prompt_length: 12,
+      cache: "hit",
+    });
   });
 
   test("requestFields() logs the YouTube requests a writer made itself, only when it says", () => {
     const request = new Request("http://127.0.0.1:3000/chat", { method: "POST" });
-    const offline = requestFields(request, 200, "rid", 1, { cache: "miss", usage: { calls: 0, inputTokens: 0, outputTokens: 0, youtubeRequests: 1 } });
+    const offline = requestFields(request, 200, "rid", 1, {
+      cache: "miss",
+      usage: { calls: 0, inputTokens: 0, outputTokens: 0, youtubeRequests: 1 },
+    });
     expect(offline).toMatchObject({ llm_calls: 0, extra_youtube_requests: 1 });
-    const llm = requestFields(request, 200, "rid", 1, { cache: "miss", usage: { calls: 2, inputTokens: 10, outputTokens: 5 } });
+    const llm = requestFields(request, 200, "rid", 1, {
+      cache: "miss",
+      usage: { calls: 2, inputTokens: 10, outputTokens: 5 },
+    });
     expect(llm).not.toHaveProperty("extra_youtube_requests");
   });
 
   test("requestFields() says who did the work of a shared answer", () => {
-    const fields = requestFields(new Request("http://127.0.0.1:3000/chat"), 200, "rid", 1, { cache: "shared", work: "remote" });
+    const fields = requestFields(new Request("http://127.0.0.1:3000/chat"), 200, "rid", 1, {
+      cache: "shared",
+      work: "remote",
+    });
     expect([fields.cache, fields.work]).toEqual(["shared", "remote"]);
   });
 
   test("a handler that throws is logged as a 500 at error level, and the error still propagates", async () => {
     const lines: { level: string; fields: unknown }[] = [];
-    const logger: Logger = { info: (_, fields) => void lines.push({ level: "info", fields }), warn() {}, error: (_, fields) => void lines.push({ level: "error", fields }) };
+    const logger: Logger = {
+      info: (_, fields) => void lines.push({ level: "info", fields }),
+      warn() {},
+      error: (_, fields) => void lines.push({ level: "error", fields }),
+    };
     const log = createRequestLog({ logger });
     const failing = log.wrap(() => Promise.reject(new Error("boom")));
     await expect(failing(new Request("http://x/chat", { method: "POST" }))).rejects.toThrow("boom");
-    expect(lines).toEqual([{ level: "error", fields: expect.objectContaining({ method: "POST", path: "/chat", status: 500 }) }]);
+    expect(lines).toEqual([{
+      level: "error",
+      fields: expect.objectContaining({ method: "POST", path: "/chat", status: 500 }),
+    }]);
   });
 });
 

@@ -6,8 +6,18 @@ import type { ChatResponse } from "../../../src/domain/chat.ts";
 import type { AnswerListener } from "../../../src/domain/generation.ts";
 import { AppError } from "../../../src/domain/errors.ts";
 
-const BODY: ChatResponse = { url: "u", model: "chat-1.0", prompt: "summary", language: "en", output_format: "text", output: "Hello, world.", video_duration: "5 minutes" };
-const errorBody = (error: unknown) => ({ error: { code: error instanceof AppError ? error.code : "internal_error", message: "m", request_id: "r" } });
+const BODY: ChatResponse = {
+  url: "u",
+  model: "chat-1.0",
+  prompt: "summary",
+  language: "en",
+  output_format: "text",
+  output: "Hello, world.",
+  video_duration: "5 minutes",
+};
+const errorBody = (error: unknown) => ({
+  error: { code: error instanceof AppError ? error.code : "internal_error", message: "m", request_id: "r" },
+});
 
 /** A stream whose work is driven by the test through `listener` and `settle`. */
 function open(keepAliveMs = 10_000) {
@@ -26,7 +36,13 @@ function open(keepAliveMs = 10_000) {
       return new Promise((resolve, reject) => (settle = { resolve, reject }));
     },
   });
-  return { response, live, emit: (e: Parameters<AnswerListener>[0]) => listener(e), settle: () => settle, gone: () => gone };
+  return {
+    response,
+    live,
+    emit: (e: Parameters<AnswerListener>[0]) => listener(e),
+    settle: () => settle,
+    gone: () => gone,
+  };
 }
 
 describe("streamChat()", () => {
@@ -46,7 +62,8 @@ describe("streamChat()", () => {
       timers.add(handle);
       return handle;
     }) as typeof setTimeout;
-    globalThis.clearTimeout = ((handle: ReturnType<typeof setTimeout>) => (timers.delete(handle), realClear(handle))) as typeof clearTimeout;
+    globalThis.clearTimeout =
+      ((handle: ReturnType<typeof setTimeout>) => (timers.delete(handle), realClear(handle))) as typeof clearTimeout;
     try {
       const s = open(20);
       await Bun.sleep(0);
@@ -70,7 +87,8 @@ describe("streamChat()", () => {
     s.settle().resolve(BODY);
     const text = await response.text();
     expect(text).toBe(
-      'event: progress\ndata: {"stage":"transcript"}\n\n' + 'event: delta\ndata: {"text":"Hello, "}\n\n' + 'event: delta\ndata: {"text":"world."}\n\n' + `event: done\ndata: ${JSON.stringify(BODY)}\n\n`,
+      'event: progress\ndata: {"stage":"transcript"}\n\n' + 'event: delta\ndata: {"text":"Hello, "}\n\n' +
+        'event: delta\ndata: {"text":"world."}\n\n' + `event: done\ndata: ${JSON.stringify(BODY)}\n\n`,
     );
     expect(s.live.count).toBe(0);
   });
@@ -82,7 +100,10 @@ describe("streamChat()", () => {
     const response = await s.response;
     s.settle().resolve(BODY);
     const text = await response.text();
-    expect(text).toBe('event: delta\ndata: {"text":"Goodbye"}\n\n' + 'event: error\ndata: {"error":{"code":"upstream_error","message":"m","request_id":"r"}}\n\n');
+    expect(text).toBe(
+      'event: delta\ndata: {"text":"Goodbye"}\n\n' +
+        'event: error\ndata: {"error":{"code":"upstream_error","message":"m","request_id":"r"}}\n\n',
+    );
   });
 
   test("a reader that does not read gets no pile of keep-alives: one is queued at most behind unsent data", async () => {
@@ -119,6 +140,8 @@ describe("streamChat()", () => {
     b.emit({ type: "progress", progress: { stage: "transcript" } });
     const response = await b.response;
     b.live.interrupt(new AppError("overloaded", "stopping"));
-    expect(await response.text()).toEndWith('event: error\ndata: {"error":{"code":"overloaded","message":"m","request_id":"r"}}\n\n');
+    expect(await response.text()).toEndWith(
+      'event: error\ndata: {"error":{"code":"overloaded","message":"m","request_id":"r"}}\n\n',
+    );
   });
 });

@@ -3,7 +3,11 @@ import { describe, expect, test } from "bun:test";
 import { carryScores, span } from "../../../src/domain/reading/aligned-readings.ts";
 import type { Passage } from "../../../src/domain/reading/passages.ts";
 
-const passage = (start: number, end: number): Passage => ({ start, cues: [{ start, duration: end - start, text: "x" }], text: "x" });
+const passage = (start: number, end: number): Passage => ({
+  start,
+  cues: [{ start, duration: end - start, text: "x" }],
+  text: "x",
+});
 
 describe("carryScores()", () => {
   test("a passage's score goes to the passage of the other reading at the same time", () => {
@@ -32,6 +36,12 @@ describe("carryScores()", () => {
   });
 
   test("span() runs from the first cue's start to the last cue's end", () => {
-    expect(span({ start: 5, cues: [{ start: 5, duration: 2, text: "a" }, { start: 8, duration: 3, text: "b" }], text: "a b" })).toEqual([5, 11]);
+    expect(
+      span({
+        start: 5,
+        cues: [{ start: 5, duration: 2, text: "a" }, { start: 8, duration: 3, text: "b" }],
+        text: "a b",
+      }),
+    ).toEqual([5, 11]);
   });
 });

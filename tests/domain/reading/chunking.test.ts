@@ -55,6 +55,8 @@ describe("transcriptLines()", () => {
   });
 
   test("renders lines as [m:ss] text, hours when needed", () => {
-    expect(renderCues([{ start: 3723, duration: 1, text: "hi" }, { start: 5, duration: 1, text: "yo" }])).toBe("[1:02:03] hi\n[0:05] yo");
+    expect(renderCues([{ start: 3723, duration: 1, text: "hi" }, { start: 5, duration: 1, text: "yo" }])).toBe(
+      "[1:02:03] hi\n[0:05] yo",
+    );
   });
 });

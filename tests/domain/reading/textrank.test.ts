@@ -30,7 +30,10 @@ describe("centrality()", () => {
 
   test("returns nothing for no documents and ranks 2,000 sentences quickly", () => {
     expect(centrality([])).toEqual([]);
-    const many = Array.from({ length: 2000 }, (_, i) => terms(`topic${i % 40} detail${i % 97} common words appear here sentence ${i}`));
+    const many = Array.from(
+      { length: 2000 },
+      (_, i) => terms(`topic${i % 40} detail${i % 97} common words appear here sentence ${i}`),
+    );
     const started = performance.now();
     expect(centrality(many)).toHaveLength(2000);
     expect(performance.now() - started).toBeLessThan(3000);

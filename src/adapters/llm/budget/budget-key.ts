@@ -9,7 +9,10 @@
  * @param digest a one-way digest of a string (hex)
  * @returns e.g. `api.groq.com/openai/v1|llama-3.1-8b-instant|key-3f1a…`
  */
-export function budgetKey(scope: { endpoint: string; model: string; apiKey: string }, digest: (text: string) => string): string {
+export function budgetKey(
+  scope: { endpoint: string; model: string; apiKey: string },
+  digest: (text: string) => string,
+): string {
   return `${endpointName(scope.endpoint)}|${scope.model}|key-${digest(`llm-budget:${scope.apiKey}`).slice(0, 24)}`;
 }
 

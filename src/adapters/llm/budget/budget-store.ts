@@ -38,7 +38,9 @@ export interface BudgetStore {
  * @param options.now clock in ms
  * @returns a budget kept in this process
  */
-export function createMemoryBudgetStore(options: { limits: Limits; windowMs: number; now?: () => number }): BudgetStore {
+export function createMemoryBudgetStore(
+  options: { limits: Limits; windowMs: number; now?: () => number },
+): BudgetStore {
   const now = options.now ?? Date.now;
   let limits = { ...options.limits };
   let state: BucketState = bucket.full(limits, now());
@@ -47,7 +49,12 @@ export function createMemoryBudgetStore(options: { limits: Limits; windowMs: num
   return {
     async take(tokens, keep = 0) {
       // Holding back more than the bucket can ever hold would block forever.
-      const wait = bucket.waitFor(current(), limits, options.windowMs, tokens + Math.max(0, Math.min(keep, limits.tokensPerWindow - tokens)));
+      const wait = bucket.waitFor(
+        current(),
+        limits,
+        options.windowMs,
+        tokens + Math.max(0, Math.min(keep, limits.tokensPerWindow - tokens)),
+      );
       if (wait === 0) state = { ...state, tokens: state.tokens - tokens, requests: state.requests - 1 };
       return wait;
     },
@@ -63,7 +70,12 @@ export function createMemoryBudgetStore(options: { limits: Limits; windowMs: num
     },
     async peek() {
       const view = current();
-      return { tokens: view.tokens, limits: { ...limits }, blockedMs: Math.max(0, view.blockedUntil - view.at), windowMs: options.windowMs };
+      return {
+        tokens: view.tokens,
+        limits: { ...limits },
+        blockedMs: Math.max(0, view.blockedUntil - view.at),
+        windowMs: options.windowMs,
+      };
     },
   };
 }
@@ -74,7 +86,9 @@ export const MIN_PLAUSIBLE_TOKEN_LIMIT = 1_000;
 /** @returns the limits with whatever the report plausibly states in place of what was assumed */
 export function learnLimits(limits: Limits, report: LimitReport): Limits {
   return {
-    tokensPerWindow: report.tokenLimit && report.tokenLimit >= MIN_PLAUSIBLE_TOKEN_LIMIT ? report.tokenLimit : limits.tokensPerWindow,
+    tokensPerWindow: report.tokenLimit && report.tokenLimit >= MIN_PLAUSIBLE_TOKEN_LIMIT
+      ? report.tokenLimit
+      : limits.tokensPerWindow,
     requestsPerWindow: report.requestLimit && report.requestLimit >= 1 ? report.requestLimit : limits.requestsPerWindow,
   };
 }

@@ -1,8 +1,8 @@
 /** @module The line of LLM calls waiting for their turn: fair order, deadline guard, refusal at once. */
 import { AppError } from "../../../domain/errors.ts";
 import type { BudgetStore } from "./budget-store.ts";
-import { waitOn, type FairClock } from "./fair-share.ts";
-import { StalePlanError, type BudgetObserver } from "./reservation.ts";
+import { type FairClock, waitOn } from "./fair-share.ts";
+import { type BudgetObserver, StalePlanError } from "./reservation.ts";
 
 /** A call waiting for its turn. */
 export interface Waiter {
@@ -68,14 +68,25 @@ export interface FairLine {
  *
  * @param options.claims the open requests' claims, by request sequence number
  */
-export function createFairLine(options: { store: BudgetStore; claims: Map<number, Claim>; clock: FairClock; now: () => number; sleep: (ms: number) => Promise<void>; observer?: BudgetObserver }): FairLine {
+export function createFairLine(
+  options: {
+    store: BudgetStore;
+    claims: Map<number, Claim>;
+    clock: FairClock;
+    now: () => number;
+    sleep: (ms: number) => Promise<void>;
+    observer?: BudgetObserver;
+  },
+): FairLine {
   const { store, observer, now, sleep, clock } = options;
   const open = options.claims;
   const queue: Waiter[] = [];
   let pumping = false;
   let wake: (() => void) | undefined;
   /** Lower limits than planned on always make a plan stale; higher ones only a plan that was cut down. */
-  const staleAt = (claim: Claim | undefined, tpm: number | undefined) => claim?.planTpm !== undefined && tpm !== undefined && (tpm < claim.planTpm || (tpm > claim.planTpm && claim.reduced === true));
+  const staleAt = (claim: Claim | undefined, tpm: number | undefined) =>
+    claim?.planTpm !== undefined && tpm !== undefined &&
+    (tpm < claim.planTpm || (tpm > claim.planTpm && claim.reduced === true));
   const markStale = (claim: Claim) => {
     claim.planTpm = undefined;
     claim.wasStale = true;
@@ -124,7 +135,8 @@ export function createFairLine(options: { store: BudgetStore; claims: Map<number
     for (const waiter of [...queue]) if (waiter.signal?.aborted) refuse(waiter, waiter.signal.reason);
     const view = await store.peek().catch(() => undefined);
     const at = now();
-    const latest = (waiter: Waiter) => waiter.deadline - (view ? (waiter.leave * view.windowMs) / view.limits.tokensPerWindow : 0);
+    const latest = (waiter: Waiter) =>
+      waiter.deadline - (view ? (waiter.leave * view.windowMs) / view.limits.tokensPerWindow : 0);
     if (view) {
       self.knownTpm = view.limits.tokensPerWindow;
       // Earliest deadline first (the line is feasible only if that order is): a call must be servable after the calls due before it that their plans cannot do without.
@@ -136,12 +148,17 @@ export function createFairLine(options: { store: BudgetStore; claims: Map<number
           continue;
         }
         const wait = waitOn(view, waiter.tokens, ahead);
-        if (waiter.tokens > view.limits.tokensPerWindow || at + wait > latest(waiter)) refuse(waiter, shortOfBudget(waiter.tokens > view.limits.tokensPerWindow ? view.windowMs : wait));
-        else if (!waiter.optional) ahead += waiter.tokens;
+        if (waiter.tokens > view.limits.tokensPerWindow || at + wait > latest(waiter)) {
+          refuse(waiter, shortOfBudget(waiter.tokens > view.limits.tokensPerWindow ? view.windowMs : wait));
+        } else if (!waiter.optional) ahead += waiter.tokens;
       }
     }
     // In fair order, but going first must cost every other call the plan cannot do without only time it can afford; when every call would cost another too much, earliest deadline first.
-    const harmless = (waiter: Waiter) => !view || queue.every((other) => other === waiter || other.optional || at + waitOn(view, other.tokens, waiter.tokens) <= latest(other));
+    const harmless = (waiter: Waiter) =>
+      !view ||
+      queue.every((other) =>
+        other === waiter || other.optional || at + waitOn(view, other.tokens, waiter.tokens) <= latest(other)
+      );
     const fair = [...queue].sort(fairOrder);
     const line = fair.filter(harmless);
     if (line.length === 0 && fair.length > 0) line.push([...fair].sort((a, b) => latest(a) - latest(b))[0]!);
@@ -192,5 +209,9 @@ function fairOrder(a: { tag: number; seq: number }, b: { tag: number; seq: numbe
 
 function shortOfBudget(waitMs: number): AppError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return new AppError("overloaded", `The language model's token budget is used up until after this request's deadline; try again in ${seconds} s`, { retryAfterSeconds: seconds });
+  return new AppError(
+    "overloaded",
+    `The language model's token budget is used up until after this request's deadline; try again in ${seconds} s`,
+    { retryAfterSeconds: seconds },
+  );
 }

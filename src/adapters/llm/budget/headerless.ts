@@ -31,7 +31,10 @@ export interface HeaderlessRule {
 export function createHeaderlessRule(options: { assumed: Limits; operatorStated?: boolean }): HeaderlessRule {
   let inRow = 0;
   let unpaced = false;
-  const assumed: LimitReport = { tokenLimit: options.assumed.tokensPerWindow, requestLimit: options.assumed.requestsPerWindow };
+  const assumed: LimitReport = {
+    tokenLimit: options.assumed.tokensPerWindow,
+    requestLimit: options.assumed.requestsPerWindow,
+  };
   return {
     judge(report, refused) {
       const stated = Object.values(report).some((value) => value !== undefined);

@@ -60,7 +60,9 @@ export function reportFromMessage(message: string): LimitReport & { requested?: 
  * @returns milliseconds, or undefined when the text is not such a duration
  */
 export function parseDurationMs(text: string): number | undefined {
-  const match = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/.exec(text.trim());
+  const match = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/.exec(
+    text.trim(),
+  );
   if (!match || text.trim() === "") return undefined;
   const [, h, m, s, ms] = match.map((part) => Number(part ?? 0));
   return Math.round(h! * 3_600_000 + m! * 60_000 + s! * 1000 + ms!);

@@ -1,7 +1,7 @@
 /** @module The first-come, first-served LLM budget that every model call passes through. */
 import type { BudgetStore } from "./budget-store.ts";
 import { createFairClock, maxMinShare } from "./fair-share.ts";
-import { createFairLine, type Claim } from "./fair-line.ts";
+import { type Claim, createFairLine } from "./fair-line.ts";
 import { createFirstAnswer } from "./first-answer.ts";
 import { createHeaderlessRule, type HeaderlessRule } from "./headerless.ts";
 import type { BudgetObserver, LlmBudget } from "./reservation.ts";
@@ -24,7 +24,15 @@ export type { BudgetObserver, LlmBudget, Reservation } from "./reservation.ts";
  * @param options.now clock in ms; `options.sleep` waits (both swappable in tests)
  * @param options.headerless what answers stating no limits teach (by default: several in a row unpace)
  */
-export function createLlmBudget(options: { store: BudgetStore; now?: () => number; sleep?: (ms: number) => Promise<void>; observer?: BudgetObserver; headerless?: HeaderlessRule }): LlmBudget {
+export function createLlmBudget(
+  options: {
+    store: BudgetStore;
+    now?: () => number;
+    sleep?: (ms: number) => Promise<void>;
+    observer?: BudgetObserver;
+    headerless?: HeaderlessRule;
+  },
+): LlmBudget {
   const { store, observer } = options;
   const now = options.now ?? Date.now;
   const open = new Map<number, Claim>();
@@ -32,7 +40,8 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
   let nextSeq = 0;
   let planning: Promise<unknown> = Promise.resolve();
   const first = createFirstAnswer();
-  const headerless = options.headerless ?? createHeaderlessRule({ assumed: { tokensPerWindow: 6_000, requestsPerWindow: 30 } });
+  const headerless = options.headerless ??
+    createHeaderlessRule({ assumed: { tokensPerWindow: 6_000, requestsPerWindow: 30 } });
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const line = createFairLine({ store, claims: open, clock, now, sleep, observer });
 
@@ -46,7 +55,10 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
     const others = [...open].filter(([other, claim]) => other !== seq && claim.held > 0).map(([, claim]) => claim);
     const firm = others.reduce((sum, claim) => sum + Math.min(claim.firm, claim.held), 0);
     const served = others.reduce((sum, claim) => sum + claim.served, own);
-    return maxMinShare(total - firm + served, others.map((claim) => claim.served + claim.held - Math.min(claim.firm, claim.held))) - own;
+    return maxMinShare(
+      total - firm + served,
+      others.map((claim) => claim.served + claim.held - Math.min(claim.firm, claim.held)),
+    ) - own;
   };
   return {
     get queueLength() {
@@ -109,7 +121,21 @@ export function createLlmBudget(options: { store: BudgetStore; now?: () => numbe
         admit(tokens, signal, latestStart = deadline, part = {}) {
           const tag = clock.tag(tokens, claim.last);
           claim.last = tag;
-          return new Promise<void>((resolve, reject) => line.enqueue({ seq, tokens, deadline: Math.min(deadline, latestStart), leave: part.leave ?? 0, optional: part.optional ?? false, part: part.leave !== undefined, tag, signal, since: now(), resolve, reject }));
+          return new Promise<void>((resolve, reject) =>
+            line.enqueue({
+              seq,
+              tokens,
+              deadline: Math.min(deadline, latestStart),
+              leave: part.leave ?? 0,
+              optional: part.optional ?? false,
+              part: part.leave !== undefined,
+              tag,
+              signal,
+              since: now(),
+              resolve,
+              reject,
+            })
+          );
         },
         async settle(taken, charged, report, refused = false) {
           if (charged !== undefined && charged < taken) await store.give(taken - charged);

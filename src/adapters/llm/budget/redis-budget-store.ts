@@ -1,6 +1,6 @@
 /** @module The LLM provider's budget in Redis, shared by every instance using the key. */
 import type { RedisConnection } from "../../redis/redis-connection.ts";
-import { MIN_PLAUSIBLE_TOKEN_LIMIT, type BudgetStore } from "./budget-store.ts";
+import { type BudgetStore, MIN_PLAUSIBLE_TOKEN_LIMIT } from "./budget-store.ts";
 import type { Limits } from "./token-bucket.ts";
 
 /**
@@ -66,7 +66,9 @@ type Reply = [number, number, number, number, number];
  * @param options.key the budget's name (see `budgetKey`), prefixed with the connection's prefix
  * @param options.fallback the store used while Redis is unreachable
  */
-export function createRedisBudgetStore(options: { connection: RedisConnection; key: string; limits: Limits; windowMs: number; fallback: BudgetStore }): BudgetStore {
+export function createRedisBudgetStore(
+  options: { connection: RedisConnection; key: string; limits: Limits; windowMs: number; fallback: BudgetStore },
+): BudgetStore {
   const { connection, fallback } = options;
   const key = `${connection.prefix}llm-budget:${options.key}`;
   let sha: Promise<string> | undefined;
@@ -99,13 +101,25 @@ export function createRedisBudgetStore(options: { connection: RedisConnection; k
     async observe(report) {
       const stated = (value: number | undefined) => value ?? -1;
       await fallback.observe(report);
-      const figures = [stated(report.tokenLimit), stated(report.tokensRemaining), stated(report.requestLimit), stated(report.requestsRemaining), report.retryAfterMs ?? 0, MIN_PLAUSIBLE_TOKEN_LIMIT];
+      const figures = [
+        stated(report.tokenLimit),
+        stated(report.tokensRemaining),
+        stated(report.requestLimit),
+        stated(report.requestsRemaining),
+        report.retryAfterMs ?? 0,
+        MIN_PLAUSIBLE_TOKEN_LIMIT,
+      ];
       await run("observe", figures).catch(() => undefined);
     },
     async peek() {
       try {
         const [, tokens, tpm, rpm, blockedMs] = await run("peek", []);
-        return { tokens, limits: { tokensPerWindow: tpm, requestsPerWindow: rpm }, blockedMs, windowMs: options.windowMs };
+        return {
+          tokens,
+          limits: { tokensPerWindow: tpm, requestsPerWindow: rpm },
+          blockedMs,
+          windowMs: options.windowMs,
+        };
       } catch {
         return await fallback.peek();
       }

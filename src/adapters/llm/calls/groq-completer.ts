@@ -3,8 +3,8 @@ import Groq from "groq-sdk";
 import { AppError, isAppError } from "../../../domain/errors.ts";
 import { linkSignals } from "../../../domain/linked-signal.ts";
 import { limitBody, mebibytes } from "../../body-limit.ts";
-import { reportFromHeaders, reportFromMessage, type LimitReport } from "../budget/limits-report.ts";
-import { ProviderLimitError, type Completer, type Completion, type CompletionRequest } from "./completer.ts";
+import { type LimitReport, reportFromHeaders, reportFromMessage } from "../budget/limits-report.ts";
+import { type Completer, type Completion, type CompletionRequest, ProviderLimitError } from "./completer.ts";
 import { backoffMs, requestedDelayMs, sleep } from "./retry.ts";
 
 export interface GroqCompleterOptions {
@@ -30,7 +30,11 @@ export interface GroqCompleterOptions {
 export type LlmOutcome = "ok" | "429" | "413" | "5xx" | "timeout" | "error";
 
 /** Told about every LLM attempt once it has ended; must not throw. */
-export type LlmCallObserver = (outcome: LlmOutcome, seconds: number, tokens?: { input: number; output: number }) => void;
+export type LlmCallObserver = (
+  outcome: LlmOutcome,
+  seconds: number,
+  tokens?: { input: number; output: number },
+) => void;
 
 /** A failed attempt, sorted by what to do next. */
 interface Failure {
@@ -52,23 +56,46 @@ interface Failure {
  * @returns the completer
  */
 export function createGroqCompleter(options: GroqCompleterOptions): Completer {
-  const client = new Groq({ apiKey: options.apiKey, baseURL: options.baseUrl, timeout: options.timeoutMs, maxRetries: 0, fetch: cappedFetch(options) });
+  const client = new Groq({
+    apiKey: options.apiKey,
+    baseURL: options.baseUrl,
+    timeout: options.timeoutMs,
+    maxRetries: 0,
+    fetch: cappedFetch(options),
+  });
 
   async function once(request: CompletionRequest, signal: AbortSignal): Promise<Completion> {
     if (request.onText) return await streamed(request, request.onText, signal);
     const { data: completion, response } = await client.chat.completions
-      .create({ model: options.model, messages: request.messages, max_tokens: request.maxTokens, temperature: 0.2 }, { signal })
+      .create({ model: options.model, messages: request.messages, max_tokens: request.maxTokens, temperature: 0.2 }, {
+        signal,
+      })
       .withResponse();
     const text = completion.choices[0]?.message?.content?.trim();
     if (!text) throw new AppError("upstream_error", "The language model returned an empty answer; try again");
     const limits = reportFromHeaders(response.headers);
-    return { text, inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0, limits };
+    return {
+      text,
+      inputTokens: completion.usage?.prompt_tokens ?? 0,
+      outputTokens: completion.usage?.completion_tokens ?? 0,
+      limits,
+    };
   }
 
   /** A streamed attempt: the text piece by piece, the usage from the last chunk (Groq's `x_groq`, or OpenAI's `usage`). */
-  async function streamed(request: CompletionRequest, onText: (piece: string) => void | Promise<void>, signal: AbortSignal): Promise<Completion> {
+  async function streamed(
+    request: CompletionRequest,
+    onText: (piece: string) => void | Promise<void>,
+    signal: AbortSignal,
+  ): Promise<Completion> {
     const { data: chunks, response } = await client.chat.completions
-      .create({ model: options.model, messages: request.messages, max_tokens: request.maxTokens, temperature: 0.2, stream: true }, { signal })
+      .create({
+        model: options.model,
+        messages: request.messages,
+        max_tokens: request.maxTokens,
+        temperature: 0.2,
+        stream: true,
+      }, { signal })
       .withResponse();
     let text = "";
     let usage: { prompt_tokens?: number; completion_tokens?: number } | undefined;
@@ -85,7 +112,12 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
     // A stream that ends without a finish reason was cut, however cleanly its connection closed.
     if (!finished) throw new AppError("upstream_error", "The language model's answer stopped short; try again later");
     if (!text.trim()) throw new AppError("upstream_error", "The language model returned an empty answer; try again");
-    return { text: text.trim(), inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0, limits: reportFromHeaders(response.headers) };
+    return {
+      text: text.trim(),
+      inputTokens: usage?.prompt_tokens ?? 0,
+      outputTokens: usage?.completion_tokens ?? 0,
+      limits: reportFromHeaders(response.headers),
+    };
   }
 
   /** One attempt, told to the observer when there is one. */
@@ -95,7 +127,10 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
     const started = performance.now();
     try {
       const completion = await once(request, signal);
-      observe("ok", (performance.now() - started) / 1000, { input: completion.inputTokens, output: completion.outputTokens });
+      observe("ok", (performance.now() - started) / 1000, {
+        input: completion.inputTokens,
+        output: completion.outputTokens,
+      });
       return completion;
     } catch (error) {
       observe(llmOutcome(error, signal), (performance.now() - started) / 1000);
@@ -107,7 +142,7 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
     async complete(request) {
       let handedOver = false;
       const onText = request.onText && ((piece: string) => ((handedOver = true), request.onText!(piece)));
-      for (let attempt = 0; ; attempt++) {
+      for (let attempt = 0;; attempt++) {
         // The SDK's own timeout stops at the headers; this one also bounds a body that trickles in.
         const timeout = linkSignals([request.signal], { ms: options.timeoutMs });
         try {
@@ -135,39 +170,86 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
 function cappedFetch(options: GroqCompleterOptions): typeof fetch {
   const fetcher = options.fetch ?? fetch;
   const maxBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
-  const tooLarge = () => new AppError("upstream_error", `The language model sent a response larger than ${mebibytes(maxBytes)}; try again later`);
-  const capped = (input: string | URL | Request, init?: RequestInit) => fetcher(input, init).then((response) => limitBody(response, maxBytes, tooLarge, init?.signal));
+  const tooLarge = () =>
+    new AppError(
+      "upstream_error",
+      `The language model sent a response larger than ${mebibytes(maxBytes)}; try again later`,
+    );
+  const capped = (input: string | URL | Request, init?: RequestInit) =>
+    fetcher(input, init).then((response) => limitBody(response, maxBytes, tooLarge, init?.signal));
   return capped as typeof fetch;
 }
 
-function classify(error: unknown, options: GroqCompleterOptions, signal: AbortSignal | undefined, timedOut: boolean): Failure {
+function classify(
+  error: unknown,
+  options: GroqCompleterOptions,
+  signal: AbortSignal | undefined,
+  timedOut: boolean,
+): Failure {
   if (isAppError(error)) return { retryable: false, error };
   if (error instanceof Groq.APIConnectionTimeoutError || (timedOut && !signal?.aborted)) {
-    return { retryable: false, error: new AppError("upstream_timeout", `The language model did not answer within ${options.timeoutMs / 1000} s; try again later`, { cause: error }) };
+    return {
+      retryable: false,
+      error: new AppError(
+        "upstream_timeout",
+        `The language model did not answer within ${options.timeoutMs / 1000} s; try again later`,
+        { cause: error },
+      ),
+    };
   }
   if (error instanceof Groq.APIUserAbortError || signal?.aborted) return { retryable: false, error: outOfTime(error) };
   if (error instanceof Groq.APIConnectionError) {
-    return { retryable: true, error: new AppError("upstream_error", "Could not reach the language model; try again later", { cause: error }) };
+    return {
+      retryable: true,
+      error: new AppError("upstream_error", "Could not reach the language model; try again later", { cause: error }),
+    };
   }
   if (error instanceof Groq.APIError && error.status !== undefined) {
     const delayMs = requestedDelayMs(error.headers, options.now);
     if (error.status === 429 || error.status === 413) return limitFailure(error, delayMs);
     const retryable = error.status >= 500 || error.status === 408 || error.status === 409;
-    return { retryable, delayMs, error: new AppError("upstream_error", `The language model failed to answer (HTTP ${error.status}); try again later`, { cause: error }) };
+    return {
+      retryable,
+      delayMs,
+      error: new AppError(
+        "upstream_error",
+        `The language model failed to answer (HTTP ${error.status}); try again later`,
+        { cause: error },
+      ),
+    };
   }
-  return { retryable: false, error: new AppError("upstream_error", "The language model failed to answer; try again later", { cause: error }) };
+  return {
+    retryable: false,
+    error: new AppError("upstream_error", "The language model failed to answer; try again later", { cause: error }),
+  };
 }
 
 /** A 429 or 413, with what its headers and body say about the limits. */
 function limitFailure(error: InstanceType<typeof Groq.APIError>, delayMs: number | undefined): Failure {
   const body = reportFromMessage(`${error.message} ${JSON.stringify(error.error ?? "")}`);
-  const report: LimitReport = { ...reportFromHeaders(error.headers), ...definedOnly(body), retryAfterMs: delayMs ?? body.retryAfterMs };
+  const report: LimitReport = {
+    ...reportFromHeaders(error.headers),
+    ...definedOnly(body),
+    retryAfterMs: delayMs ?? body.retryAfterMs,
+  };
   // A day at most: a larger figure is garbage, and is not repeated to callers.
-  const seconds = report.retryAfterMs === undefined ? undefined : Math.min(86_400, Math.max(1, Math.ceil(report.retryAfterMs / 1000)));
+  const seconds = report.retryAfterMs === undefined
+    ? undefined
+    : Math.min(86_400, Math.max(1, Math.ceil(report.retryAfterMs / 1000)));
   const when = seconds === undefined ? "later" : `in ${seconds} s`;
-  const blocked = new AppError("upstream_blocked", `The language model is rate-limiting this server; try again ${when}`, { cause: error, retryAfterSeconds: seconds });
-  if (error.status === 429) return { retryable: false, error: blocked, limit: new ProviderLimitError("rate", report, blocked) };
-  const tooLarge = new AppError("upstream_error", "The language model refused a call as larger than its limit allows; try again later", { cause: error });
+  const blocked = new AppError(
+    "upstream_blocked",
+    `The language model is rate-limiting this server; try again ${when}`,
+    { cause: error, retryAfterSeconds: seconds },
+  );
+  if (error.status === 429) {
+    return { retryable: false, error: blocked, limit: new ProviderLimitError("rate", report, blocked) };
+  }
+  const tooLarge = new AppError(
+    "upstream_error",
+    "The language model refused a call as larger than its limit allows; try again later",
+    { cause: error },
+  );
   return { retryable: false, error: tooLarge, limit: new ProviderLimitError("size", report, tooLarge) };
 }
 
@@ -177,12 +259,19 @@ function definedOnly(report: LimitReport): LimitReport {
 
 /** @returns the outcome a failed attempt counts as: its HTTP status class, a timeout, or error */
 function llmOutcome(error: unknown, signal: AbortSignal): LlmOutcome {
-  if (error instanceof Groq.APIConnectionTimeoutError || (signal.aborted && !(error instanceof Groq.APIError && error.status !== undefined))) return "timeout";
+  if (
+    error instanceof Groq.APIConnectionTimeoutError ||
+    (signal.aborted && !(error instanceof Groq.APIError && error.status !== undefined))
+  ) return "timeout";
   if (!(error instanceof Groq.APIError) || error.status === undefined) return "error";
   if (error.status === 429 || error.status === 413) return String(error.status) as "429" | "413";
   return error.status >= 500 ? "5xx" : "error";
 }
 
 function outOfTime(cause: unknown): AppError {
-  return new AppError("upstream_timeout", "The request ran out of time while the language model was answering; try again later", { cause });
+  return new AppError(
+    "upstream_timeout",
+    "The request ran out of time while the language model was answering; try again later",
+    { cause },
+  );
 }

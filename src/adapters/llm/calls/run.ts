@@ -3,10 +3,10 @@ import type { TokenCounter } from "../../../domain/reading/chunking.ts";
 import type { AnswerUsage } from "../../../domain/ports.ts";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../../domain/reading/tokens.ts";
 import type { Reservation } from "../budget/llm-budget.ts";
-import { StalePlanError, type CallPart } from "../budget/reservation.ts";
-import { ProviderLimitError, type Completer } from "./completer.ts";
+import { type CallPart, StalePlanError } from "../budget/reservation.ts";
+import { type Completer, ProviderLimitError } from "./completer.ts";
 import type { ChatMessage } from "../planning/prompts.ts";
-import { backoffMs, createRetryBudget, sleep, type RetryBudget } from "./retry.ts";
+import { backoffMs, createRetryBudget, type RetryBudget, sleep } from "./retry.ts";
 
 /** The state of one answer's calls: bound on concurrency, shared retry budget, summed usage, cancellation. */
 export interface Run {
@@ -15,7 +15,12 @@ export interface Run {
    *
    * @param part where the call stands in its plan (see `Reservation.admit`)
    */
-  call(messages: ChatMessage[], maxTokens: number, onText?: (piece: string) => void | Promise<void>, part?: CallPart): Promise<string>;
+  call(
+    messages: ChatMessage[],
+    maxTokens: number,
+    onText?: (piece: string) => void | Promise<void>,
+    part?: CallPart,
+  ): Promise<string>;
   /** Runs `work` on every item; the first failure cancels the calls still running. */
   all<T, R>(items: readonly T[], work: (item: T, index: number) => Promise<R>): Promise<R[]>;
   /** Takes the counter as calibrated now for the plan made again after a `StalePlanError`. */
@@ -78,7 +83,9 @@ export function createRun(options: RunOptions): Run {
    * usual backoff within the retry budget.
    */
   const waitOut = async (retryAfterMs: number | undefined, attempt: number, error: ProviderLimitError) => {
-    const fits = retryAfterMs === undefined ? retryBudget.take(backoffMs(attempt)) : Date.now() + retryAfterMs < latestStart();
+    const fits = retryAfterMs === undefined
+      ? retryBudget.take(backoffMs(attempt))
+      : Date.now() + retryAfterMs < latestStart();
     if (!fits) throw error.error;
     await sleep(retryAfterMs ?? backoffMs(attempt), signal);
   };
@@ -96,7 +103,7 @@ export function createRun(options: RunOptions): Run {
         const taken = Math.ceil(promptTokens(messages, options.liveCount?.() ?? count) * CHARGE_MARGIN) + maxTokens;
         const { reservation } = options;
         let refused: ProviderLimitError | undefined;
-        for (let refusals = 0; ; refusals++) {
+        for (let refusals = 0;; refusals++) {
           // After a 429, a turn that cannot come before the deadline is the provider's limit outlasting it.
           await reservation?.admit(taken, callSignal, latestStart(), part).catch((error) => {
             throw refused ? refused.error : error;
@@ -109,9 +116,19 @@ export function createRun(options: RunOptions): Run {
           usage.calls++;
           try {
             const sent = performance.now();
-            const completion = await options.completer.complete({ messages, maxTokens, signal: callSignal, retryBudget, onText });
+            const completion = await options.completer.complete({
+              messages,
+              maxTokens,
+              signal: callSignal,
+              retryBudget,
+              onText,
+            });
             options.onAnswered?.(performance.now() - sent);
-            await reservation?.settle(taken, completion.inputTokens ? completion.inputTokens + maxTokens : undefined, completion.limits);
+            await reservation?.settle(
+              taken,
+              completion.inputTokens ? completion.inputTokens + maxTokens : undefined,
+              completion.limits,
+            );
             if (completion.inputTokens) options.onCounted?.(promptTokens(messages), completion.inputTokens);
             usage.inputTokens += completion.inputTokens || promptTokens(messages);
             usage.outputTokens += completion.outputTokens || estimateTokens(completion.text);

@@ -5,8 +5,8 @@ import type { AnswerSpec } from "../../../domain/ports.ts";
 import { selectExcerpts } from "../../../domain/reading/relevance.ts";
 import { ProviderLimitError } from "../calls/completer.ts";
 import { mapReduce, NOTES_MAX_TOKENS } from "./map-reduce.ts";
-import { StalePlanError, type PlanChoice, type ReadSoFar } from "../budget/reservation.ts";
-import { excerptRoom, firmCost, linesTokens, planSummary, type CallCosts, type Plan, type PlanLimits } from "./plan.ts";
+import { type PlanChoice, type ReadSoFar, StalePlanError } from "../budget/reservation.ts";
+import { type CallCosts, excerptRoom, firmCost, linesTokens, type Plan, type PlanLimits, planSummary } from "./plan.ts";
 import { answerPrompt, combinePrompt, messages, partNotesPrompt, type PromptContext } from "./prompts.ts";
 import { promptTokens, type Run } from "../calls/run.ts";
 
@@ -53,7 +53,7 @@ const MAX_REPLANS = 2;
  */
 export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowance, onText?: OnText): Promise<Draft> {
   let prior: ReadSoFar | undefined;
-  for (let replans = 0; ; replans++) {
+  for (let replans = 0;; replans++) {
     try {
       return await draftOnce(run, spec, allowance, onText, prior);
     } catch (error) {
@@ -64,7 +64,9 @@ export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowan
         prior = error.read && error.read.notes.length > 0 ? error.read : undefined;
         continue;
       }
-      if (!(error instanceof ProviderLimitError) || error.kind !== "size" || replans >= MAX_REPLANS) throw error instanceof ProviderLimitError ? error.error : error;
+      if (!(error instanceof ProviderLimitError) || error.kind !== "size" || replans >= MAX_REPLANS) {
+        throw error instanceof ProviderLimitError ? error.error : error;
+      }
     }
   }
 }
@@ -72,15 +74,33 @@ export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowan
 /** Where the final call's text goes as it is written (a streamed answer). */
 export type OnText = (piece: string) => void | Promise<void>;
 
-async function draftOnce(run: Run, spec: AnswerSpec, allowance: Allowance, onText?: OnText, prior?: ReadSoFar): Promise<Draft> {
-  const job = await allowance.plan((room) => (prior ? chooseRest(run, spec, allowance.output, room, prior, onText) : choose(run, spec, allowance.output, room, onText)));
+async function draftOnce(
+  run: Run,
+  spec: AnswerSpec,
+  allowance: Allowance,
+  onText?: OnText,
+  prior?: ReadSoFar,
+): Promise<Draft> {
+  const job = await allowance.plan((
+    room,
+  ) => (prior
+    ? chooseRest(run, spec, allowance.output, room, prior, onText)
+    : choose(run, spec, allowance.output, room, onText))
+  );
   return await job();
 }
 
 /** Picks the plan for the room there is: the tokens to hold, and the work that follows. */
-function choose(run: Run, spec: AnswerSpec, output: number, room: Room, onText?: OnText): PlanChoice<() => Promise<Draft>> {
+function choose(
+  run: Run,
+  spec: AnswerSpec,
+  output: number,
+  room: Room,
+  onText?: OnText,
+): PlanChoice<() => Promise<Draft>> {
   const context: PromptContext = { language: spec.language, format: spec.outputFormat, title: spec.transcript.title };
-  const ask = (transcript: string, excerpted?: "matches" | "sampled") => messages(context, answerPrompt(context, { transcript, prompt: spec.prompt, isSummary: spec.isSummary, excerpted }));
+  const ask = (transcript: string, excerpted?: "matches" | "sampled") =>
+    messages(context, answerPrompt(context, { transcript, prompt: spec.prompt, isSummary: spec.isSummary, excerpted }));
   // Every call is charged its max_tokens: on a small plan, an eighth of the window is room enough for an answer.
   const costs = callCosts(run, spec, context, Math.min(output, Math.max(256, Math.floor(room.tokensPerWindow / 8))));
   const limits: PlanLimits = { maxCallTokens: room.maxCallTokens, available: room.tokens };
@@ -107,7 +127,9 @@ function choose(run: Run, spec: AnswerSpec, output: number, room: Room, onText?:
     }
   }
   // A question no passage matches is read from a sample, within a third of the window: it must not starve the others.
-  const fair = spec.isSummary ? limits : { ...limits, available: Math.min(limits.available, Math.max(3_000, Math.floor(room.tokensPerWindow / 3))) };
+  const fair = spec.isSummary
+    ? limits
+    : { ...limits, available: Math.min(limits.available, Math.max(3_000, Math.floor(room.tokensPerWindow / 3))) };
   const plan = planSummary(transcriptLines(spec.transcript.cues, "coarse"), costs, fair, run.count);
   if (plan.shape === "refused") throw shortOfBudget(plan.retryAfterTokens, room);
   const budget = { input: room.maxCallTokens - costs.output, output: costs.output };
@@ -115,43 +137,105 @@ function choose(run: Run, spec: AnswerSpec, output: number, room: Room, onText?:
     const { text, read } = await runPlan(run, spec, context, plan, budget, onText);
     return { text, plan: describe(plan), coverage: plan.coverage * read };
   };
-  return { hold: plan.cost, value, reduced: plan.shape === "condensed", firm: firmCost(plan, costs, limits, run.count) };
+  return {
+    hold: plan.cost,
+    value,
+    reduced: plan.shape === "condensed",
+    firm: firmCost(plan, costs, limits, run.count),
+  };
 }
 
 /** @returns the answer, and the share of the plan's lines read (parts may be left out, see `mapReduce`) */
 /** After a stale plan: the rest of the transcript, planned on what is known now, combined with the notes already read. */
-function chooseRest(run: Run, spec: AnswerSpec, output: number, room: Room, prior: ReadSoFar, onText?: OnText): PlanChoice<() => Promise<Draft>> {
+function chooseRest(
+  run: Run,
+  spec: AnswerSpec,
+  output: number,
+  room: Room,
+  prior: ReadSoFar,
+  onText?: OnText,
+): PlanChoice<() => Promise<Draft>> {
   const context: PromptContext = { language: spec.language, format: spec.outputFormat, title: spec.transcript.title };
   const costs = callCosts(run, spec, context, Math.min(output, Math.max(256, Math.floor(room.tokensPerWindow / 8))));
   const coarse = transcriptLines(spec.transcript.cues, "coarse");
   const total = linesTokens(coarse, run.count);
   const rest = coarse.filter((line) => line.start >= prior.until);
-  const plan = planSummary(rest, costs, { maxCallTokens: room.maxCallTokens, available: room.tokens - prior.notes.length * costs.notes }, run.count);
+  const plan = planSummary(rest, costs, {
+    maxCallTokens: room.maxCallTokens,
+    available: room.tokens - prior.notes.length * costs.notes,
+  }, run.count);
   if (plan.shape === "refused") throw shortOfBudget(plan.retryAfterTokens, room);
   const budget = { input: room.maxCallTokens - costs.output, output: costs.output };
   const value = async () => {
     const { text, read } = await mapReduce(run, spec, context, budget, plan.lines, onText, prior);
     const restTokens = linesTokens(rest, run.count);
-    return { text, plan: `${describe(plan)}+replanned`, coverage: Math.min(1, (prior.tokens + plan.coverage * read * restTokens) / Math.max(1, total)) };
+    return {
+      text,
+      plan: `${describe(plan)}+replanned`,
+      coverage: Math.min(1, (prior.tokens + plan.coverage * read * restTokens) / Math.max(1, total)),
+    };
   };
-  return { hold: plan.cost + prior.notes.length * costs.notes, value, reduced: plan.shape === "condensed", firm: firmCost(plan, costs, { maxCallTokens: room.maxCallTokens, available: room.tokens }, run.count) };
+  return {
+    hold: plan.cost + prior.notes.length * costs.notes,
+    value,
+    reduced: plan.shape === "condensed",
+    firm: firmCost(plan, costs, { maxCallTokens: room.maxCallTokens, available: room.tokens }, run.count),
+  };
 }
 
-async function runPlan(run: Run, spec: AnswerSpec, context: PromptContext, plan: Exclude<Plan, { shape: "refused" }>, budget: { input: number; output: number }, onText?: OnText): Promise<{ text: string; read: number }> {
+async function runPlan(
+  run: Run,
+  spec: AnswerSpec,
+  context: PromptContext,
+  plan: Exclude<Plan, { shape: "refused" }>,
+  budget: { input: number; output: number },
+  onText?: OnText,
+): Promise<{ text: string; read: number }> {
   const oneCall = plan.shape === "one-call" || (plan.shape === "condensed" && plan.then === "one-call");
   const sampled = plan.shape === "condensed" ? "sampled" : undefined;
   if (!oneCall) return await mapReduce(run, spec, context, budget, plan.lines, onText);
   spec.events?.progress({ stage: "writing" });
-  return { text: await run.call(messages(context, answerPrompt(context, { transcript: renderCues(plan.lines), prompt: spec.prompt, isSummary: spec.isSummary, excerpted: sampled })), budget.output, onText), read: 1 };
+  return {
+    text: await run.call(
+      messages(
+        context,
+        answerPrompt(context, {
+          transcript: renderCues(plan.lines),
+          prompt: spec.prompt,
+          isSummary: spec.isSummary,
+          excerpted: sampled,
+        }),
+      ),
+      budget.output,
+      onText,
+    ),
+    read: 1,
+  };
 }
 
 function callCosts(run: Run, spec: AnswerSpec, context: PromptContext, output: number): CallCosts {
   const question = spec.isSummary ? undefined : spec.prompt;
   const tokens = (ask: Parameters<typeof promptTokens>[0]) => promptTokens(ask, run.count);
   return {
-    answerPrompt: tokens(messages(context, answerPrompt(context, { transcript: "", prompt: spec.prompt, isSummary: spec.isSummary, excerpted: "sampled" }))),
-    notesPrompt: tokens(messages(context, partNotesPrompt(context, { transcript: "", index: 999, count: 999, prompt: question }), "notes")),
-    combinePrompt: tokens(messages(context, combinePrompt(context, { notes: "", prompt: spec.prompt, isSummary: spec.isSummary, partial: false }))),
+    answerPrompt: tokens(
+      messages(
+        context,
+        answerPrompt(context, { transcript: "", prompt: spec.prompt, isSummary: spec.isSummary, excerpted: "sampled" }),
+      ),
+    ),
+    notesPrompt: tokens(
+      messages(
+        context,
+        partNotesPrompt(context, { transcript: "", index: 999, count: 999, prompt: question }),
+        "notes",
+      ),
+    ),
+    combinePrompt: tokens(
+      messages(
+        context,
+        combinePrompt(context, { notes: "", prompt: spec.prompt, isSummary: spec.isSummary, partial: false }),
+      ),
+    ),
     output,
     notes: Math.min(NOTES_MAX_TOKENS, output),
   };
@@ -163,5 +247,9 @@ function describe(plan: Exclude<Plan, { shape: "refused" }>): string {
 
 function shortOfBudget(tokens: number, budget: { tokensPerWindow: number; windowMs: number }): AppError {
   const seconds = Math.max(1, Math.ceil((tokens * budget.windowMs) / budget.tokensPerWindow / 1000));
-  return new AppError("overloaded", `The language model's token budget cannot serve this request before its deadline; try again in ${seconds} s`, { retryAfterSeconds: seconds });
+  return new AppError(
+    "overloaded",
+    `The language model's token budget cannot serve this request before its deadline; try again in ${seconds} s`,
+    { retryAfterSeconds: seconds },
+  );
 }

@@ -3,7 +3,7 @@ import { chunkCues, renderCues } from "../../../domain/reading/chunking.ts";
 import type { Cue } from "../../../domain/transcript.ts";
 import type { AnswerSpec } from "../../../domain/ports.ts";
 import { isAppError } from "../../../domain/errors.ts";
-import { StalePlanError, type ReadSoFar } from "../budget/reservation.ts";
+import { type ReadSoFar, StalePlanError } from "../budget/reservation.ts";
 import { estimateTokens } from "../../../domain/reading/tokens.ts";
 import type { CallBudget } from "./call-budget.ts";
 import { combinePrompt, messages, partNotesPrompt, type PromptContext } from "./prompts.ts";
@@ -28,22 +28,37 @@ export const NOTES_MAX_TOKENS = 320;
  * @returns the final answer, and the share of the lines' tokens read
  * @throws {StalePlanError} with the notes read so far, when the plan is found stale
  */
-export async function mapReduce(run: Run, spec: AnswerSpec, context: PromptContext, budget: CallBudget, lines: readonly Cue[], onText?: (piece: string) => void | Promise<void>, prior?: ReadSoFar): Promise<{ text: string; read: number }> {
+export async function mapReduce(
+  run: Run,
+  spec: AnswerSpec,
+  context: PromptContext,
+  budget: CallBudget,
+  lines: readonly Cue[],
+  onText?: (piece: string) => void | Promise<void>,
+  prior?: ReadSoFar,
+): Promise<{ text: string; read: number }> {
   const question = spec.isSummary ? undefined : spec.prompt;
-  const partAsk = (transcript: string, index: number, count: number) => messages(context, partNotesPrompt(context, { transcript, index, count, prompt: question }), "notes");
+  const partAsk = (transcript: string, index: number, count: number) =>
+    messages(context, partNotesPrompt(context, { transcript, index, count, prompt: question }), "notes");
   const room = budget.input - promptTokens(partAsk("", 999, 999), run.count);
   const chunks = chunkCues(lines, Math.max(1, room), run.count);
   const notesTokens = Math.min(NOTES_MAX_TOKENS, budget.output);
   let read = 0;
   spec.events?.progress({ stage: "reading", done: 0, total: chunks.length });
   // What the combining call will take: its prompt, every part's notes, the answer.
-  const leave = promptTokens(combineAsk(context, spec, [], false), run.count) + chunks.length * notesTokens + budget.output;
+  const leave = promptTokens(combineAsk(context, spec, [], false), run.count) + chunks.length * notesTokens +
+    budget.output;
   const done: (string | undefined)[] = [];
   // The last part is asked for second, so that when parts must be left out they are from the middle and the end is read.
-  const order = chunks.length > 1 ? [0, chunks.length - 1, ...Array.from({ length: chunks.length - 2 }, (_, i) => i + 1)] : [0];
+  const order = chunks.length > 1
+    ? [0, chunks.length - 1, ...Array.from({ length: chunks.length - 2 }, (_, i) => i + 1)]
+    : [0];
   const asked = await run.all(order, async (index) => {
     const chunk = chunks[index]!;
-    const note = await run.call(partAsk(renderCues(chunk.cues), index, chunks.length), notesTokens, undefined, { leave, optional: index > 0 }).catch((error) => {
+    const note = await run.call(partAsk(renderCues(chunk.cues), index, chunks.length), notesTokens, undefined, {
+      leave,
+      optional: index > 0,
+    }).catch((error) => {
       if (index === 0 || !isAppError(error, "overloaded") || spec.signal?.aborted) throw error;
       return undefined;
     });
@@ -56,26 +71,53 @@ export async function mapReduce(run: Run, spec: AnswerSpec, context: PromptConte
   const notes: (string | undefined)[] = [];
   for (const { index, note } of asked) notes[index] = note;
   const readTokens = chunks.reduce((sum, chunk, index) => sum + (notes[index] === undefined ? 0 : chunk.tokens), 0);
-  const useful = [...(prior?.notes ?? []), ...notes].filter((note): note is string => note !== undefined && note !== "" && !/^\W*NONE\W*$/i.test(note));
-  const text = await reduce(run, spec, context, budget, useful.length > 0 ? useful : ["(No part of the transcript speaks about this.)"], onText);
+  const useful = [...(prior?.notes ?? []), ...notes].filter((note): note is string =>
+    note !== undefined && note !== "" && !/^\W*NONE\W*$/i.test(note)
+  );
+  const text = await reduce(
+    run,
+    spec,
+    context,
+    budget,
+    useful.length > 0 ? useful : ["(No part of the transcript speaks about this.)"],
+    onText,
+  );
   return { text, read: readTokens / Math.max(1, chunks.reduce((sum, chunk) => sum + chunk.tokens, 0)) };
 }
 
 /** Combines the notes; only the last call, the answer's, is streamed to `onText`. */
-async function reduce(run: Run, spec: AnswerSpec, context: PromptContext, budget: CallBudget, notes: string[], onText?: (piece: string) => void | Promise<void>): Promise<string> {
+async function reduce(
+  run: Run,
+  spec: AnswerSpec,
+  context: PromptContext,
+  budget: CallBudget,
+  notes: string[],
+  onText?: (piece: string) => void | Promise<void>,
+): Promise<string> {
   const ask = (batch: readonly string[], partial: boolean) => combineAsk(context, spec, batch, partial);
   const final = ask(notes, false);
-  const write = (last: typeof final) => (spec.events?.progress({ stage: "writing" }), run.call(last, budget.output, onText));
+  const write = (
+    last: typeof final,
+  ) => (spec.events?.progress({ stage: "writing" }), run.call(last, budget.output, onText));
   if (promptTokens(final, run.count) <= budget.input) return await write(final);
-  if (notes.length === 1) return await write(ask([clip(notes[0]!, budget.input - promptTokens(ask([], false), run.count))], false));
+  if (notes.length === 1) {
+    return await write(ask([clip(notes[0]!, budget.input - promptTokens(ask([], false), run.count))], false));
+  }
   const room = budget.input - promptTokens(ask([], true), run.count);
   const groups = pack(notes.map((note) => clip(note, Math.floor(room / 2) - 2)), room);
-  const merged = await run.all(groups, (group) => run.call(ask(group, true), Math.min(NOTES_MAX_TOKENS, budget.output)));
+  const merged = await run.all(
+    groups,
+    (group) => run.call(ask(group, true), Math.min(NOTES_MAX_TOKENS, budget.output)),
+  );
   return await reduce(run, spec, context, budget, merged, onText);
 }
 
 /** The notes of the parts read without a gap from the first, after those of `prior`. */
-function readSoFar(chunks: readonly { cues: readonly Cue[]; tokens: number }[], done: readonly (string | undefined)[], prior?: ReadSoFar): ReadSoFar {
+function readSoFar(
+  chunks: readonly { cues: readonly Cue[]; tokens: number }[],
+  done: readonly (string | undefined)[],
+  prior?: ReadSoFar,
+): ReadSoFar {
   const read: ReadSoFar = { notes: [...(prior?.notes ?? [])], until: prior?.until ?? 0, tokens: prior?.tokens ?? 0 };
   for (const [index, chunk] of chunks.entries()) {
     if (done[index] === undefined) break;
@@ -88,7 +130,11 @@ function readSoFar(chunks: readonly { cues: readonly Cue[]; tokens: number }[], 
 }
 
 function combineAsk(context: PromptContext, spec: AnswerSpec, notes: readonly string[], partial: boolean) {
-  return messages(context, combinePrompt(context, { notes: notes.join("\n\n"), prompt: spec.prompt, isSummary: spec.isSummary, partial }), partial ? "notes" : "answer");
+  return messages(
+    context,
+    combinePrompt(context, { notes: notes.join("\n\n"), prompt: spec.prompt, isSummary: spec.isSummary, partial }),
+    partial ? "notes" : "answer",
+  );
 }
 
 /** Groups notes in order so each group's text fits `room` tokens; each note fits half of it, so groups hold two or more. */

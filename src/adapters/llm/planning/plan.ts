@@ -44,21 +44,42 @@ const MIN_READ_TOKENS = 400;
  *
  * @param lines the transcript as lines (see `transcriptLines`)
  */
-export function planSummary(lines: readonly Cue[], costs: CallCosts, limits: PlanLimits, count: TokenCounter = estimateTokens): Plan {
+export function planSummary(
+  lines: readonly Cue[],
+  costs: CallCosts,
+  limits: PlanLimits,
+  count: TokenCounter = estimateTokens,
+): Plan {
   const total = linesTokens(lines, count);
   const fits = (tokens: number) => costOf(tokens, costs, limits) <= limits.available;
   if (fits(total)) {
     const cost = costOf(total, costs, limits);
-    return { shape: oneCallFits(total, costs, limits) ? "one-call" : "map-reduce", lines: [...lines], cost, coverage: 1 };
+    return {
+      shape: oneCallFits(total, costs, limits) ? "one-call" : "map-reduce",
+      lines: [...lines],
+      cost,
+      coverage: 1,
+    };
   }
   const target = largestFitting(total, fits);
   if (target < Math.min(total, MIN_READ_TOKENS)) {
     const smallest = Math.min(total, MIN_READ_TOKENS);
-    return { shape: "refused", retryAfterTokens: costOf(smallest, costs, limits) - limits.available, cost: 0, coverage: 0 };
+    return {
+      shape: "refused",
+      retryAfterTokens: costOf(smallest, costs, limits) - limits.available,
+      cost: 0,
+      coverage: 0,
+    };
   }
   const condensed = condenseLines(lines, target, count);
   const then = oneCallFits(condensed.tokens, costs, limits) ? "one-call" : "map-reduce";
-  return { shape: "condensed", then, lines: condensed.lines, cost: costOf(condensed.tokens, costs, limits), coverage: condensed.tokens / Math.max(1, total) };
+  return {
+    shape: "condensed",
+    then,
+    lines: condensed.lines,
+    cost: costOf(condensed.tokens, costs, limits),
+    coverage: condensed.tokens / Math.max(1, total),
+  };
 }
 
 /**
@@ -78,7 +99,12 @@ export function excerptRoom(costs: CallCosts, limits: PlanLimits, tokensPerWindo
  * of a map-reduce, the first part and the combining call (the parts after
  * it may be left out when the budget runs short).
  */
-export function firmCost(plan: Exclude<Plan, { shape: "refused" }>, costs: CallCosts, limits: PlanLimits, count: TokenCounter = estimateTokens): number {
+export function firmCost(
+  plan: Exclude<Plan, { shape: "refused" }>,
+  costs: CallCosts,
+  limits: PlanLimits,
+  count: TokenCounter = estimateTokens,
+): number {
   const tokens = linesTokens(plan.lines, count);
   if (oneCallFits(tokens, costs, limits)) return plan.cost;
   const parts = Math.ceil(tokens / Math.max(1, limits.maxCallTokens - costs.notesPrompt - costs.output));

@@ -103,7 +103,9 @@ export class AnswerShaper {
     }
     const closing = (this.#fenced && CLOSING_FENCE.test(line)) || CLOSING_TAG.test(line);
     // In `text`, a blank line ends a block at once (unless a closing line waits): the block may go out.
-    if (line.trim() === "" && this.#options.format === "text" && this.#pending.length === 0) return await this.#blockLine(line);
+    if (line.trim() === "" && this.#options.format === "text" && this.#pending.length === 0) {
+      return await this.#blockLine(line);
+    }
     if (line.trim() === "" || closing) {
       this.#pending.push(line);
       return;

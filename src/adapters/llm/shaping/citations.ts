@@ -1,5 +1,5 @@
 /** @module Makes every `[m:ss]` citation in an answer point at a moment that exists in the transcript. */
-import { formatTimestamp, type Cue } from "../../../domain/transcript.ts";
+import { type Cue, formatTimestamp } from "../../../domain/transcript.ts";
 
 const CITATION = / ?\[((?:\d{1,2}:)?\d{1,2}:\d{2})\]/g;
 

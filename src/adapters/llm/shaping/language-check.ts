@@ -56,7 +56,11 @@ function judgedWords(text: string): { words: string[]; letterCount: number } {
  * common words only, so an answer full of product names is judged by the
  * words around them.
  */
-export function scriptVerdict(text: string, language: Language, detectorLetters = MIN_DETECTOR_LETTERS): boolean | string {
+export function scriptVerdict(
+  text: string,
+  language: Language,
+  detectorLetters = MIN_DETECTOR_LETTERS,
+): boolean | string {
   const { words, letterCount } = judgedWords(text);
   const judged = letters(words);
   if (judged.length < MIN_SCRIPT_LETTERS) return false;

@@ -77,7 +77,9 @@ function renderList(list: Tokens.List): string[] {
 
 function renderTable(table: Tokens.Table): string[] {
   const headers = table.header.map((cell) => inline(cell.tokens));
-  return table.rows.map((row) => `- ${row.map((cell, i) => (headers[i] ? `${headers[i]}: ${inline(cell.tokens)}` : inline(cell.tokens))).join("; ")}`);
+  return table.rows.map((row) =>
+    `- ${row.map((cell, i) => (headers[i] ? `${headers[i]}: ${inline(cell.tokens)}` : inline(cell.tokens))).join("; ")}`
+  );
 }
 
 function inline(tokens: readonly Token[] | undefined): string {
@@ -105,7 +107,9 @@ function inlineToken(token: Token): string {
     case "escape":
       return token.text;
     default:
-      return "tokens" in token && token.tokens ? inline(token.tokens) : decode("text" in token ? String(token.text) : "");
+      return "tokens" in token && token.tokens
+        ? inline(token.tokens)
+        : decode("text" in token ? String(token.text) : "");
   }
 }
 

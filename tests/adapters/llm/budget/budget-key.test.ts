@@ -3,7 +3,11 @@ import { describe, expect, test } from "bun:test";
 import { budgetKey } from "../../../../src/adapters/llm/budget/budget-key.ts";
 import { sha256Hex } from "../../../../src/adapters/keys/key-digest.ts";
 
-const groq = { endpoint: "https://api.groq.com/openai/v1", model: "llama-3.1-8b-instant", apiKey: "gsk_organisation_a_secret" };
+const groq = {
+  endpoint: "https://api.groq.com/openai/v1",
+  model: "llama-3.1-8b-instant",
+  apiKey: "gsk_organisation_a_secret",
+};
 
 describe("budgetKey()", () => {
   test("names the endpoint, the model and a digest of the key, never the key itself", () => {

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { createMemoryBudgetStore } from "../../../../src/adapters/llm/budget/budget-store.ts";
 import { createFairClock } from "../../../../src/adapters/llm/budget/fair-share.ts";
-import { createFairLine, type Claim, type Waiter } from "../../../../src/adapters/llm/budget/fair-line.ts";
+import { type Claim, createFairLine, type Waiter } from "../../../../src/adapters/llm/budget/fair-line.ts";
 import { StalePlanError } from "../../../../src/adapters/llm/budget/reservation.ts";
 import { isAppError } from "../../../../src/domain/errors.ts";
 
@@ -10,11 +10,36 @@ import { isAppError } from "../../../../src/domain/errors.ts";
 function lineOn(tokensPerWindow: number) {
   let clock = 0;
   const now = () => clock;
-  const store = createMemoryBudgetStore({ limits: { tokensPerWindow, requestsPerWindow: 1000 }, windowMs: 60_000, now });
+  const store = createMemoryBudgetStore({
+    limits: { tokensPerWindow, requestsPerWindow: 1000 },
+    windowMs: 60_000,
+    now,
+  });
   const claims = new Map<number, Claim>();
-  const line = createFairLine({ store, claims, clock: createFairClock(), now, sleep: async (ms) => void (clock += ms), observer: undefined });
+  const line = createFairLine({
+    store,
+    claims,
+    clock: createFairClock(),
+    now,
+    sleep: async (ms) => void (clock += ms),
+    observer: undefined,
+  });
   const call = (seq: number, tokens: number, extra: Partial<Waiter> = {}) =>
-    new Promise<number>((resolve, reject) => line.enqueue({ seq, tokens, deadline: 600_000, leave: 0, optional: false, part: false, tag: tokens, since: now(), resolve: () => resolve(now()), reject, ...extra }));
+    new Promise<number>((resolve, reject) =>
+      line.enqueue({
+        seq,
+        tokens,
+        deadline: 600_000,
+        leave: 0,
+        optional: false,
+        part: false,
+        tag: tokens,
+        since: now(),
+        resolve: () => resolve(now()),
+        reject,
+        ...extra,
+      })
+    );
   return { line, claims, call, store, now };
 }
 
@@ -23,7 +48,10 @@ describe("createFairLine()", () => {
     const { call, store } = lineOn(6000);
     await store.take(5000);
     const order: string[] = [];
-    await Promise.all([call(0, 4000, { tag: 1 }).then(() => order.push("big")), call(1, 1000, { tag: 2 }).then(() => order.push("small"))]);
+    await Promise.all([
+      call(0, 4000, { tag: 1 }).then(() => order.push("big")),
+      call(1, 1000, { tag: 2 }).then(() => order.push("small")),
+    ]);
     expect(order).toEqual(["small", "big"]);
   });
 

@@ -1,6 +1,10 @@
 /** @module Tests of headerless.ts: answers stating no limits lift nothing until several in a row. */
 import { describe, expect, test } from "bun:test";
-import { createHeaderlessRule, HEADERLESS_ANSWERS_TO_UNPACE, NO_STATED_LIMIT } from "../../../../src/adapters/llm/budget/headerless.ts";
+import {
+  createHeaderlessRule,
+  HEADERLESS_ANSWERS_TO_UNPACE,
+  NO_STATED_LIMIT,
+} from "../../../../src/adapters/llm/budget/headerless.ts";
 
 const FREE = { tokensPerWindow: 6000, requestsPerWindow: 30 };
 const unpaced = { tokenLimit: NO_STATED_LIMIT, requestLimit: NO_STATED_LIMIT };
@@ -21,7 +25,10 @@ describe("createHeaderlessRule()", () => {
     const rule = createHeaderlessRule({ assumed: FREE });
     rule.judge({}, false);
     rule.judge({}, false);
-    expect(rule.judge({ tokenLimit: 6000, tokensRemaining: 100 }, false)).toEqual({ learn: { tokenLimit: 6000, tokensRemaining: 100 }, known: true });
+    expect(rule.judge({ tokenLimit: 6000, tokensRemaining: 100 }, false)).toEqual({
+      learn: { tokenLimit: 6000, tokensRemaining: 100 },
+      known: true,
+    });
     for (let i = 1; i < HEADERLESS_ANSWERS_TO_UNPACE; i++) expect(rule.judge({}, false).learn).toBeUndefined();
   });
 

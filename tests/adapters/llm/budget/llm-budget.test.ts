@@ -8,13 +8,21 @@ import { isAppError } from "../../../../src/domain/errors.ts";
 function budgetOn(tokensPerWindow: number) {
   let clock = 0;
   const now = () => clock;
-  const store = createMemoryBudgetStore({ limits: { tokensPerWindow, requestsPerWindow: 1000 }, windowMs: 60_000, now });
+  const store = createMemoryBudgetStore({
+    limits: { tokensPerWindow, requestsPerWindow: 1000 },
+    windowMs: 60_000,
+    now,
+  });
   const sleep = async (ms: number) => {
     clock += ms;
     await Promise.resolve();
   };
   const seen: { queued: number[]; waited: number[] } = { queued: [], waited: [] };
-  const observer = { remaining() {}, queued: (n: number) => seen.queued.push(n), waited: (s: number) => seen.waited.push(s) };
+  const observer = {
+    remaining() {},
+    queued: (n: number) => seen.queued.push(n),
+    waited: (s: number) => seen.waited.push(s),
+  };
   return { budget: createLlmBudget({ store, now, sleep, observer }), now, seen };
 }
 
@@ -146,7 +154,11 @@ describe("createLlmBudget()", () => {
 describe("createLlmBudget() before the provider has answered", () => {
   test("the first request plans on the guess; a later one its guess would cut down plans once that answer taught the real limits", async () => {
     // A clock that never moves and sleeps that never end: only the first answer can let the second request plan.
-    const store = createMemoryBudgetStore({ limits: { tokensPerWindow: 6000, requestsPerWindow: 30 }, windowMs: 60_000, now: () => 0 });
+    const store = createMemoryBudgetStore({
+      limits: { tokensPerWindow: 6000, requestsPerWindow: 30 },
+      windowMs: 60_000,
+      now: () => 0,
+    });
     const budget = createLlmBudget({ store, now: () => 0, sleep: () => new Promise(() => {}) });
     const first = budget.open(120_000);
     const second = budget.open(120_000);
@@ -163,7 +175,11 @@ describe("createLlmBudget() before the provider has answered", () => {
   });
 
   test("a later request whose plan the guess does not cut down goes ahead at once", async () => {
-    const store = createMemoryBudgetStore({ limits: { tokensPerWindow: 6000, requestsPerWindow: 30 }, windowMs: 60_000, now: () => 0 });
+    const store = createMemoryBudgetStore({
+      limits: { tokensPerWindow: 6000, requestsPerWindow: 30 },
+      windowMs: 60_000,
+      now: () => 0,
+    });
     const budget = createLlmBudget({ store, now: () => 0, sleep: () => new Promise(() => {}) });
     await budget.open(120_000).plan(60_000, () => ({ hold: 2000, value: 1 }));
     expect(await budget.open(120_000).plan(60_000, () => ({ hold: 1000, value: 2 }))).toBe(2);
@@ -172,7 +188,11 @@ describe("createLlmBudget() before the provider has answered", () => {
 
 describe("createLlmBudget() on answers stating no limits", () => {
   test("one headerless answer leaves the limits as they were; several in a row unpace", async () => {
-    const store = createMemoryBudgetStore({ limits: { tokensPerWindow: 6000, requestsPerWindow: 30 }, windowMs: 60_000, now: () => 0 });
+    const store = createMemoryBudgetStore({
+      limits: { tokensPerWindow: 6000, requestsPerWindow: 30 },
+      windowMs: 60_000,
+      now: () => 0,
+    });
     const budget = createLlmBudget({ store, now: () => 0 });
     const request = budget.open(120_000);
     await request.settle(1000, 1000, {});

@@ -2,7 +2,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { createMemoryBudgetStore } from "../../../../src/adapters/llm/budget/budget-store.ts";
 import { createRedisBudgetStore } from "../../../../src/adapters/llm/budget/redis-budget-store.ts";
-import { createRedisConnection, type RedisConnection, type RedisLog } from "../../../../src/adapters/redis/redis-connection.ts";
+import {
+  createRedisConnection,
+  type RedisConnection,
+  type RedisLog,
+} from "../../../../src/adapters/redis/redis-connection.ts";
 import { testRedisUrl, uniquePrefix } from "../../redis/redis-server.ts";
 
 const FREE = { tokensPerWindow: 6000, requestsPerWindow: 30 };
@@ -14,7 +18,16 @@ async function instance(prefix: string, url = testRedisUrl()) {
   opened.push(connection);
   await connection.ready(2_000);
   const fallback = createMemoryBudgetStore({ limits: FREE, windowMs: 60_000 });
-  return { store: createRedisBudgetStore({ connection, key: "llama-3.1-8b-instant", limits: FREE, windowMs: 60_000, fallback }), fallback };
+  return {
+    store: createRedisBudgetStore({
+      connection,
+      key: "llama-3.1-8b-instant",
+      limits: FREE,
+      windowMs: 60_000,
+      fallback,
+    }),
+    fallback,
+  };
 }
 
 afterAll(async () => {

@@ -19,7 +19,12 @@ const completer = createGroqCompleter({
     seen.push(tokens ? { outcome, tokens } : { outcome });
   },
 });
-const ask = (budgetMs = 5_000) => completer.complete({ messages: [{ role: "user", content: "hello" }], maxTokens: 64, retryBudget: createRetryBudget(budgetMs) });
+const ask = (budgetMs = 5_000) =>
+  completer.complete({
+    messages: [{ role: "user", content: "hello" }],
+    maxTokens: 64,
+    retryBudget: createRetryBudget(budgetMs),
+  });
 
 afterAll(() => llm.close());
 beforeEach(() => {
@@ -29,16 +34,30 @@ beforeEach(() => {
 
 describe("LLM attempts told to the observer", () => {
   test("a 5xx retried then answered is two attempts, 5xx then ok with the tokens the LLM counted", async () => {
-    llm.respondWith((_, index) => (index === 0 ? { status: 503, headers: { "retry-after-ms": "10" } } : { content: "an answer", promptTokens: 120, completionTokens: 7 }));
+    llm.respondWith((
+      _,
+      index,
+    ) => (index === 0
+      ? { status: 503, headers: { "retry-after-ms": "10" } }
+      : { content: "an answer", promptTokens: 120, completionTokens: 7 })
+    );
     await ask();
     expect(seen).toEqual([{ outcome: "5xx" }, { outcome: "ok", tokens: { input: 120, output: 7 } }]);
   });
 
   test("a 429 is one attempt, handed to the budget (which waits it out) as a rate refusal with its figures", async () => {
-    llm.respondWith(() => ({ status: 429, headers: { "retry-after": "2", "x-ratelimit-limit-tokens": "6000", "x-ratelimit-remaining-tokens": "0" } }));
+    llm.respondWith(() => ({
+      status: 429,
+      headers: { "retry-after": "2", "x-ratelimit-limit-tokens": "6000", "x-ratelimit-remaining-tokens": "0" },
+    }));
     const error = await ask().catch((e) => e);
     expect(error).toBeInstanceOf(ProviderLimitError);
-    expect([error.kind, error.report.retryAfterMs, error.report.tokenLimit, error.report.tokensRemaining]).toEqual(["rate", 2000, 6000, 0]);
+    expect([error.kind, error.report.retryAfterMs, error.report.tokenLimit, error.report.tokensRemaining]).toEqual([
+      "rate",
+      2000,
+      6000,
+      0,
+    ]);
     expect(seen).toEqual([{ outcome: "429" }]);
   });
 

@@ -11,7 +11,11 @@ const CUES: Cue[] = [
 ];
 
 /** Feeds `text` in pieces of `size` characters; returns every emitted piece and the shaper. */
-async function shape(text: string, size: number, options: Partial<ShaperOptions> = {}): Promise<{ pieces: string[]; shaper: AnswerShaper }> {
+async function shape(
+  text: string,
+  size: number,
+  options: Partial<ShaperOptions> = {},
+): Promise<{ pieces: string[]; shaper: AnswerShaper }> {
   const pieces: string[] = [];
   const shaper = new AnswerShaper({ format: "text", cues: CUES, emit: (piece) => pieces.push(piece), ...options });
   for (let i = 0; i < text.length; i += size) await shaper.push(text.slice(i, i + size));
@@ -19,7 +23,8 @@ async function shape(text: string, size: number, options: Partial<ShaperOptions>
   return { pieces, shaper };
 }
 
-const MARKDOWN = "## Summary\n\nThe **tablet** is light [0:01].\n\n* Screen\n* `Keyboard`\n\n```\ncode line\n\nmore code\n```\n\nEnd at [9:99] and [1:07].";
+const MARKDOWN =
+  "## Summary\n\nThe **tablet** is light [0:01].\n\n* Screen\n* `Keyboard`\n\n```\ncode line\n\nmore code\n```\n\nEnd at [9:99] and [1:07].";
 
 describe("AnswerShaper", () => {
   for (const size of [1, 3, 17, 1000]) {
@@ -49,7 +54,9 @@ describe("AnswerShaper", () => {
   });
 
   test("a fence or <answer> tags around the whole answer are dropped; a closing one is held until the end", async () => {
-    expect((await shape("```markdown\n# Title\n\nBody\n```", 4, { format: "markdown" })).shaper.text).toBe("# Title\n\nBody");
+    expect((await shape("```markdown\n# Title\n\nBody\n```", 4, { format: "markdown" })).shaper.text).toBe(
+      "# Title\n\nBody",
+    );
     expect((await shape("<answer>\nThe answer.\n</answer>", 3)).shaper.text).toBe("The answer.");
     expect((await shape("<answer>The answer.</answer>", 5, { format: "markdown" })).shaper.text).toBe("The answer.");
   });
@@ -57,20 +64,33 @@ describe("AnswerShaper", () => {
   test("nothing goes out before the language check has judged 80 letters", async () => {
     const judged: string[] = [];
     const pieces: string[] = [];
-    const shaper = new AnswerShaper({ format: "markdown", cues: CUES, emit: (p) => pieces.push(p), isWrongLanguage: async (text) => (judged.push(text), false) });
+    const shaper = new AnswerShaper({
+      format: "markdown",
+      cues: CUES,
+      emit: (p) => pieces.push(p),
+      isWrongLanguage: async (text) => (judged.push(text), false),
+    });
     await shaper.push("Short line one.\nShort line two.\n");
     expect(pieces).toEqual([]);
     await shaper.push("A much longer third line that brings the count of letters well past eighty of them.\nFour");
     expect(judged).toHaveLength(1);
-    expect(pieces.join("")).toBe("Short line one.\nShort line two.\nA much longer third line that brings the count of letters well past eighty of them.");
+    expect(pieces.join("")).toBe(
+      "Short line one.\nShort line two.\nA much longer third line that brings the count of letters well past eighty of them.",
+    );
     await shaper.end();
     expect(shaper.text).toEndWith("\nFour");
   });
 
   test("an answer judged wrong sends nothing, holds it all, and releases it on request", async () => {
     const pieces: string[] = [];
-    const shaper = new AnswerShaper({ format: "text", cues: CUES, emit: (p) => pieces.push(p), isWrongLanguage: async () => true });
-    const text = "Este texto está em outra língua e tem letras suficientes para ser julgado pelo detector.\n\nSegundo parágrafo.";
+    const shaper = new AnswerShaper({
+      format: "text",
+      cues: CUES,
+      emit: (p) => pieces.push(p),
+      isWrongLanguage: async () => true,
+    });
+    const text =
+      "Este texto está em outra língua e tem letras suficientes para ser julgado pelo detector.\n\nSegundo parágrafo.";
     await shaper.push(text);
     await shaper.end();
     expect(shaper.wrong).toBe(true);

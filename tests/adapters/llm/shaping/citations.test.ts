@@ -11,7 +11,9 @@ const cues = [
 
 describe("checkCitations()", () => {
   test("keeps citations of cue starts", () => {
-    expect(checkCitations("He says hi [0:00], later [1:05] and [1:02:03].", cues)).toBe("He says hi [0:00], later [1:05] and [1:02:03].");
+    expect(checkCitations("He says hi [0:00], later [1:05] and [1:02:03].", cues)).toBe(
+      "He says hi [0:00], later [1:05] and [1:02:03].",
+    );
   });
 
   test("moves a citation inside a cue to that cue's start", () => {

@@ -13,7 +13,9 @@ async function failures(wrong: boolean, minLetters: number): Promise<string[]> {
   expect(cases.length).toBeGreaterThan(wrong ? 800 : 250);
   const out: string[] = [];
   for (const c of cases) {
-    if ((await isWrongLanguage(c.text, c.asked)) !== wrong) out.push(`${c.written} asked ${c.asked}: ${c.text.replace(/\s+/g, " ").slice(0, 80)}`);
+    if ((await isWrongLanguage(c.text, c.asked)) !== wrong) {
+      out.push(`${c.written} asked ${c.asked}: ${c.text.replace(/\s+/g, " ").slice(0, 80)}`);
+    }
   }
   return out;
 }
@@ -28,8 +30,10 @@ describe("isWrongLanguage() on the labelled corpus (tests/adapters/llm/language-
   });
 
   test("catches English answers that franc-min's relative scores let through (issue 15)", async () => {
-    const carbonara = "## Summary\n\nThe chef makes a classic carbonara with guanciale, egg yolks and Pecorino Romano [0:35]. She insists that **no cream** goes into the sauce [2:10], and she tosses the pasta off the heat so the eggs do not scramble [6:48].";
-    const table = "| Model | Price | Battery |\n|---|---|---|\n| MacBook Air M3 | $1,099 | 18 h |\n| Dell XPS 13 | $999 | 12 h |\n\nThe presenter picks the MacBook Air for its battery life [13:20].";
+    const carbonara =
+      "## Summary\n\nThe chef makes a classic carbonara with guanciale, egg yolks and Pecorino Romano [0:35]. She insists that **no cream** goes into the sauce [2:10], and she tosses the pasta off the heat so the eggs do not scramble [6:48].";
+    const table =
+      "| Model | Price | Battery |\n|---|---|---|\n| MacBook Air M3 | $1,099 | 18 h |\n| Dell XPS 13 | $999 | 12 h |\n\nThe presenter picks the MacBook Air for its battery life [13:20].";
     expect(await isWrongLanguage(carbonara, "pt")).toBe(true);
     expect(await isWrongLanguage(table, "es")).toBe(true);
     expect(await isWrongLanguage(carbonara, "en")).toBe(false);
@@ -51,20 +55,29 @@ describe("isWrongLanguage() below 80 letters (a streamed first part)", () => {
 describe("isWrongLanguage()", () => {
   for (const wanted of LANGUAGES) {
     test(`passes a ${wanted} answer asked in ${wanted} and flags the other four`, async () => {
-      for (const written of LANGUAGES) expect(await isWrongLanguage(ANSWERS[written]!, wanted)).toBe(written !== wanted);
+      for (const written of LANGUAGES) {
+        expect(await isWrongLanguage(ANSWERS[written]!, wanted)).toBe(written !== wanted);
+      }
     });
   }
 
   test("tells Spanish from Portuguese on a sentence-long answer", async () => {
-    const pt = "O Surface Go é um tablet leve. A Microsoft lançou o modelo com Windows 10 em modo S, e o revisor gostou da tela e do teclado.";
-    const es = "El Surface Go es una tableta ligera. Microsoft lanzó el modelo con Windows 10 en modo S, y al revisor le gustó la pantalla y el teclado.";
+    const pt =
+      "O Surface Go é um tablet leve. A Microsoft lançou o modelo com Windows 10 em modo S, e o revisor gostou da tela e do teclado.";
+    const es =
+      "El Surface Go es una tableta ligera. Microsoft lanzó el modelo con Windows 10 en modo S, y al revisor le gustó la pantalla y el teclado.";
     expect(await isWrongLanguage(pt, "es")).toBe(true);
     expect(await isWrongLanguage(es, "pt")).toBe(true);
     expect(await isWrongLanguage(pt, "pt")).toBe(false);
   });
 
   test("flags an answer in another Latin-script language, such as Dutch, when English was asked", async () => {
-    expect(await isWrongLanguage("De video bespreekt de Eerste Wereldoorlog en de loopgraven, en laat zien hoe soldaten leefden aan het front tijdens de winter.", "en")).toBe(true);
+    expect(
+      await isWrongLanguage(
+        "De video bespreekt de Eerste Wereldoorlog en de loopgraven, en laat zien hoe soldaten leefden aan het front tijdens de winter.",
+        "en",
+      ),
+    ).toBe(true);
   });
 
   test("passes short answers, where detection is unreliable, and answers full of names and timestamps", async () => {
@@ -75,6 +88,11 @@ describe("isWrongLanguage()", () => {
   });
 
   test("passes a Russian answer that quotes English product names", async () => {
-    expect(await isWrongLanguage("Обзор Surface Go от Microsoft: автор хвалит экран, клавиатуру Type Cover и порт USB-C [0:01].", "ru")).toBe(false);
+    expect(
+      await isWrongLanguage(
+        "Обзор Surface Go от Microsoft: автор хвалит экран, клавиатуру Type Cover и порт USB-C [0:01].",
+        "ru",
+      ),
+    ).toBe(false);
   });
 });

@@ -50,13 +50,32 @@ describe("markdownToPlainText()", () => {
 
 describe("looksLikeMarkdown()", () => {
   test("spots each kind of Markdown syntax", () => {
-    for (const text of ["# Title", "a **bold** word", "an *emphasised* word", "some `code`", "[link](https://x.example)", "| a | b |\n|---|---|", "* item", "> quote"]) {
+    for (
+      const text of [
+        "# Title",
+        "a **bold** word",
+        "an *emphasised* word",
+        "some `code`",
+        "[link](https://x.example)",
+        "| a | b |\n|---|---|",
+        "* item",
+        "> quote",
+      ]
+    ) {
       expect(looksLikeMarkdown(text)).toBe(true);
     }
   });
 
   test("leaves plain text alone: hyphen lists, arithmetic, snake_case, timestamps", () => {
-    for (const text of ["Points:\n- one\n- two", "5 * 3 = 15", "snake_case_name", "At [0:05] he says so.", "1. first\n2. second"]) {
+    for (
+      const text of [
+        "Points:\n- one\n- two",
+        "5 * 3 = 15",
+        "snake_case_name",
+        "At [0:05] he says so.",
+        "1. first\n2. second",
+      ]
+    ) {
       expect(looksLikeMarkdown(text)).toBe(false);
     }
   });

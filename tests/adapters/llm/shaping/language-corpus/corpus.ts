@@ -42,7 +42,9 @@ export function corpusCases(): Case[] {
   const cases: Case[] = [];
   for (const [written, entries] of Object.entries(RIGHT) as [Language, readonly Entry[]][]) {
     for (const [format, text] of entries) {
-      for (const asked of Object.keys(RIGHT) as Language[]) cases.push({ asked, written, format, text, wrong: asked !== written });
+      for (const asked of Object.keys(RIGHT) as Language[]) {
+        cases.push({ asked, written, format, text, wrong: asked !== written });
+      }
     }
   }
   for (const entry of wrong) cases.push({ ...entry, wrong: true });
