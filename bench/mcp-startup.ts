@@ -1,4 +1,4 @@
-/** @module MCP mode's start-up: spawn to the `initialize` answer over stdio, and end of stdin to exit, against HTTP start-up of the same target. */
+/** @module Benchmark of MCP mode's start-up (spawn to `initialize`, stdin end to exit) against HTTP start-up. */
 import { spawn } from "bun";
 import { existsSync } from "node:fs";
 import { commandFor, ROOT, type Target } from "../tests/support/service-process.ts";

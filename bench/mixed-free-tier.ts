@@ -1,4 +1,4 @@
-/** @module Benchmark of one long summary and a stream of short questions on the free-plan fake, before and after fair share. */
+/** @module Benchmark of a long summary and a stream of short questions on the free plan, before and after. */
 /**
  * Benchmark (issue 22): one long summary and a stream of short questions on a
  * free Groq key, end to end through the real service, before and after fair

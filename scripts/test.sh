@@ -39,6 +39,7 @@ suite() {
 source scripts/test-redis.sh
 start_test_redis
 
+suite "lint (deno fmt --check, deno lint)" npm run -s lint
 suite "typecheck (bun)" tsc --noEmit -p .
 suite "unit, app and end-to-end (bun run server)" bun test --timeout 60000 tests/
 

@@ -121,6 +121,15 @@ describe("layout", () => {
     expect(bare.map((file) => relative(ROOT, file))).toEqual([]);
   });
 
+  test("no line in src/ is over 120 characters (the formatter's width; strings and comments included)", () => {
+    const long = sourceFiles(SRC).flatMap((file) =>
+      readFileSync(file, "utf8").split("\n").flatMap((line, i) =>
+        [...line].length > 120 ? [`${relative(ROOT, file)}:${i + 1}`] : []
+      )
+    );
+    expect(long).toEqual([]);
+  });
+
   test("the README's Layout lists exactly the folders of src/", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     const layout = /## Layout\n+```\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";

@@ -15,7 +15,8 @@ async function main(): Promise<void> {
       }),
     );
   }
-  // MCP mode: JSON-RPC on stdio. console.log goes to stderr, so nothing (a library's print included) can break the protocol.
+  // MCP mode: JSON-RPC on stdio. console.log goes to stderr, so nothing (a library's print included) can break the
+  // protocol.
   if (process.argv[2] === "mcp") {
     console.log = console.error;
     const { runMcp } = await import("./mcp/serve-stdio.ts");
@@ -58,7 +59,8 @@ async function main(): Promise<void> {
             ended = options.streamEnded?.(response);
             return response;
           } finally {
-            // A stream is bounded by its own limits (STREAM_TIMEOUT_MS) and keeps itself alive: the idle bound waits for its end.
+            // A stream is bounded by its own limits (STREAM_TIMEOUT_MS) and keeps itself alive: the idle bound waits
+            // for its end.
             if (ended) void ended.then(() => bun.timeout(request, idleTimeout), () => {});
             else bun.timeout(request, idleTimeout);
           }

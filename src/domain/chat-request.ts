@@ -45,9 +45,8 @@ export function createChatRequest(input: ChatInput): ChatRequest {
   if (!videoId) {
     throw new AppError(
       "invalid_request",
-      `Field "url" must be a YouTube video URL such as https://www.youtube.com/watch?v=VIDEO_ID or https://youtu.be/VIDEO_ID: got ${
-        quote(input.url)
-      }`,
+      'Field "url" must be a YouTube video URL such as https://www.youtube.com/watch?v=VIDEO_ID or ' +
+        `https://youtu.be/VIDEO_ID: got ${quote(input.url)}`,
     );
   }
   const prompt = normalizePrompt(input.prompt);

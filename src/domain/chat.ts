@@ -72,7 +72,10 @@ export interface AnswerOptions {
   listener?: AnswerListener;
   /** The caller's time limit; `requestTimeoutMs` by default. A generation it starts gets the same limit. */
   timeoutMs?: number;
-  /** Told the YouTube egress route of each try of a transcript fetch this caller's work makes, and the tries before it (request log). */
+  /**
+   * Told the YouTube egress route of each try of a transcript fetch this caller's work makes, and the tries before it
+   * (request log).
+   */
   onRoute?: (route: string, retries: number) => void;
 }
 
@@ -134,7 +137,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       outputFormat: request.outputFormat,
       signal,
       deadline,
-      // The model is asked to stream only for a streamed caller; joiners of another caller's work get the text at its end.
+      // The model is asked to stream only for a streamed caller; joiners of another caller's work get the text at its
+      // end.
       events: streamed ? generation.events : undefined,
     });
     const sent = generation.streamed();
@@ -185,7 +189,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       try {
         const work = () =>
           generateOnce(key, request, generation, timeoutMs, options.listener !== undefined, options.onRoute);
-        // Another instance's events are followed only for a streamed caller (the first one decides, as for the model's stream).
+        // Another instance's events are followed only for a streamed caller (the first one decides, as for the model's
+        // stream).
         const events = {
           publish: generation.relay.publish,
           listen: options.listener ? generation.relay.listen : undefined,

@@ -2,7 +2,9 @@
 import { linkSignals } from "./linked-signal.ts";
 import { AppError, isAppError } from "./errors.ts";
 
-/** A caller's own deadline, or its going away: it stops waiting for shared work (`upstream_timeout` at the deadline). */
+/**
+ * A caller's own deadline, or its going away: it stops waiting for shared work (`upstream_timeout` at the deadline).
+ */
 export function deadline(ms: number, gone?: AbortSignal): { signal: AbortSignal; clear(): void } {
   const linked = linkSignals([gone], { ms, reason: () => timedOut(ms) });
   return { signal: linked.signal, clear: linked.dispose };

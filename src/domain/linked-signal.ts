@@ -17,7 +17,8 @@ export interface LinkedSignal {
  * every request's fetch state for two minutes.
  *
  * @param sources signals to follow (undefined ones are skipped)
- * @param timeout the time limit in ms, and the abort reason it gives (a `TimeoutError` DOMException by default, as `AbortSignal.timeout`)
+ * @param timeout the time limit in ms, and the abort reason it gives (a `TimeoutError` DOMException by default, as
+ *    `AbortSignal.timeout`)
  */
 export function linkSignals(
   sources: readonly (AbortSignal | undefined | null)[],

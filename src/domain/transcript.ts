@@ -62,7 +62,10 @@ export interface TranscriptQuery {
   onRoute?: (route: string, retries: number) => void;
   /** Called for each request sent to YouTube for this fetch (none when it is served from the cache or shared). */
   countRequest?: () => void;
-  /** Told of a speech transcription's progress: pieces transcribed out of a total (a transcription that cannot end by `deadline` is refused at once). */
+  /**
+   * Told of a speech transcription's progress: pieces transcribed out of a total (a transcription that cannot end by
+   * `deadline` is refused at once).
+   */
   onTranscribing?: (done: number, total: number) => void;
 }
 

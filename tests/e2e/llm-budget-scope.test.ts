@@ -1,4 +1,4 @@
-/** @module End-to-end tests that budgets are per endpoint, model and key, and headerless endpoints lift no one's limits. */
+/** @module End-to-end tests that budgets are per endpoint, model and key, and headerless ones lift nothing. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";

@@ -1,4 +1,4 @@
-/** @module End-to-end tests of fair share on the free-plan fake: short questions beside a long summary, refusals at once. */
+/** @module End-to-end tests of fair share: short questions beside a long summary, refusals at once. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";

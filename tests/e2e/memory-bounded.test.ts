@@ -1,4 +1,4 @@
-/** @module Per-request state is released: the heap (RSS on the binary) after a full GC does not grow with the number of requests served. */
+/** @module End-to-end test that per-request state is released: the heap after a full GC does not grow. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
 import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";

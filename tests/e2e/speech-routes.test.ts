@@ -1,4 +1,4 @@
-/** @module Speech-to-text over the egress routes of YOUTUBE_PROXIES: the audio rides its try's route; YouTube's blocks move the fetch, the speech service's do not. */
+/** @module End-to-end tests of speech-to-text over YOUTUBE_PROXIES: the audio rides its try's route. */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { type FakeProxy, startFixedProxy } from "../support/fake-proxy.ts";
 import { SPEECH_VIDEOS } from "../support/fake-youtube-audio.ts";

@@ -1,4 +1,4 @@
-/** @module Loopback forward proxies that leave from chosen loopback source addresses (127.0.0.2, …), fixed or rotating per connection. */
+/** @module Loopback forward proxies leaving from chosen loopback addresses, fixed or rotating per connection. */
 import { connect, createServer, type Server, type Socket } from "node:net";
 
 /** A forward proxy on 127.0.0.1 (HTTP absolute-form requests and CONNECT). */

@@ -1,4 +1,4 @@
-/** @module A loopback Groq for speech-to-text: checks each transcription upload and answers verbose_json timed from the file's real length (ffprobe); other paths go to the fake LLM. */
+/** @module A loopback Groq for speech-to-text: checks each upload, answers verbose_json timed by ffprobe. */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-/** @module A loopback YouTube whose caption-less videos offer real audio (tests/fixtures/audio), served in ranges and bound to the address that asked. */
+/** @module A loopback YouTube whose caption-less videos offer real audio, in ranges, bound to the asker. */
 // deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -1,4 +1,4 @@
-/** @module Deno heap through the V8 inspector (`--inspect`), for tests and bench/memory.ts: a full GC, then an evaluated expression. */
+/** @module Deno's heap through the V8 inspector: a full GC, then an evaluated expression. */
 
 /** A connection to one inspector target, sending CDP commands in turn. */
 export async function connectInspector(

@@ -1,4 +1,4 @@
-/** @module Preloaded into a Bun service by tests and bench/memory.ts: on SIGUSR2, a full GC, then the heap size and object counts by type to MEMORY_PROBE_FILE. */
+/** @module Preloaded into a Bun service: on SIGUSR2, a full GC, then heap size and object counts by type. */
 import { heapStats } from "bun:jsc";
 import { writeFileSync } from "node:fs";
 

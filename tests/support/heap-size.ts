@@ -1,4 +1,4 @@
-/** @module Starts the service so that its heap can be measured after a full GC: Bun through a preloaded probe, Deno through the V8 inspector. */
+/** @module Starts the service so that its heap can be measured after a full GC (Bun probe, Deno inspector). */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { connectInspector } from "./heap-inspector.ts";
 import { rssMiB } from "../soak/rss.ts";

@@ -1,4 +1,4 @@
-/** @module The service with STT=groq over its loopback fakes (YouTube with audio, Groq with transcription), and a proxy with its own source address. */
+/** @module The service with STT=groq over loopback fakes (YouTube with audio, Groq), and a proxy of its own. */
 import http from "node:http";
 import { type FakeLlm, startFakeLlm } from "./fake-llm.ts";
 import { type FakeStt, startFakeStt } from "./fake-stt.ts";

@@ -41,7 +41,8 @@ export function otherReadingLanguage(prompt: string, quoted: Transcript, request
  * first.
  *
  * @param source where transcripts come from
- * @param ask the question, the transcript fetched for the response language, the response language, the request's abort signal
+ * @param ask the question, the transcript fetched for the response language, the response language, the request's abort
+ *    signal
  * @returns the other reading, if any, and the YouTube requests it took
  */
 export async function fetchOtherReading(

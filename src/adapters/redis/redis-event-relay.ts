@@ -4,7 +4,8 @@ import type { RedisConnection } from "./redis-connection.ts";
 
 /** Appends one event with its place `n`, keeps the stream bounded and renews its expiry. */
 const APPEND =
-  "redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'n', ARGV[3], 'e', ARGV[4]) redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1";
+  "redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'n', ARGV[3], 'e', ARGV[4]) redis.call('PEXPIRE', " +
+  "KEYS[1], ARGV[2]) return 1";
 
 /** Entries read per XREAD: a stream is followed in bounded steps. */
 const BATCH = 500;

@@ -1,4 +1,4 @@
-/** @module The YouTube routes' breaker states in Redis, shared by every instance; this process's memory while Redis is down. */
+/** @module The YouTube routes' breaker states in Redis, shared by every instance; memory while it is down. */
 import type { RouteState, RouteStateStore } from "../youtube/route-breaker.ts";
 import type { RedisConnection } from "./redis-connection.ts";
 

@@ -27,13 +27,18 @@ type Outcome = { ok: true; value: unknown } | {
 
 /** Claims the lease, or names its holder. */
 const CLAIM =
-  "local held = redis.call('GET', KEYS[1]) if held then return held end redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return false";
+  "local held = redis.call('GET', KEYS[1]) if held then return held end redis.call('SET', KEYS[1], ARGV[1], 'PX', " +
+  "ARGV[2]) return false";
 /** Extends the lease only while this owner still holds it. */
 const RENEW =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
-/** Stores the outcome under the owner's token, frees the lease if still held, keeps the events as long as the outcome, and wakes the waiters. */
-const FINISH =
-  "redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end redis.call('PEXPIRE', KEYS[3], ARGV[5]) redis.call('PUBLISH', ARGV[4], ARGV[1]) return 1";
+/**
+ * Stores the outcome under the owner's token, frees the lease if still held, keeps the events as long as the outcome,
+ * and wakes the waiters.
+ */
+const FINISH = "redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) if redis.call('GET', KEYS[1]) == ARGV[1] then " +
+  "redis.call('DEL', KEYS[1]) end redis.call('PEXPIRE', KEYS[3], ARGV[5]) redis.call('PUBLISH', ARGV[4], " +
+  "ARGV[1]) return 1";
 
 const LOST = Symbol("lease lost without an outcome");
 const DOWN = Symbol("Redis unreachable");

@@ -13,8 +13,8 @@ const KNOWN: Record<string, Record<string, string | number>> = {
     deviceModel: "RealityDevice17,1",
     osName: "visionOS",
     osVersion: "26.5.23O471",
-    userAgent:
-      "Mozilla/5.0 (Macintosh; Intel Mac OS X 15_7_3) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/26.0 Safari/605.1.15",
+    userAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 15_7_3) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/26.0 " +
+      "Safari/605.1.15",
   },
   ANDROID_VR: {
     deviceMake: "Oculus",
@@ -22,8 +22,8 @@ const KNOWN: Record<string, Record<string, string | number>> = {
     androidSdkVersion: 32,
     osName: "Android",
     osVersion: "12L",
-    userAgent:
-      "com.google.android.apps.youtube.vr.oculus/1.65.10 (Linux; U; Android 12L; eureka-user Build/SQ3A.220605.009.A1) gzip",
+    userAgent: "com.google.android.apps.youtube.vr.oculus/1.65.10 (Linux; U; Android 12L; eureka-user " +
+      "Build/SQ3A.220605.009.A1) gzip",
   },
 };
 

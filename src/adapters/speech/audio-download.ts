@@ -4,14 +4,18 @@ import type { AudioFormat } from "../youtube/audio-formats.ts";
 import { onOrigin } from "../youtube/origin.ts";
 import type { YoutubeTransport } from "../youtube/transport.ts";
 
-/** Bytes asked per range request (YouTube throttles a plain GET of a whole format; ranges of ~10 MB are served at full speed). */
+/**
+ * Bytes asked per range request (YouTube throttles a plain GET of a whole format; ranges of ~10 MB are served at full
+ * speed).
+ */
 export const RANGE_BYTES = 10 * 1024 * 1024;
 
 /** The message of every audio that could not be read: the caller learns why there is no transcript. */
 export function audioUnreadable(videoId: string, why: string): AppError {
   return new AppError(
     "transcript_unavailable",
-    `Video ${videoId} has no captions and its audio could not be read (${why}), so there is no transcript to answer from`,
+    `Video ${videoId} has no captions and its audio could not be read (${why}), so there is no transcript to ` +
+      `answer from`,
   );
 }
 
@@ -62,7 +66,8 @@ async function readRange(
   try {
     return await transport.bytes(path, { headers: { range: `bytes=${start}-${end}` }, signal }, end - start + 1);
   } catch (error) {
-    // 403 (the URL needs a PoToken, or was bound to another address), 404, a body over the cap: the audio cannot be read.
+    // 403 (the URL needs a PoToken, or was bound to another address), 404, a body over the cap: the audio cannot be
+    // read.
     if (isAppError(error, "upstream_error")) {
       throw audioUnreadable(videoId, error.message.replace(/; try again later$/, ""));
     }

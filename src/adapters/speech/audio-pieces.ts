@@ -1,4 +1,4 @@
-/** @module Cuts an audio file into pieces of at most N bytes, each a valid file of the same container, without decoding (Mediabunny). */
+/** @module Cuts audio into pieces of at most N bytes, each a valid file of its container (Mediabunny). */
 import {
   ALL_FORMATS,
   type AudioCodec,
@@ -103,7 +103,10 @@ function byPayload(packets: readonly EncodedPacket[], maxBytes: number): Encoded
   return groups;
 }
 
-/** Bytes of container per packet (a WebM SimpleBlock's header and cluster share; an MP4 sample's table entries), generously. */
+/**
+ * Bytes of container per packet (a WebM SimpleBlock's header and cluster share; an MP4 sample's table entries),
+ * generously.
+ */
 const PACKET_ALLOWANCE = 24;
 /** Bytes of container headers per piece. */
 const HEADER_ALLOWANCE = 4_096;

@@ -1,4 +1,4 @@
-/** @module Transcribes one audio piece with Groq's Whisper endpoint through groq-sdk (`audio.transcriptions.create`, verbose_json). */
+/** @module Transcribes one audio piece with Groq's Whisper through groq-sdk (verbose_json segments). */
 // deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import Groq, { toFile } from "groq-sdk";
 import { AppError, isAppError } from "../../domain/errors.ts";
@@ -146,7 +146,8 @@ function failure(error: unknown, videoId: string, timeoutMs: number, timedOut: b
     // The provider could not read this audio (Groq answers 400 for a file it cannot decode).
     return new AppError(
       "transcript_unavailable",
-      `Video ${videoId} has no captions and its audio could not be transcribed (HTTP ${error.status}), so there is no transcript to answer from`,
+      `Video ${videoId} has no captions and its audio could not be transcribed (HTTP ${error.status}), so there is ` +
+        `no transcript to answer from`,
       { cause: error },
     );
   }

@@ -1,4 +1,4 @@
-/** @module Transcribes a video's audio pieces concurrently within the speech budget, as one list of segments on the audio's clock. */
+/** @module Transcribes a video's audio pieces concurrently within the speech budget, on the audio's clock. */
 import type { AudioPiece } from "./audio-pieces.ts";
 import { SpeechLimitError, type SpeechSegment, type Transcriber } from "./groq-transcriber.ts";
 import type { SpeechBudget } from "./speech-budget.ts";

@@ -1,4 +1,4 @@
-/** @module The speech-to-text provider's budget: audio seconds per hour and requests per minute, on the LLM budget's stores. */
+/** @module The speech-to-text budget: audio seconds an hour and requests a minute, on the LLM budget's stores. */
 import { AppError } from "../../domain/errors.ts";
 import type { BudgetStore } from "../llm/budget/budget-store.ts";
 import type { LimitReport } from "../llm/budget/limits-report.ts";

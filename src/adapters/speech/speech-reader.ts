@@ -1,4 +1,4 @@
-/** @module Reads a caption-less video's transcript from its audio: format choice, download, pieces, transcription, cues. */
+/** @module Reads a caption-less video's transcript from its audio: format, download, pieces, transcription. */
 import { AppError, isAppError } from "../../domain/errors.ts";
 import type { Cue, Transcript, TranscriptQuery } from "../../domain/transcript.ts";
 import { type AudioFormat, lowestDirectAudio } from "../youtube/audio-formats.ts";
@@ -40,7 +40,10 @@ export interface SpeechReaderOptions {
   chunkBytes: number;
   /** Uploads in flight at once for one video (4 by default). */
   concurrency?: number;
-  /** Videos downloaded and transcribed at once in this process (4 by default; each holds its audio in memory); others wait their turn until their deadline. */
+  /**
+   * Videos downloaded and transcribed at once in this process (4 by default; each holds its audio in memory); others
+   * wait their turn until their deadline.
+   */
   videosAtOnce?: number;
   /** Deadline of a fetch that brings none (ms from now; 120 s by default). */
   defaultTimeoutMs?: number;
@@ -50,7 +53,10 @@ export interface SpeechReaderOptions {
   observe?: SpeechObserver;
 }
 
-/** Failures of the speech-to-text service (or its budget), as opposed to YouTube's: see {@linkcode isSpeechServiceFailure}. */
+/**
+ * Failures of the speech-to-text service (or its budget), as opposed to YouTube's: see {@linkcode
+ * isSpeechServiceFailure}.
+ */
 const serviceFailures = new WeakSet<object>();
 
 /**
@@ -168,7 +174,8 @@ export function createSpeechReader(options: SpeechReaderOptions): SpeechReader {
     if (heard.segments.length === 0) {
       throw new AppError(
         "transcript_unavailable",
-        `Video ${videoId} has no captions and no speech was heard in its audio, so there is no transcript to answer from`,
+        `Video ${videoId} has no captions and no speech was heard in its audio, so there is no transcript to ` +
+          `answer from`,
       );
     }
     const cues: Cue[] = heard.segments.map((s) => ({

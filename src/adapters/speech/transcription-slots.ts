@@ -1,4 +1,4 @@
-/** @module Bounds how many videos are downloaded and transcribed at once in this process (each holds its whole audio in memory). */
+/** @module Bounds how many videos are transcribed at once in this process (each holds its audio in memory). */
 import { AppError } from "../../domain/errors.ts";
 
 /** Places for videos being transcribed. */

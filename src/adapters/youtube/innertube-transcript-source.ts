@@ -33,7 +33,10 @@ export interface InnertubeOptions {
   playerReuseMs?: number;
   /** Told how each player, watch-page and caption call ended (metrics). */
   observe?: YoutubeObserver;
-  /** Transcribes the audio of a video whose player response lists no caption track (`STT=groq`); none: such a video is a 422. */
+  /**
+   * Transcribes the audio of a video whose player response lists no caption track (`STT=groq`); none: such a video is a
+   * 422.
+   */
   speech?: SpeechReader;
 }
 
@@ -96,7 +99,10 @@ export function createInnertubeReader(options: Omit<InnertubeOptions, "timeoutMs
   const clients = options.clients.length > 0 ? options.clients : DEFAULT_CLIENTS;
   const recent = createRecentSessions<Session>({ ttlMs: options.playerReuseMs ?? 10 * 60_000 });
 
-  /** @returns the first readable answer of the clients from `from` on, or the last refusal another client might have changed */
+  /**
+   * @returns the first readable answer of the clients from `from` on, or the last refusal another client might have
+   * changed
+   */
   async function keyless(
     transport: YoutubeTransport,
     videoId: string,

@@ -83,7 +83,8 @@ function assertPlayable(status: any, videoId: string): void {
   if (state === "LOGIN_REQUIRED" && AGE_GATE.test(reason)) {
     throw new AppError(
       "video_age_restricted",
-      `Video ${videoId} is age-restricted; YouTube only shows it to signed-in accounts, so its transcript cannot be read`,
+      `Video ${videoId} is age-restricted; YouTube only shows it to signed-in accounts, so its transcript cannot ` +
+        `be read`,
     );
   }
   if (state === "ERROR" || /unavailable|does not exist|removed|private/i.test(reason)) {

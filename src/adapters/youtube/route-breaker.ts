@@ -1,4 +1,4 @@
-/** @module A circuit breaker per egress route to YouTube: closed, open for a cool-down, then half-open with one trial. */
+/** @module A circuit breaker per egress route to YouTube: closed, open for a cool-down, half-open. */
 
 /** What is kept about one route; `openUntil` 0 means closed. */
 export interface RouteState {

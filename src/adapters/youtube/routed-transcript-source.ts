@@ -1,4 +1,4 @@
-/** @module Sends each transcript fetch by one egress route, moving to another route (or a new connection) when YouTube blocks it. */
+/** @module Sends each transcript fetch by one egress route, moving to another when YouTube blocks it. */
 import { AppError, isAppError } from "../../domain/errors.ts";
 import type { TranscriptSource } from "../../domain/ports.ts";
 import type { Transcript, TranscriptQuery } from "../../domain/transcript.ts";
@@ -11,7 +11,9 @@ export interface EgressRoute {
   label: string;
   /** Key of its breaker state (no credentials either). */
   key: string;
-  /** Whether a new connection may leave from a new address (a proxy, perhaps a rotating gateway); false for `direct`. */
+  /**
+   * Whether a new connection may leave from a new address (a proxy, perhaps a rotating gateway); false for `direct`.
+   */
   renews: boolean;
   /**
    * @returns the transport one try uses for all its requests, over a new
@@ -81,14 +83,16 @@ export function createRoutedTranscriptSource(options: RoutedOptions): Transcript
   return {
     async fetch(videoId, query) {
       const tried = new Set<EgressRoute>();
-      // A route counts one block per fetch: a rotating gateway blocked on one address and not the next is not a route in trouble.
+      // A route counts one block per fetch: a rotating gateway blocked on one address and not the next is not a route
+      // in trouble.
       const counted = new Set<EgressRoute>();
       let lastBlock: AppError | undefined;
       for (let attempt = 0; attempt <= options.blockRetries; attempt++) {
         if (attempt > 0 && !timeLeft(query, now())) break;
         const chosen = await choose(tried);
         if (!("route" in chosen)) {
-          // No route left to try: every breaker is open (Retry-After: the earliest trial), or the ones tried cannot renew.
+          // No route left to try: every breaker is open (Retry-After: the earliest trial), or the ones tried cannot
+          // renew.
           if (!Number.isFinite(chosen.retryAt)) break;
           const retryAfterSeconds = Math.max(1, Math.ceil((chosen.retryAt - now()) / 1000));
           throw new AppError(

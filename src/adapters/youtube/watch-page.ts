@@ -53,7 +53,8 @@ export async function fetchWatchPage(
     if (!page.value || cookie) {
       throw new AppError(
         "upstream_error",
-        "YouTube showed a cookie-consent page the service could not accept; try again later, or set HTTPS_PROXY to a server outside the EU",
+        "YouTube showed a cookie-consent page the service could not accept; try again later, or set HTTPS_PROXY to " +
+          "a server outside the EU",
       );
     }
     cookie = `CONSENT=YES+${page.value}`;

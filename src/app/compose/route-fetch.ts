@@ -1,4 +1,4 @@
-/** @module The runtime-specific `fetch` of one egress route (direct or a proxy) that no proxy environment variable can redirect. */
+/** @module The runtime's `fetch` for one egress route, which no proxy environment variable can redirect. */
 import process from "node:process";
 
 /** Environment variables that send a request elsewhere than its route says. */

@@ -1,4 +1,4 @@
-/** @module Builds speech-to-text for caption-less videos (`STT=groq`): the Groq transcriber and its budget, shared in Redis when there is one. */
+/** @module Builds speech-to-text (`STT=groq`): the Groq transcriber and its budget, in Redis if there is one. */
 import { type BudgetStore, createMemoryBudgetStore } from "../../adapters/llm/budget/budget-store.ts";
 import { createRedisBudgetStore } from "../../adapters/llm/budget/redis-budget-store.ts";
 import type { Limits } from "../../adapters/llm/budget/token-bucket.ts";
@@ -27,7 +27,8 @@ export function composeSpeech(
     const memory = createMemoryBudgetStore({ limits, windowMs });
     return redis ? createRedisBudgetStore({ connection: redis, key, limits, windowMs, fallback: memory }) : memory;
   };
-  // Audio seconds over the hour; requests over the minute, counted as one token each (the LLM budget's stores, other keys).
+  // Audio seconds over the hour; requests over the minute, counted as one token each (the LLM budget's stores, other
+  // keys).
   const seconds = store(`stt-seconds:${stt.model}`, {
     tokensPerWindow: stt.audioSecondsPerHour,
     requestsPerWindow: 1_000_000_000,

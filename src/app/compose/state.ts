@@ -119,7 +119,9 @@ export async function composeState(
   };
 }
 
-/** @returns whether any key was issued; false when the store cannot be read (start-up then makes a key, never opens up) */
+/**
+ * @returns whether any key was issued; false when the store cannot be read (start-up then makes a key, never opens up)
+ */
 async function hasIssuedKeys(keys: IssuedApiKeys): Promise<boolean> {
   try {
     return (await keys.list()).length > 0;

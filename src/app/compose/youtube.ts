@@ -55,8 +55,10 @@ export function composeYoutubeEgress(
       key: proxy ? `${routeLabel(entry)}#${sha256Hex(proxy).slice(0, 16)}` : "direct",
       renews: proxy !== undefined,
       open() {
-        // Every try on a proxy opens a new connection, so that a rotating gateway gives it a new address (docs/decisions.md).
-        // A `{session}` in the URL gets a new id per try: a gateway with sticky sessions then keeps the try's requests on one address.
+        // Every try on a proxy opens a new connection, so that a rotating gateway gives it a new address
+        // (docs/decisions.md).
+        // A `{session}` in the URL gets a new id per try: a gateway with sticky sessions then keeps the try's requests
+        // on one address.
         const connection = proxy && !fetchOverride
           ? routeFetch(withSession(proxy, newSession()), true)
           : { fetch: shared.fetch, close() {} };
@@ -83,7 +85,8 @@ export function composeYoutubeEgress(
  * cache and the sharing of fetches in flight.
  *
  * @param config the validated settings
- * @param io the outside world; `fetch` replaces every route's fetch in tests; `egress` the routes (made here when omitted)
+ * @param io the outside world; `fetch` replaces every route's fetch in tests; `egress` the routes (made here when
+ *    omitted)
  * @param cache where transcripts are kept
  * @param flights where identical fetches in flight are shared (this process only when omitted)
  * @param redis the shared connection, for the speech-to-text budget

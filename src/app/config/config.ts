@@ -18,7 +18,9 @@ export interface Config {
     timeoutMs: number;
     maxRetries: number;
     retryBudgetMs: number;
-    /** Optional cap on one call's input; unset, calls grow to what the context window and the provider's limit allow. */
+    /**
+     * Optional cap on one call's input; unset, calls grow to what the context window and the provider's limit allow.
+     */
     inputTokenBudget?: number;
     maxOutputTokens: number;
     concurrency: number;

@@ -65,7 +65,10 @@ export class EnvReader {
     return fallback;
   }
 
-  /** An http(s) URL; `origin` keeps only scheme, host and port; a `secret` one (a proxy's, with credentials) is never echoed. */
+  /**
+   * An http(s) URL; `origin` keeps only scheme, host and port; a `secret` one (a proxy's, with credentials) is never
+   * echoed.
+   */
   url(name: string, fallback: string | undefined, origin = false, secret = false): string | undefined {
     const value = this.raw(name);
     if (value === undefined) return fallback;

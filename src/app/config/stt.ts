@@ -10,7 +10,9 @@ export interface SttConfig {
   maxMinutes: number;
   /** `STT_CHUNK_BYTES`: most bytes of one upload. */
   chunkBytes: number;
-  /** `STT_AUDIO_SECONDS_PER_HOUR` and `STT_REQUESTS_PER_MINUTE`: the provider's limits assumed until it states its own. */
+  /**
+   * `STT_AUDIO_SECONDS_PER_HOUR` and `STT_REQUESTS_PER_MINUTE`: the provider's limits assumed until it states its own.
+   */
   audioSecondsPerHour: number;
   requestsPerMinute: number;
   /** `STT_BUDGET_WINDOW_MS`: the audio-seconds window (an hour; tests shorten it); requests are per 1/60 of it. */

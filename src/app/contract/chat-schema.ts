@@ -7,7 +7,8 @@ export const ChatBody = t.Object(
   {
     url: t.String({
       description:
-        "A YouTube video URL: youtube.com/watch?v=ID, youtu.be/ID, /shorts/ID, /embed/ID, /live/ID, /v/ID or youtube-nocookie.com/embed/ID",
+        "A YouTube video URL: youtube.com/watch?v=ID, youtu.be/ID, /shorts/ID, /embed/ID, /live/ID, /v/ID or " +
+        "youtube-nocookie.com/embed/ID",
       examples: ["https://www.youtube.com/watch?v=GJLlxj_dtq8"],
     }),
     model: t.Optional(
@@ -20,7 +21,9 @@ export const ChatBody = t.Object(
       t.String({
         default: "summary",
         description:
-          `A question or instruction about the video; "summary" (any case) or blank asks for a summary. Longer than ${PROMPT_MAX_CODE_POINTS} characters (Unicode code points) is cut to the first ${PROMPT_MAX_CODE_POINTS}, not rejected; the response echoes the cut prompt.`,
+          `A question or instruction about the video; "summary" (any case) or blank asks for a summary. Longer ` +
+          `than ${PROMPT_MAX_CODE_POINTS} characters (Unicode code points) is cut to the first ` +
+          `${PROMPT_MAX_CODE_POINTS}, not rejected; the response echoes the cut prompt.`,
         examples: ["What does the reviewer think of the keyboard?"],
       }),
     ),
@@ -45,7 +48,8 @@ export const ChatResponseBody = t.Object({
   output: t.String({ description: "The generated answer" }),
   video_duration: t.String({
     description:
-      'Video length: whole minutes from 60 s on ("5 minutes", "1 minute"), else seconds ("45 seconds"); "unknown" when YouTube and the transcript do not tell',
+      'Video length: whole minutes from 60 s on ("5 minutes", "1 minute"), else seconds ("45 seconds"); "unknown" ' +
+      "when YouTube and the transcript do not tell",
     examples: ["5 minutes"],
   }),
 });

@@ -30,11 +30,12 @@ const OPERATION_DESCRIPTION =
 
 - **url** is required; every other field has a default.
 - **prompt**: a question or instruction about the video. Absent, blank, or \`summary\` (any case) asks for a summary.
-  A prompt longer than ${PROMPT_MAX_CODE_POINTS} characters (counted in Unicode code points, a surrogate pair never split)
-  is **cut to its first ${PROMPT_MAX_CODE_POINTS}**, not rejected; the response echoes the prompt as processed.
+  A prompt longer than ${PROMPT_MAX_CODE_POINTS} characters (counted in Unicode code points, a surrogate pair never
+  split) is **cut to its first ${PROMPT_MAX_CODE_POINTS}**, not rejected; the response echoes the prompt as processed.
 - Unknown fields are refused (a typo such as \`langauge\` must not silently give English); JSON types are not coerced;
   enum values are exact and lower case.
-- Checks run in this order: API key (401), content type (415), body size (413), JSON and validation (400), then the work.
+- Checks run in this order: API key (401), content type (415), body size (413), JSON and validation (400), then the
+  work.
 
 ${STREAM_DESCRIPTION}`;
 
@@ -115,7 +116,8 @@ function describeChat(generated: Json): Json {
     responses: {
       "200": {
         description:
-          "The answer, with the request's fields echoed as processed and the video's length; with `Accept: text/event-stream`, the answer as Server-Sent Events (`progress`, `delta`, `done`, `error`)",
+          "The answer, with the request's fields echoed as processed and the video's length; with `Accept: " +
+          "text/event-stream`, the answer as Server-Sent Events (`progress`, `delta`, `done`, `error`)",
         headers: headerRefs("x-request-id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"),
         content: {
           "application/json": { schema: ok, examples: RESPONSE_EXAMPLES },
@@ -151,7 +153,8 @@ const RESPONSE_EXAMPLES = {
       language: "en",
       output_format: "text",
       output:
-        "The reviewer tests the Surface Go as an everyday laptop: the keyboard cover is good to type on, battery life is modest ... [2:31]",
+        "The reviewer tests the Surface Go as an everyday laptop: the keyboard cover is good to type on, battery " +
+        "life is modest ... [2:31]",
       video_duration: "5 minutes",
     },
   },

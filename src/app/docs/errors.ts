@@ -53,17 +53,19 @@ export const CHAT_ERROR_DOCS: Record<ChatErrorCode, ErrorDoc> = {
     when: "The video is age-restricted (YouTube shows it only to signed-in accounts)",
     todo: "Choose another video; this one cannot be answered",
     example:
-      "Video GJLlxj_dtq8 is age-restricted; YouTube only shows it to signed-in accounts, so its transcript cannot be read",
+      "Video GJLlxj_dtq8 is age-restricted; YouTube only shows it to signed-in accounts, so its transcript cannot " +
+      "be read",
   },
   video_unplayable: {
     when:
-      "YouTube refuses to play the video for another reason (members-only, region); the message carries YouTube's reason",
+      "YouTube refuses to play the video for another reason (members-only, region); the message carries YouTube's " +
+      "reason",
     todo: "Choose another video",
     example: "YouTube will not play video GJLlxj_dtq8: This video is available to this channel's members only",
   },
   transcript_unavailable: {
-    when:
-      "The video has no captions, or none usable for the request (with STT=groq: and its audio could not be read or transcribed, or it is longer than STT_MAX_MINUTES)",
+    when: "The video has no captions, or none usable for the request (with STT=groq: and its audio could not be read " +
+      "or transcribed, or it is longer than STT_MAX_MINUTES)",
     todo: "Choose a video with captions",
     example: "Video GJLlxj_dtq8 has no captions, so there is no transcript to answer from",
   },
@@ -74,14 +76,14 @@ export const CHAT_ERROR_DOCS: Record<ChatErrorCode, ErrorDoc> = {
     retryAfter: true,
   },
   upstream_error: {
-    when:
-      "YouTube or the language model answered with something unusable (5xx, unreadable, empty transcript, PoToken-gated captions)",
+    when: "YouTube or the language model answered with something unusable (5xx, unreadable, empty transcript, " +
+      "PoToken-gated captions)",
     todo: "Retry later",
     example: "YouTube answered with HTTP 500; try again later",
   },
   upstream_blocked: {
-    when:
-      "YouTube refused this server (bot check, HTTP 429), or the language model's rate limit outlasted the retry budget",
+    when: "YouTube refused this server (bot check, HTTP 429), or the language model's rate limit outlasted the retry " +
+      "budget",
     todo: "Wait the seconds in Retry-After, then retry",
     example: "YouTube refused this server with a bot check; try again later",
     retryAfter: true,

@@ -7,16 +7,22 @@ type Json = Record<string, any>;
 /** The streamed answer in the operation's description (CONTRACT §7). */
 export const STREAM_DESCRIPTION =
   `**Streaming**: send \`Accept: text/event-stream\` to get the answer as Server-Sent Events as it is written
-(same body, same key). Refusals before the work starts (401, 415, 413, 400, 429, 503 \`overloaded\`) stay the usual JSON errors;
-otherwise a \`200\` \`text/event-stream\` opens at once, with these events, each one line of JSON in \`data:\`:
+(same body, same key). Refusals before the work starts (401, 415, 413, 400, 429, 503 \`overloaded\`) stay the usual
+JSON errors; otherwise a \`200\` \`text/event-stream\` opens at once,
+with these events, each one line of JSON in \`data:\`:
 
-- \`progress\`: where the work is: \`{"stage":"transcript"}\`, \`{"stage":"transcribing","done":1,"total":3}\` (a video without captions whose audio is transcribed, \`STT=groq\`), \`{"stage":"reading","done":3,"total":8}\` (a long video's parts), \`{"stage":"writing"}\`;
-- \`delta\`: \`{"text":"..."}\`, the next piece of the answer; the deltas, concatenated, equal \`done.output\` byte for byte.
+- \`progress\`: where the work is: \`{"stage":"transcript"}\`, \`{"stage":"transcribing","done":1,"total":3}\`
+  (a video without captions whose audio is transcribed, \`STT=groq\`), \`{"stage":"reading","done":3,"total":8}\`
+  (a long video's parts), \`{"stage":"writing"}\`;
+- \`delta\`: \`{"text":"..."}\`, the next piece of the answer; the deltas, concatenated, equal \`done.output\`
+  byte for byte.
   Each piece is final: language, \`text\` format (no Markdown) and timestamps are checked before it goes out;
 - \`done\`: the body a non-streamed request gets (all seven fields); the last event;
-- \`error\`: the usual error body, for a failure once the stream is open (\`video_unavailable\`, \`upstream_*\`, ...; \`overloaded\` when the server is shutting down); the last event.
+- \`error\`: the usual error body, for a failure once the stream is open (\`video_unavailable\`, \`upstream_*\`, ...;
+  \`overloaded\` when the server is shutting down); the last event.
 
-A \`: keep-alive\` comment line goes out after every 15 s of silence. A streamed request may run up to \`STREAM_TIMEOUT_MS\` (10 minutes).
+A \`: keep-alive\` comment line goes out after every 15 s of silence. A streamed request may run up to
+\`STREAM_TIMEOUT_MS\` (10 minutes).
 Swagger UI waits for the whole stream; try it with \`curl -N\` instead.`;
 
 const EXAMPLE_STREAM = [
@@ -24,7 +30,17 @@ const EXAMPLE_STREAM = [
   'event: progress\ndata: {"stage":"writing"}',
   'event: delta\ndata: {"text":"The reviewer finds the keyboard cover good to type on [2:31]."}',
   'event: delta\ndata: {"text":"\\n\\nBattery life is modest."}',
-  'event: done\ndata: {"url":"https://www.youtube.com/watch?v=GJLlxj_dtq8","model":"chat-1.0","prompt":"summary","language":"en","output_format":"text","output":"The reviewer finds the keyboard cover good to type on [2:31].\\n\\nBattery life is modest.","video_duration":"5 minutes"}',
+  `event: done\ndata: ${
+    JSON.stringify({
+      url: "https://www.youtube.com/watch?v=GJLlxj_dtq8",
+      model: "chat-1.0",
+      prompt: "summary",
+      language: "en",
+      output_format: "text",
+      output: "The reviewer finds the keyboard cover good to type on [2:31].\n\nBattery life is modest.",
+      video_duration: "5 minutes",
+    })
+  }`,
 ].join("\n\n") + "\n\n";
 
 /** The `text/event-stream` content of the 200: each event's `data`, by event name. */

@@ -120,7 +120,9 @@ export function createHttpApp(deps: HttpAppDeps) {
     );
   };
 
-  /** The answer as Server-Sent Events; a failure once the stream is open is its last event, and is logged as any error. */
+  /**
+   * The answer as Server-Sent Events; a failure once the stream is open is its last event, and is logged as any error.
+   */
   const streamed = (
     request: Request,
     chatRequest: ChatRequest,

@@ -53,7 +53,8 @@ export async function readJsonBody(
   if (nestedDeeperThan(value, MAX_DEPTH)) {
     throw new AppError(
       "invalid_request",
-      `The request body is nested more than ${MAX_DEPTH} levels deep; send a flat JSON object such as {"url": "https://youtu.be/VIDEO_ID"}`,
+      `The request body is nested more than ${MAX_DEPTH} levels deep; send a flat JSON object such as {"url": ` +
+        `"https://youtu.be/VIDEO_ID"}`,
     );
   }
   return value;

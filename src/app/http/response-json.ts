@@ -1,4 +1,4 @@
-/** @module The JSON body of a chat answer, with each generated answer's output escaped once however often it is served. */
+/** @module The JSON body of a chat answer, its output escaped once however often it is served. */
 import type { ChatResponse } from "../../domain/chat.ts";
 
 /**

@@ -11,7 +11,9 @@ export interface RequestFacts {
   /** Length of the prompt as processed, in code points; the text itself is never logged. */
   promptLength?: number;
   cache?: "hit" | "shared" | "miss";
-  /** Who generated the answer: this request (`owner`), another on this instance (`local`), another instance (`remote`). */
+  /**
+   * Who generated the answer: this request (`owner`), another on this instance (`local`), another instance (`remote`).
+   */
   work?: WorkRole;
   /** How the transcript was made from the audio, when the video has no captions. */
   speech?: SpeechFacts;

@@ -1,4 +1,4 @@
-/** @module One `chat_about_video` call: arguments checked as POST /chat's body, the rate limit, the use case, and its result. */
+/** @module One `chat_about_video` call: arguments checked as POST /chat's body, rate limit, use case, result. */
 import type { ChatService } from "../../domain/chat.ts";
 import { AppError } from "../../domain/errors.ts";
 import type { AnswerListener } from "../../domain/generation.ts";
@@ -110,7 +110,8 @@ function checkSize(args: unknown, maxBytes: number): void {
   if (json.length > maxBytes || encoder.encode(json).byteLength > maxBytes) {
     throw new AppError(
       "payload_too_large",
-      `The tool's arguments are larger than ${maxBytes} bytes (MAX_BODY_BYTES); send a shorter prompt (it is cut at 500 characters anyway)`,
+      `The tool's arguments are larger than ${maxBytes} bytes (MAX_BODY_BYTES); send a shorter prompt (it is cut ` +
+        `at 500 characters anyway)`,
     );
   }
 }

@@ -1,4 +1,4 @@
-/** @module The MCP tool `chat_about_video`: its definition, and the mapping of arguments and outcomes to tool results. */
+/** @module The MCP tool `chat_about_video`: its definition, and arguments and outcomes as tool results. */
 import type { ChatResponse } from "../../domain/chat.ts";
 import { type ChatInput, type ChatRequest, createChatRequest, LANGUAGES } from "../../domain/chat-request.ts";
 import { AppError } from "../../domain/errors.ts";
@@ -13,18 +13,22 @@ type JsonSchema = { type: "object"; [key: string]: unknown };
 
 const jsonSchemaOf = (schema: unknown): JsonSchema => JSON.parse(JSON.stringify(schema)) as JsonSchema;
 
-/** The tool as `tools/list` shows it: the input schema is `POST /chat`'s body schema, the output schema its 200 body. */
+/**
+ * The tool as `tools/list` shows it: the input schema is `POST /chat`'s body schema, the output schema its 200 body.
+ */
 export const CHAT_TOOL = {
   name: TOOL_NAME,
   title: "Chat about a YouTube video",
   description: [
     "Answers a question about one YouTube video, or summarises it, from the video's own transcript.",
-    "Use it when the user asks what a YouTube video says, wants a summary of it, or asks about a moment in it; pass the video's URL as the user gave it.",
+    "Use it when the user asks what a YouTube video says, wants a summary of it, or asks about a moment in it; " +
+    "pass the video's URL as the user gave it.",
     `The answer is written in one of five languages (${
       LANGUAGES.join(", ")
     }; default en) whatever the video's language, with [m:ss] timestamps checked against the transcript.`,
     "Long videos (hours) take a while: send a progressToken to follow the work.",
-    "A failure is a result with isError whose text starts with an error code (such as transcript_unavailable or upstream_blocked) and says what to do.",
+    "A failure is a result with isError whose text starts with an error code (such as transcript_unavailable or " +
+    "upstream_blocked) and says what to do.",
   ].join(" "),
   inputSchema: jsonSchemaOf(ChatBody),
   outputSchema: jsonSchemaOf(ChatResponseBody),

@@ -1,6 +1,7 @@
-/** @module The MCP server (official SDK, low-level `Server`): lists the one tool and routes its calls, progress and cancellation. */
+/** @module The MCP server (the SDK's low-level `Server`): lists the tool, routes its calls and cancellation. */
 import { Server } from "@modelcontextprotocol/sdk/server";
-// The SDK's `./*` export maps `types.js` to `types.js.d.ts` for type checkers; Deno is told where the types are (tsc finds them itself).
+// The SDK's `./*` export maps `types.js` to `types.js.d.ts` for type checkers; Deno is told where the types are (tsc
+// finds them itself).
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { callChatTool, type ChatCallDeps } from "./chat-call.ts";
@@ -10,7 +11,8 @@ import { CHAT_TOOL, TOOL_NAME } from "./chat-tool.ts";
 export const SERVER_INFO = { name: "video-chat-service", version: "1.0.0" };
 
 const INSTRUCTIONS =
-  `Answers questions about YouTube videos from their transcripts. Call ${TOOL_NAME} with the video URL and the user's question (or no prompt for a summary), in en, hi, es, pt or ru.`;
+  `Answers questions about YouTube videos from their transcripts. Call ${TOOL_NAME} with the video URL and the ` +
+  `user's question (or no prompt for a summary), in en, hi, es, pt or ru.`;
 
 /**
  * The low-level SDK server rather than `McpServer`: it takes the tool's JSON
@@ -40,7 +42,8 @@ export function createMcpServer(deps: ChatCallDeps): Server {
     const progress = token === undefined
       ? undefined
       : (step: { progress: number; total?: number; message: string }) => {
-        // A notification that cannot be sent (the client went away) is no reason to stop the work: the signal says that.
+        // A notification that cannot be sent (the client went away) is no reason to stop the work: the signal says
+        // that.
         extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, ...step } }).catch(
           () => {},
         );

@@ -1,4 +1,4 @@
-/** @module Turns the use case's progress events into MCP progress notifications: increasing `progress`, `total` once known. */
+/** @module The use case's progress events as MCP progress notifications: increasing, with a total once known. */
 import type { AnswerProgress } from "../../domain/ports.ts";
 
 /** One `notifications/progress` payload, without its token. */

@@ -1,4 +1,4 @@
-/** @module Runs the service in MCP mode (`server mcp`): JSON-RPC on stdin/stdout, logs on stderr, exit when stdin closes. */
+/** @module MCP mode (`server mcp`): JSON-RPC on stdin/stdout, logs on stderr, exit when stdin closes. */
 import type { Readable, Writable } from "node:stream";
 // Deno is told where the types are: the SDK's `./*` export maps `server/stdio.js` to `server/stdio.js.d.ts`.
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"

@@ -26,8 +26,8 @@ export function createHttpMetrics(registry: Registry) {
   });
   const seconds = new Histogram({
     name: "vcs_http_request_duration_seconds",
-    help:
-      "Time to answer a request, by answer-cache result (hit, miss, shared; none when no answer was looked up or it failed).",
+    help: "Time to answer a request, by answer-cache result (hit, miss, shared; none when no answer was looked up or " +
+      "it failed).",
     labelNames: ["cache"],
     buckets: REQUEST_BUCKETS,
     registers,
@@ -40,8 +40,8 @@ export function createHttpMetrics(registry: Registry) {
   });
   const refused = batchedCounter({
     name: "vcs_refused_requests_total",
-    help:
-      "Requests refused before any work, by reason (overloaded: MAX_IN_FLIGHT reached; rate_limited: the key's rate limit).",
+    help: "Requests refused before any work, by reason (overloaded: MAX_IN_FLIGHT reached; rate_limited: the key's " +
+      "rate limit).",
     labelNames: ["reason"],
     registers,
   });

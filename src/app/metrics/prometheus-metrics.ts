@@ -35,7 +35,8 @@ export function createPrometheusMetrics(options: { defaultMetrics?: boolean } = 
   });
   const transcriptLookups = bind(LOOKUPS, (result) => lookups.child("transcript", result));
   const answerLookups = bind(LOOKUPS, (result) => lookups.child("answer", result));
-  // Registered with the first report: a service without Redis has no such gauge rather than a 0 that looks like an outage.
+  // Registered with the first report: a service without Redis has no such gauge rather than a 0 that looks like an
+  // outage.
   const redisUp = new Gauge({
     name: REDIS_UP,
     help: "Whether Redis is reachable (1) or not (0); absent when REDIS_URL is not set.",

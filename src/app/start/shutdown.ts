@@ -8,7 +8,9 @@ export interface ServeOptions {
   fetch: (request: Request) => Promise<Response>;
   /** The app enforces the real limit; a runtime limit, if any, must sit above it. */
   maxBodyBytes: number;
-  /** How long a request's headers may take to arrive (the app bounds the body itself); the runtime's default when unset. */
+  /**
+   * How long a request's headers may take to arrive (the app bounds the body itself); the runtime's default when unset.
+   */
   headersTimeoutMs?: number;
   /** How long a connection may sit without a request; the runtime's default when unset. */
   idleTimeoutMs?: number;

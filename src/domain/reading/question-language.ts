@@ -9,13 +9,17 @@ import type { Language } from "../chat-request.ts";
  */
 const CUES: Record<"en" | "es" | "pt", Set<string>> = {
   en: words(
-    "the is are was were what how does do did of and to in about which who why when where you it this that with long much many say says said think thinks there they he she his her video talk talks mention mentions tell can could would should be has have after before",
+    "the is are was were what how does do did of and to in about which who why when where you it this that with " +
+      "long much many say says said think thinks there they he she his her video talk talks mention mentions tell " +
+      "can could would should be has have after before",
   ),
   es: words(
-    "el la los las es qué cómo cuánto cuánta cuántos cuántas dónde cuándo quién cuál del y una un dice piensa habla hay lo al están son fue opina tiene tienen sus pero muy también después cuenta",
+    "el la los las es qué cómo cuánto cuánta cuántos cuántas dónde cuándo quién cuál del y una un dice piensa " +
+      "habla hay lo al están son fue opina tiene tienen sus pero muy también después cuenta",
   ),
   pt: words(
-    "o os as é quanto quanta quantos quantas onde quando quem qual do da dos das um uma e diz acha fala há na estão são foi tem têm seus mas muito também depois conta não",
+    "o os as é quanto quanta quantos quantas onde quando quem qual do da dos das um uma e diz acha fala há na " +
+      "estão são foi tem têm seus mas muito também depois conta não",
   ),
 };
 

@@ -27,15 +27,21 @@ const STEM_LENGTH = 6;
 const STOPWORDS = new Set(
   [
     // en
-    "the an and or of to in on at for with is are was were be been it its this that these those what which who how why when where do does did can could would should will he she they we you his her their our your my me him them not no yes there here as by from about into than then so if but just also very",
+    "the an and or of to in on at for with is are was were be been it its this that these those what which who how " +
+    "why when where do does did can could would should will he she they we you his her their our your my me him " +
+    "them not no yes there here as by from about into than then so if but just also very",
     // es
-    "el la los las un una unos unas de del al y o en es son fue que qué se su sus por para con como cómo no sí lo le les ya muy más pero este esta esto ese esa eso hay cuál cuándo dónde quién",
+    "el la los las un una unos unas de del al y o en es son fue que qué se su sus por para con como cómo no sí lo " +
+    "le les ya muy más pero este esta esto ese esa eso hay cuál cuándo dónde quién",
     // pt
-    "os as um uma uns umas do da dos das ao aos no na nos nas em é são foi que se seu sua seus suas por para com como não sim mais mas muito este esta isso isto esse essa há qual quando onde quem ele ela eles elas",
+    "os as um uma uns umas do da dos das ao aos no na nos nas em é são foi que se seu sua seus suas por para com " +
+    "como não sim mais mas muito este esta isso isto esse essa há qual quando onde quem ele ela eles elas",
     // ru
-    "и в во не на что как это он она они мы вы я с со к по из за от до для о об но а же ли то все так его её их был была были есть бы у ну вот",
+    "и в во не на что как это он она они мы вы я с со к по из за от до для о об но а же ли то все так его её их " +
+    "был была были есть бы у ну вот",
     // hi
-    "है हैं था थे थी का की के को में से पर और या यह वह ये वे कि जो तो भी ने एक इस उस कर क्या कैसे कब कहाँ क्यों नहीं हो",
+    "है हैं था थे थी का की के को में से पर और या यह वह ये वे कि जो तो भी ने एक इस उस कर क्या कैसे कब कहाँ क्यों " +
+    "नहीं हो",
   ]
     .join(" ")
     .split(" "),

@@ -1,4 +1,4 @@
-/** @module Tests of groq-transcriber.ts against a loopback Groq: the multipart upload, verbose_json segments, failures. */
+/** @module Tests of groq-transcriber.ts against a loopback Groq: the upload, segments, failures. */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { cutAudio } from "../../../src/adapters/speech/audio-pieces.ts";
 import { createGroqTranscriber, SpeechLimitError } from "../../../src/adapters/speech/groq-transcriber.ts";

@@ -1,4 +1,4 @@
-/** @module Tests of speech-budget.ts: audio seconds and requests taken, learnt from 429s, refusals before the deadline. */
+/** @module Tests of speech-budget.ts: seconds and requests taken, learnt from 429s, early refusals. */
 import { describe, expect, test } from "bun:test";
 import { createMemoryBudgetStore } from "../../../src/adapters/llm/budget/budget-store.ts";
 import { createSpeechBudget } from "../../../src/adapters/speech/speech-budget.ts";

@@ -1,4 +1,4 @@
-/** @module Tests of transcription-slots.ts: at most N videos transcribed at once, the rest waiting to their deadline. */
+/** @module Tests of transcription-slots.ts: at most N videos at once, the rest waiting to their deadline. */
 import { describe, expect, test } from "bun:test";
 import { createTranscriptionSlots } from "../../../src/adapters/speech/transcription-slots.ts";
 import { isAppError } from "../../../src/domain/errors.ts";

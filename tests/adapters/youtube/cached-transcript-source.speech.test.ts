@@ -1,4 +1,4 @@
-/** @module Tests of cached-transcript-source.ts for speech transcripts: kept under the video alone, one upload per video. */
+/** @module Tests of cached-transcript-source.ts for speech: kept under the video alone, one upload. */
 import { describe, expect, test } from "bun:test";
 import { createMemoryCache } from "../../../src/adapters/cache/memory-cache.ts";
 import { createCachedTranscriptSource } from "../../../src/adapters/youtube/cached-transcript-source.ts";

@@ -1,4 +1,4 @@
-/** @module Tests of YOUTUBE_PROXIES and the routes' settings: parsing, defaults, refusals without echoing credentials. */
+/** @module Tests of YOUTUBE_PROXIES and the routes' settings: parsing, defaults, refusals without secrets. */
 import { describe, expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "../../../src/app/config/config.ts";
 import { routeLabel } from "../../../src/app/config/youtube-routes.ts";

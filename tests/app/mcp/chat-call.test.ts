@@ -1,4 +1,4 @@
-/** @module One tool call on the real use case with in-memory ports: results, errors, rate limit, progress, cancellation. */
+/** @module Tests of chat-call.ts on the real use case with in-memory ports: results, errors, progress. */
 import { describe, expect, test } from "bun:test";
 import type { Logger } from "../../../src/app/log/logger.ts";
 import { callChatTool, type ChatCallDeps, MCP_IDENTITY } from "../../../src/app/mcp/chat-call.ts";

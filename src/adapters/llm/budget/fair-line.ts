@@ -52,7 +52,10 @@ export interface FairLine {
   wake(): void;
   /** The token limit last seen. */
   knownTpm?: number;
-  /** Whether `claim`'s plan was made on a token limit other than the one known; it is so only once (it is then marked stale). */
+  /**
+   * Whether `claim`'s plan was made on a token limit other than the one known; it is so only once (it is then marked
+   * stale).
+   */
   takeStale(claim: Claim): boolean;
 }
 
@@ -130,7 +133,9 @@ export function createFairLine(
     waiter.resolve();
   };
 
-  /** One look at the line: refuses the hopeless, admits at most one call; @returns ms to sleep, 0 to look again at once */
+  /**
+   * One look at the line: refuses the hopeless, admits at most one call; @returns ms to sleep, 0 to look again at once
+   */
   async function round(): Promise<number> {
     for (const waiter of [...queue]) if (waiter.signal?.aborted) refuse(waiter, waiter.signal.reason);
     const view = await store.peek().catch(() => undefined);
@@ -139,7 +144,8 @@ export function createFairLine(
       waiter.deadline - (view ? (waiter.leave * view.windowMs) / view.limits.tokensPerWindow : 0);
     if (view) {
       self.knownTpm = view.limits.tokensPerWindow;
-      // Earliest deadline first (the line is feasible only if that order is): a call must be servable after the calls due before it that their plans cannot do without.
+      // Earliest deadline first (the line is feasible only if that order is): a call must be servable after the calls
+      // due before it that their plans cannot do without.
       let ahead = 0;
       for (const waiter of [...queue].sort((a, b) => latest(a) - latest(b) || fairOrder(a, b))) {
         const claim = open.get(waiter.seq);
@@ -153,7 +159,8 @@ export function createFairLine(
         } else if (!waiter.optional) ahead += waiter.tokens;
       }
     }
-    // In fair order, but going first must cost every other call the plan cannot do without only time it can afford; when every call would cost another too much, earliest deadline first.
+    // In fair order, but going first must cost every other call the plan cannot do without only time it can afford;
+    // when every call would cost another too much, earliest deadline first.
     const harmless = (waiter: Waiter) =>
       !view ||
       queue.every((other) =>

@@ -1,4 +1,4 @@
-/** @module The arithmetic of fair admission: max-min shares for planning, finish tags for the line, waits on a view of the bucket. */
+/** @module The arithmetic of fair admission: max-min shares, finish tags, waits on a view of the bucket. */
 import type { BudgetView } from "./budget-store.ts";
 
 /**
@@ -47,7 +47,8 @@ export function createFairClock(): FairClock {
 
 /**
  * @param extra tokens that others take first
- * @returns ms until the bucket of `view` has `tokens` (after `extra`): 0 when now (the request budget is the store's to check)
+ * @returns ms until the bucket of `view` has `tokens` (after `extra`): 0 when now (the request budget is the store's to
+ *    check)
  */
 export function waitOn(view: BudgetView, tokens: number, extra = 0): number {
   const tokenWait = ((tokens + extra - view.tokens) * view.windowMs) / view.limits.tokensPerWindow;

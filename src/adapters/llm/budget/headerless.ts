@@ -1,4 +1,4 @@
-/** @module What the budget learns from answers that state no limits at all (a local server, a gateway, a proxy's error page). */
+/** @module What the budget learns from answers that state no limits at all (a local server, a gateway). */
 import type { LimitReport } from "./limits-report.ts";
 import type { Limits } from "./token-bucket.ts";
 

@@ -101,7 +101,8 @@ export function createLlmBudget(
           };
           const turn = planning.then(async () => {
             let planned = await attempt();
-            // A plan cut down (or refused) on limits that are still a guess waits for the first answer to teach the real ones.
+            // A plan cut down (or refused) on limits that are still a guess waits for the first answer to teach the
+            // real ones.
             if (first.asking && (planned.error !== undefined || planned.choice?.reduced)) {
               await Promise.race([first.done(), sleep(Math.max(0, Math.min(PROBE_WAIT_MS, by - now())))]);
               planned = await attempt();

@@ -6,7 +6,8 @@ import type { Limits } from "./token-bucket.ts";
 /**
  * The rules of `createMemoryBudgetStore()` as one Lua script run atomically
  * inside Redis on Redis's own clock, so every instance shares one budget
- * per budget key (endpoint, model, API key digest: see `budgetKey`). ARGV: op (take, give, observe, peek), window ms, default token
+ * per budget key (endpoint, model, API key digest: see `budgetKey`). ARGV: op (take, give, observe, peek), window ms,
+ * default token
  * and request limits, then the op's figures (-1: not stated). Returns
  * [wait ms or 0, tokens, token limit, request limit, blocked ms], as
  * integers (Lua numbers are truncated on the way out).
@@ -29,7 +30,8 @@ requests = math.min(rpm, requests + elapsed * rpm / window)
 local wait = 0
 if op == 'take' then
   local cost = tonumber(ARGV[5])
-  wait = math.max(0, (cost + math.max(0, math.min(tonumber(ARGV[6]), tpm - cost)) - tokens) * window / tpm, (1 - requests) * window / rpm, blocked - now)
+  local reserve = math.max(0, math.min(tonumber(ARGV[6]), tpm - cost))
+  wait = math.max(0, (cost + reserve - tokens) * window / tpm, (1 - requests) * window / rpm, blocked - now)
   if wait <= 0 then tokens = tokens - cost; requests = requests - 1 end
 elseif op == 'give' then
   tokens = math.min(tpm, tokens + tonumber(ARGV[5]))
@@ -39,7 +41,9 @@ elseif op == 'observe' then
   local retry_ms = tonumber(ARGV[9])
   local function align(ours, theirs, old_cap, new_cap)
     local v
-    if theirs < 0 then v = ours + (new_cap - old_cap) elseif old_cap ~= new_cap then v = theirs else v = math.min(ours, theirs) end
+    if theirs < 0 then v = ours + (new_cap - old_cap)
+    elseif old_cap ~= new_cap then v = theirs
+    else v = math.min(ours, theirs) end
     return math.min(new_cap, v)
   end
   if new_tpm < tonumber(ARGV[10]) then new_tpm = tpm end
@@ -50,7 +54,9 @@ elseif op == 'observe' then
   if retry_ms > 0 then blocked = math.max(blocked, now + retry_ms) end
 end
 if op ~= 'peek' then
-  redis.call('HSET', KEYS[1], 'tpm', tpm, 'rpm', rpm, 'tokens', string.format('%.17g', tokens), 'requests', string.format('%.17g', requests), 'at', string.format('%d', now), 'blocked', string.format('%d', blocked))
+  redis.call('HSET', KEYS[1], 'tpm', tpm, 'rpm', rpm,
+    'tokens', string.format('%.17g', tokens), 'requests', string.format('%.17g', requests),
+    'at', string.format('%d', now), 'blocked', string.format('%d', blocked))
   redis.call('PEXPIRE', KEYS[1], window * 10)
 end
 return {math.ceil(wait), math.floor(tokens), tpm, rpm, math.max(0, blocked - now)}

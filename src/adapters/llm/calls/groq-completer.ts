@@ -82,7 +82,9 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
     };
   }
 
-  /** A streamed attempt: the text piece by piece, the usage from the last chunk (Groq's `x_groq`, or OpenAI's `usage`). */
+  /**
+   * A streamed attempt: the text piece by piece, the usage from the last chunk (Groq's `x_groq`, or OpenAI's `usage`).
+   */
   async function streamed(
     request: CompletionRequest,
     onText: (piece: string) => void | Promise<void>,

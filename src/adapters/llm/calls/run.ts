@@ -68,7 +68,10 @@ export function createRun(options: RunOptions): Run {
   /** When a call may start at the latest: time enough left to run it before the deadline. */
   const latestStart = () => (options.deadline ?? Number.POSITIVE_INFINITY) - (options.callAllowanceMs?.() ?? 0);
   let recounted = false;
-  /** The plan, cut down for want of tokens, was counted before the first answers calibrated the count, and it has moved by more than RECOUNT_RATIO since (once). */
+  /**
+   * The plan, cut down for want of tokens, was counted before the first answers calibrated the count, and it has moved
+   * by more than RECOUNT_RATIO since (once).
+   */
   const stalePlan = () => {
     if (recounted || !options.liveCount || count !== planned || !options.reservation?.reduced) return false;
     const sample = "the quick brown fox jumps over the lazy dog ".repeat(40);
@@ -97,9 +100,11 @@ export function createRun(options: RunOptions): Run {
     async call(messages, maxTokens, onText, part) {
       const callSignal = signal;
       return await slots.use(async () => {
-        // Only the parts of a plan (map calls) find it stale: a plan's single or last call, or a rewrite, go as planned.
+        // Only the parts of a plan (map calls) find it stale: a plan's single or last call, or a rewrite, go as
+        // planned.
         if (part && stalePlan()) throw new StalePlanError();
-        // The calibration is learnt on transcript-heavy prompts; other shapes may count a little more: what is not charged comes back.
+        // The calibration is learnt on transcript-heavy prompts; other shapes may count a little more: what is not
+        // charged comes back.
         const taken = Math.ceil(promptTokens(messages, options.liveCount?.() ?? count) * CHARGE_MARGIN) + maxTokens;
         const { reservation } = options;
         let refused: ProviderLimitError | undefined;
@@ -108,7 +113,8 @@ export function createRun(options: RunOptions): Run {
           await reservation?.admit(taken, callSignal, latestStart(), part).catch((error) => {
             throw refused ? refused.error : error;
           });
-          // The turn may come after the first answers recalibrated the count: then the plan is made again before this is sent.
+          // The turn may come after the first answers recalibrated the count: then the plan is made again before this
+          // is sent.
           if (part && stalePlan()) {
             await reservation?.unsent(taken);
             throw new StalePlanError();
@@ -169,7 +175,9 @@ export function createRun(options: RunOptions): Run {
 /** How far the calibrated count may move from the plan's before the plan is made again (once). */
 const RECOUNT_RATIO = 1.1;
 
-/** Margin on a call's calibrated prompt count when it is taken from the budget (the rest is given back on the answer). */
+/**
+ * Margin on a call's calibrated prompt count when it is taken from the budget (the rest is given back on the answer).
+ */
 export const CHARGE_MARGIN = 1.05;
 
 /** Longest that a 429's retry-after holds back the other requests (the one refused waits it all, when it fits). */

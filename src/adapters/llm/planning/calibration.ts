@@ -35,7 +35,8 @@ export function createTokenCalibration(): TokenCalibration {
       return factor === 1 ? estimateTokens : (text) => Math.ceil(estimateTokens(text) * factor);
     },
     observe(language, estimated, counted) {
-      // Short prompts (the reduce call over notes too) are mostly template, notes and timestamps: they say little about the transcript's text.
+      // Short prompts (the reduce call over notes too) are mostly template, notes and timestamps: they say little about
+      // the transcript's text.
       if (estimated < 1500 || counted <= 0) return;
       const seen = ratios.get(language) ?? [];
       seen.push(counted / estimated);

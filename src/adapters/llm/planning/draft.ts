@@ -57,7 +57,8 @@ export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowan
     try {
       return await draftOnce(run, spec, allowance, onText, prior);
     } catch (error) {
-      // Planned on limits or counts the first answers contradicted: planned again for what is left to read (once per request).
+      // Planned on limits or counts the first answers contradicted: planned again for what is left to read (once per
+      // request).
       if (error instanceof StalePlanError) {
         if (spec.signal?.aborted) throw spec.signal.reason;
         run.replan();
@@ -146,7 +147,9 @@ function choose(
 }
 
 /** @returns the answer, and the share of the plan's lines read (parts may be left out, see `mapReduce`) */
-/** After a stale plan: the rest of the transcript, planned on what is known now, combined with the notes already read. */
+/**
+ * After a stale plan: the rest of the transcript, planned on what is known now, combined with the notes already read.
+ */
 function chooseRest(
   run: Run,
   spec: AnswerSpec,

@@ -49,7 +49,8 @@ export async function mapReduce(
   const leave = promptTokens(combineAsk(context, spec, [], false), run.count) + chunks.length * notesTokens +
     budget.output;
   const done: (string | undefined)[] = [];
-  // The last part is asked for second, so that when parts must be left out they are from the middle and the end is read.
+  // The last part is asked for second, so that when parts must be left out they are from the middle and the end is
+  // read.
   const order = chunks.length > 1
     ? [0, chunks.length - 1, ...Array.from({ length: chunks.length - 2 }, (_, i) => i + 1)]
     : [0];
@@ -137,7 +138,9 @@ function combineAsk(context: PromptContext, spec: AnswerSpec, notes: readonly st
   );
 }
 
-/** Groups notes in order so each group's text fits `room` tokens; each note fits half of it, so groups hold two or more. */
+/**
+ * Groups notes in order so each group's text fits `room` tokens; each note fits half of it, so groups hold two or more.
+ */
 function pack(notes: readonly string[], room: number): string[][] {
   const groups: string[][] = [];
   let used = room;

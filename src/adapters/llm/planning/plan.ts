@@ -26,7 +26,9 @@ export type Plan =
   | { shape: "refused"; retryAfterTokens: number; cost: number; coverage: 0 };
 
 export interface PlanLimits {
-  /** Largest single call, input and `max_tokens` together (the context window, or the provider's whole window budget). */
+  /**
+   * Largest single call, input and `max_tokens` together (the context window, or the provider's whole window budget).
+   */
   maxCallTokens: number;
   /** Tokens the budget can give this request before its deadline. */
   available: number;
