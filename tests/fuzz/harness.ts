@@ -68,6 +68,9 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     GROQ_API_KEY: GROQ_KEY,
     GROQ_BASE_URL: llm.baseUrl,
     GROQ_MODEL: "fake-model",
+    // The subject here is not the provider's limits: a budget that never paces (the fake LLM states none).
+    LLM_TOKENS_PER_MINUTE: "100000000",
+    LLM_REQUESTS_PER_MINUTE: "1000000",
     ...env,
   });
   return {

@@ -34,6 +34,9 @@ const service = await startService(
     GROQ_API_KEY: "gsk_soak",
     GROQ_BASE_URL: llm.baseUrl,
     LLM_MAX_RETRIES: "0",
+    // The subject here is not the provider's limits: a budget that never paces (the fake LLM states none).
+    LLM_TOKENS_PER_MINUTE: "100000000",
+    LLM_REQUESTS_PER_MINUTE: "1000000",
     ANSWER_CACHE_MAX_ENTRIES: "300",
     TRANSCRIPT_CACHE_MAX_ENTRIES: "50",
     YOUTUBE_ROUTE_FAILURES: "1000",

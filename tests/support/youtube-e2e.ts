@@ -30,6 +30,9 @@ export async function startYoutubeRig(
     GROQ_API_KEY: "gsk_fake_for_youtube_tests",
     GROQ_BASE_URL: llm.baseUrl,
     GROQ_MODEL: "fake-model",
+    // The subject here is not the provider's limits: a budget that never paces (the fake LLM states none).
+    LLM_TOKENS_PER_MINUTE: "100000000",
+    LLM_REQUESTS_PER_MINUTE: "1000000",
     YOUTUBE_TIMEOUT_MS: "1000",
     TRANSCRIPT_CACHE_TTL_MS: "0",
     ANSWER_CACHE_TTL_MS: "0",
