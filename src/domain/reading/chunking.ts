@@ -13,17 +13,9 @@ export interface Chunk {
 /** Tokens of a text, e.g. {@linkcode estimateTokens}. */
 export type TokenCounter = (text: string) => number;
 
-/** A tag that opens or closes one of the prompt's fences, however spaced or cased. */
-const FENCE_TAG = /<\s*(\/?)\s*(transcript|notes|request)\b[^>]*>/gi;
-
-/**
- * Writes a cue as the `[m:ss] text` line the model reads and cites. Caption
- * text is data fenced between `<transcript>` tags, so a cue that spells a
- * fence tag (captions are entity-decoded twice, so `&amp;lt;/transcript&amp;gt;`
- * arrives as `</transcript>`) gets angle quotes instead: it cannot close the fence.
- */
+/** Writes a cue as the `[m:ss] text` line the model reads and cites. */
 export function cueLine(cue: Cue): string {
-  return `[${formatTimestamp(cue.start)}] ${cue.text.replace(FENCE_TAG, "‹$1$2›")}`;
+  return `[${formatTimestamp(cue.start)}] ${cue.text}`;
 }
 
 /** Writes cues as lines, one per cue. */

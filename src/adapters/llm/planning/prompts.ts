@@ -94,7 +94,7 @@ export function answerPrompt(
 ): string {
   const scope = SCOPES[task.excerpted ?? "whole"];
   const ask = task.isSummary ? "Summarise the video: its main points in order, concisely." : requestLine(task.prompt);
-  return `${titleLine(context)}${scope}<transcript>\n${task.transcript}\n</transcript>\n\n${ask}\nAnswer in ${
+  return `${titleLine(context)}${scope}<transcript>\n${fenced(task.transcript)}\n</transcript>\n\n${ask}\nAnswer in ${
     LANGUAGE_NAMES[context.language]
   }.`;
 }
@@ -109,7 +109,7 @@ export function partNotesPrompt(
       `reply exactly NONE.`
     : "Notes on this part's main points, in order.";
   const heading = `${titleLine(context)}Part ${part.index + 1} of ${part.count} of a long video's transcript.`;
-  return `${heading}\n<transcript>\n${part.transcript}\n</transcript>\n` +
+  return `${heading}\n<transcript>\n${fenced(part.transcript)}\n</transcript>\n` +
     `${ask} At most 120 words, hyphen lines, each with its timestamp, no introduction.`;
 }
 
@@ -140,4 +140,16 @@ export function rewritePrompt(context: PromptContext, answer: string): string {
     }, keeping its meaning, its layout and every timestamp such as [12:34]. Reply with the rewritten text only.\n` +
     `<answer>\n${answer}\n</answer>`
   );
+}
+
+/** A tag that opens or closes one of the prompts' fences, however spaced or cased. */
+const FENCE_TAG = /<\s*(\/?)\s*(transcript|notes|request)\b[^>]*>/gi;
+
+/**
+ * Transcript text put between `<transcript>` tags: it is data, so a caption that spells a fence tag
+ * (captions are entity-decoded twice, so `&amp;lt;/transcript&amp;gt;` arrives as `</transcript>`)
+ * gets angle quotes instead and cannot close the fence.
+ */
+export function fenced(transcript: string): string {
+  return transcript.replace(FENCE_TAG, "‹$1$2›");
 }
