@@ -1,4 +1,5 @@
 /** @module Coalescing of equal concurrent work, in this process or shared with other instances. */
+import { raceAbort } from "./deadline.ts";
 import { AppError, isAppError } from "./errors.ts";
 import type { FlightEvents, SharedFlight, SharedResult } from "./ports.ts";
 
@@ -83,7 +84,7 @@ export function coalesceLocally(participate: Participation): SharedFlight {
       const entry = running ?? start(key, work, options.events);
       if (running) entry.waiting++;
       try {
-        const shared = (await untilAborted(entry.result, options.signal)) as SharedResult<T>;
+        const shared = (await raceAbort(entry.result, options.signal, stopped)) as SharedResult<T>;
         return running && shared.role === "owner" ? { value: shared.value, role: "local" } : shared;
       } finally {
         entry.waiting--;
@@ -95,22 +96,6 @@ export function coalesceLocally(participate: Participation): SharedFlight {
 /** Today's in-process coalescing: the first caller runs the work, the others join it. */
 export function createLocalFlight(): SharedFlight {
   return coalesceLocally(async (_key, work) => ({ value: await work(), role: "owner" }));
-}
-
-/** @returns `work`'s value, unless `signal` aborts first (then `upstream_timeout`, or the signal's own AppError) */
-export async function untilAborted<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return await work;
-  if (signal.aborted) throw stopped(signal);
-  let onAbort = (): void => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(stopped(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([work, aborted]);
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-  }
 }
 
 function stopped(signal: AbortSignal): AppError {

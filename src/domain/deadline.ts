@@ -21,17 +21,35 @@ export function timedOut(ms: number, cause?: unknown): AppError {
 
 /** Races `work` against `signal`: `upstream_timeout` when the signal ends it first (or the work fails after it). */
 export async function withDeadline<T>(work: Promise<T>, signal: AbortSignal, ms: number): Promise<T> {
-  let onAbort = (): void => {};
-  const expired = new Promise<never>((_, reject) => {
-    onAbort = () => reject(timedOut(ms));
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
   try {
-    return await Promise.race([work, expired]);
+    return await raceAbort(work, signal, () => timedOut(ms));
   } catch (error) {
     if (isAppError(error)) throw error;
     if (signal.aborted) throw timedOut(ms, error);
     throw error;
+  }
+}
+
+/**
+ * The one race of work against an abort signal: `work`'s outcome, unless `signal` aborts first
+ * (or already has), then `stopped(signal)` is thrown. Nothing stays listening on the signal afterwards.
+ *
+ * @param stopped the error for a signal that ended the wait
+ */
+export async function raceAbort<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+  stopped: (signal: AbortSignal) => unknown,
+): Promise<T> {
+  if (!signal) return await work;
+  if (signal.aborted) throw stopped(signal);
+  let onAbort = (): void => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(stopped(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, aborted]);
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
