@@ -1,4 +1,5 @@
 /** @module Builds the answer writer (Groq when a key is set, else the offline engine) and its token budget. */
+import type { ServiceIo } from "./io.ts";
 import type { AnswerWriter, TranscriptSource } from "../../domain/ports.ts";
 import { createMemoryBudgetStore } from "../../adapters/llm/budget/budget-store.ts";
 import { type BudgetObserver, createLlmBudget, type LlmBudget } from "../../adapters/llm/budget/llm-budget.ts";
@@ -10,8 +11,7 @@ import { createGroqAnswerWriter } from "../../adapters/llm/groq-answer-writer.ts
 import { createOfflineAnswerWriter } from "../../adapters/offline/offline-answer-writer.ts";
 import type { RedisConnection } from "../../adapters/redis/redis-connection.ts";
 import type { Config } from "../config/config.ts";
-import type { Logger } from "../log/logger.ts";
-import { llmBudgetObserver, type ServiceMetrics } from "../metrics/service-metrics.ts";
+import { llmBudgetObserver } from "../metrics/service-metrics.ts";
 
 /**
  * Builds the answer writer: Groq when a key is set, else the offline engine.
@@ -22,7 +22,7 @@ import { llmBudgetObserver, type ServiceMetrics } from "../metrics/service-metri
  */
 export function composeWriter(
   config: Config,
-  io: { logger: Logger; fetch?: typeof fetch; metrics?: ServiceMetrics },
+  io: ServiceIo,
   transcripts?: TranscriptSource,
   redis?: RedisConnection,
 ): AnswerWriter {

@@ -8,10 +8,9 @@ import { createRedisRouteStates } from "../../adapters/redis/redis-route-states.
 import { createMemoryRouteStates } from "../../adapters/youtube/route-breaker.ts";
 import { composeTranscriptSource, composeYoutubeEgress } from "./youtube.ts";
 import { createHttpApp } from "../http/http-app.ts";
-import type { Logger } from "../log/logger.ts";
-import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 import type { RequestNotes } from "../log/request-log.ts";
 import type { LiveStreams } from "../stream/live-streams.ts";
+import type { ServiceIo } from "./io.ts";
 
 /** The running service's parts, as the entry points need them. */
 export interface Service {
@@ -21,12 +20,7 @@ export interface Service {
   close(): Promise<void>;
 }
 
-/** The outside world the adapters are built with; `metrics` only when `ADMIN_PORT` is set. */
-export interface ServiceIo {
-  logger: Logger;
-  fetch?: typeof fetch;
-  metrics?: ServiceMetrics;
-}
+export type { ServiceIo } from "./io.ts";
 
 /**
  * The composition root: the only place adapters are built (through the

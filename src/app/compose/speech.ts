@@ -1,4 +1,5 @@
 /** @module Builds speech-to-text (`STT=groq`): the Groq transcriber and its budget, in Redis if there is one. */
+import type { ServiceIo } from "./io.ts";
 import { type BudgetStore, createMemoryBudgetStore } from "../../adapters/llm/budget/budget-store.ts";
 import { createRedisBudgetStore } from "../../adapters/llm/budget/redis-budget-store.ts";
 import type { Limits } from "../../adapters/llm/budget/token-bucket.ts";
@@ -8,7 +9,6 @@ import { createGroqTranscriber } from "../../adapters/speech/groq-transcriber.ts
 import { createSpeechBudget } from "../../adapters/speech/speech-budget.ts";
 import { createSpeechReader, type SpeechReader } from "../../adapters/speech/speech-reader.ts";
 import type { Config } from "../config/config.ts";
-import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 
 /**
  * @param config the validated settings (`config.stt` undefined: speech-to-text off)
@@ -18,7 +18,7 @@ import type { ServiceMetrics } from "../metrics/service-metrics.ts";
  */
 export function composeSpeech(
   config: Config,
-  io: { fetch?: typeof fetch; metrics?: ServiceMetrics },
+  io: Pick<ServiceIo, "fetch" | "metrics">,
   redis?: RedisConnection,
 ): SpeechReader | undefined {
   const stt = config.stt;

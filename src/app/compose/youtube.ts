@@ -1,4 +1,5 @@
 /** @module Builds the YouTube transcript source, and a `fetch` that goes through `HTTPS_PROXY`. */
+import type { ServiceIo } from "./io.ts";
 import type { Cache, SharedFlight, TranscriptSource } from "../../domain/ports.ts";
 import type { Transcript } from "../../domain/transcript.ts";
 import { sha256Hex } from "../../adapters/keys/key-digest.ts";
@@ -19,8 +20,6 @@ import { composeSpeech } from "./speech.ts";
 import { isSpeechServiceFailure } from "../../adapters/speech/speech-reader.ts";
 import { isAppError } from "../../domain/errors.ts";
 import type { Config } from "../config/config.ts";
-import type { Logger } from "../log/logger.ts";
-import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 import { routeFetch } from "./route-fetch.ts";
 import { routeLabel, withSession } from "../config/youtube-routes.ts";
 
@@ -93,7 +92,7 @@ export function composeYoutubeEgress(
  */
 export function composeTranscriptSource(
   config: Config,
-  io: { logger: Logger; fetch?: typeof fetch; metrics?: ServiceMetrics; egress?: YoutubeEgress },
+  io: ServiceIo & { egress?: YoutubeEgress },
   cache: Cache<Transcript>,
   flights?: SharedFlight,
   redis?: RedisConnection,
