@@ -4,6 +4,9 @@ import type { LimitReport } from "../budget/limits-report.ts";
 import type { ChatMessage } from "../planning/prompts.ts";
 import type { RetryBudget } from "./retry.ts";
 
+/** Receives the answer's text piece by piece as the model streams it (awaited, so a slow reader holds the stream). */
+export type OnText = (piece: string) => void | Promise<void>;
+
 /** One chat completion asked of the model. */
 export interface CompletionRequest {
   messages: ChatMessage[];
@@ -16,7 +19,7 @@ export interface CompletionRequest {
    * it arrives (awaited, so a slow consumer slows the reading). A call that
    * has handed over text is never retried: the text cannot be taken back.
    */
-  onText?: (piece: string) => void | Promise<void>;
+  onText?: OnText;
 }
 
 /** The model's reply and what it cost. */

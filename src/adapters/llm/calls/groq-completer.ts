@@ -4,7 +4,13 @@ import { AppError, isAppError } from "../../../domain/errors.ts";
 import { linkSignals } from "../../../domain/linked-signal.ts";
 import { limitBody, mebibytes } from "../../body-limit.ts";
 import { type LimitReport, reportFromHeaders, reportFromMessage } from "../budget/limits-report.ts";
-import { type Completer, type Completion, type CompletionRequest, ProviderLimitError } from "./completer.ts";
+import {
+  type Completer,
+  type Completion,
+  type CompletionRequest,
+  type OnText,
+  ProviderLimitError,
+} from "./completer.ts";
 import { backoffMs, requestedDelayMs, sleep } from "./retry.ts";
 
 export interface GroqCompleterOptions {
@@ -87,7 +93,7 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
    */
   async function streamed(
     request: CompletionRequest,
-    onText: (piece: string) => void | Promise<void>,
+    onText: OnText,
     signal: AbortSignal,
   ): Promise<Completion> {
     const { data: chunks, response } = await client.chat.completions

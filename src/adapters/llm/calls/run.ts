@@ -4,7 +4,7 @@ import type { AnswerUsage } from "../../../domain/ports.ts";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../../domain/reading/tokens.ts";
 import type { Reservation } from "../budget/llm-budget.ts";
 import { type CallPart, StalePlanError } from "../budget/reservation.ts";
-import { type Completer, ProviderLimitError } from "./completer.ts";
+import { type Completer, type OnText, ProviderLimitError } from "./completer.ts";
 import type { ChatMessage } from "../planning/prompts.ts";
 import { backoffMs, createRetryBudget, type RetryBudget, sleep } from "./retry.ts";
 
@@ -18,7 +18,7 @@ export interface Run {
   call(
     messages: ChatMessage[],
     maxTokens: number,
-    onText?: (piece: string) => void | Promise<void>,
+    onText?: OnText,
     part?: CallPart,
   ): Promise<string>;
   /** Runs `work` on every item; the first failure cancels the calls still running. */

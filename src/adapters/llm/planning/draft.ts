@@ -3,7 +3,7 @@ import { AppError } from "../../../domain/errors.ts";
 import { renderCues, transcriptLines } from "../../../domain/reading/chunking.ts";
 import type { AnswerSpec } from "../../../domain/ports.ts";
 import { selectExcerpts } from "../../../domain/reading/relevance.ts";
-import { ProviderLimitError } from "../calls/completer.ts";
+import { type OnText, ProviderLimitError } from "../calls/completer.ts";
 import { mapReduce, NOTES_MAX_TOKENS } from "./map-reduce.ts";
 import { type PlanChoice, type ReadSoFar, StalePlanError } from "../budget/reservation.ts";
 import { type CallCosts, excerptRoom, firmCost, linesTokens, type Plan, type PlanLimits, planSummary } from "./plan.ts";
@@ -71,9 +71,6 @@ export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowan
     }
   }
 }
-
-/** Where the final call's text goes as it is written (a streamed answer). */
-export type OnText = (piece: string) => void | Promise<void>;
 
 async function draftOnce(
   run: Run,

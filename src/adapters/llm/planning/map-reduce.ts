@@ -8,6 +8,7 @@ import { estimateTokens } from "../../../domain/reading/tokens.ts";
 import type { CallBudget } from "./call-budget.ts";
 import { combinePrompt, messages, partNotesPrompt, type PromptContext } from "./prompts.ts";
 import { promptTokens, type Run } from "../calls/run.ts";
+import type { OnText } from "../calls/completer.ts";
 
 /** `max_tokens` of a map call: notes of at most 120 words, with a little slack. */
 export const NOTES_MAX_TOKENS = 320;
@@ -34,7 +35,7 @@ export async function mapReduce(
   context: PromptContext,
   budget: CallBudget,
   lines: readonly Cue[],
-  onText?: (piece: string) => void | Promise<void>,
+  onText?: OnText,
   prior?: ReadSoFar,
 ): Promise<{ text: string; read: number }> {
   const question = spec.isSummary ? undefined : spec.prompt;
@@ -93,7 +94,7 @@ async function reduce(
   context: PromptContext,
   budget: CallBudget,
   notes: string[],
-  onText?: (piece: string) => void | Promise<void>,
+  onText?: OnText,
 ): Promise<string> {
   const ask = (batch: readonly string[], partial: boolean) => combineAsk(context, spec, batch, partial);
   const final = ask(notes, false);
