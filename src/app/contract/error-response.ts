@@ -26,8 +26,15 @@ export function errorResponse(error: AppError, requestId: string, headers: Recor
   if (error.code === "method_not_allowed" && !out.has("allow")) out.set("allow", "POST");
   // The rest of a late body may still come: the connection cannot be reused, so it is closed.
   if (error.code === "request_timeout") out.set("connection", "close");
-  const body = { error: { code: error.code, message: error.message, request_id: requestId } };
-  return new Response(JSON.stringify(body), { status, headers: out });
+  return new Response(JSON.stringify(errorBodyOf(error, requestId)), { status, headers: out });
+}
+
+/** The contract's error body (CONTRACT §4), for a JSON answer or a stream's `error` event. */
+export function errorBodyOf(
+  error: AppError,
+  requestId: string,
+): { error: { code: ErrorCode; message: string; request_id: string } } {
+  return { error: { code: error.code, message: error.message, request_id: requestId } };
 }
 
 /** Maps Elysia's own error codes to ours; anything else is a bug. */

@@ -8,7 +8,7 @@ import type { ApiKeys, KeyIdentity, RateLimiter } from "../../domain/ports.ts";
 import { CHAT_RESPONSES, ChatBody } from "../contract/chat-schema.ts";
 import { wantsStream } from "./accept.ts";
 import { apiDocs } from "../docs/api-docs.ts";
-import { errorResponse, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_TYPE } from "../contract/error-response.ts";
+import { errorBodyOf, errorResponse, JSON_CONTENT_TYPE } from "../contract/error-response.ts";
 import { describeError, toAppError } from "./framework-errors.ts";
 import { readJsonBody } from "./json-body.ts";
 import { checkChatBody } from "../contract/chat-body-check.ts";
@@ -129,16 +129,8 @@ export function createHttpApp(deps: HttpAppDeps) {
     streams: NonNullable<HttpAppDeps["streams"]>,
   ): Promise<Response> => {
     const exchange = exchangeOf(request);
-    const errorBody = (error: unknown): object => {
-      const appError = error instanceof AppError
-        ? error
-        : new AppError("internal_error", INTERNAL_ERROR_MESSAGE, { cause: error });
-      if (appError.code === "internal_error") {
-        deps.logger.error("unhandled_error", { request_id: exchange.requestId, error: describeError(error) });
-      }
-      deps.notes?.note(request, { errorCode: appError.code });
-      return { error: { code: appError.code, message: appError.message, request_id: exchange.requestId } };
-    };
+    const errorBody = (error: unknown): object =>
+      errorBodyOf(settleError("UNKNOWN", error, request), exchange.requestId);
     return streamChat({
       headers: { ...commonHeaders(request), ...exchange.limitHeaders },
       keepAliveMs: streams.keepAliveMs,
@@ -162,16 +154,26 @@ export function createHttpApp(deps: HttpAppDeps) {
     });
   };
 
-  /** The contract's error answer for whatever a request failed with (Elysia's code names framework failures). */
-  const failed = async (code: string | number, error: unknown, request: Request): Promise<Response> => {
-    const exchange = exchangeOf(request);
+  /**
+   * The contract's error for whatever a request failed with (Elysia's code names framework failures), in one
+   * place for JSON answers and streams alike: noted on the request's log line, and a bug logged with its details
+   * (which never reach the caller).
+   */
+  const settleError = (code: string | number, error: unknown, request: Request): AppError => {
     const appError = toAppError(code, error, request);
     deps.notes?.note(request, { errorCode: appError.code });
+    if (appError.code === "internal_error") {
+      deps.logger.error("unhandled_error", { request_id: exchangeOf(request).requestId, error: describeError(error) });
+    }
+    return appError;
+  };
+
+  /** The contract's error answer for whatever a request failed with. */
+  const failed = async (code: string | number, error: unknown, request: Request): Promise<Response> => {
+    const exchange = exchangeOf(request);
+    const appError = settleError(code, error, request);
     const headers = { ...commonHeaders(request), ...exchange.limitHeaders };
     await settleBudget(exchange, appError, headers);
-    if (appError.code === "internal_error") {
-      deps.logger.error("unhandled_error", { request_id: exchange.requestId, error: describeError(error) });
-    }
     return errorResponse(appError, exchange.requestId, headers);
   };
 
