@@ -1,43 +1,26 @@
 /** @module End-to-end tests of a chat request's main flow: response fields, what the LLM gets, secrets, bad URLs. */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { describe, expect, test } from "bun:test";
+import { servicePerFile } from "../support/service-per-file.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
-import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { postChat, targetFromEnv } from "../support/service-process.ts";
 
 const KEY = "e2e-key-0123456789";
 const GROQ_KEY = "gsk_fake_secret_for_tests";
-let youtube: FakeYoutube;
-let llm: FakeLlm;
-let service: RunningService;
 
-beforeAll(async () => {
-  youtube = startFakeYoutube();
-  llm = startFakeLlm();
-  service = await startService({
-    API_KEYS: KEY,
-    YOUTUBE_BASE_URL: youtube.origin,
-    GROQ_API_KEY: GROQ_KEY,
-    GROQ_BASE_URL: llm.baseUrl,
-    GROQ_MODEL: "fake-model",
-    // The subject here is not the provider's limits: a budget that never paces (the fake LLM states none).
-    LLM_TOKENS_PER_MINUTE: "100000000",
-    LLM_REQUESTS_PER_MINUTE: "1000000",
-  });
-});
-afterAll(async () => {
-  await service?.stop();
-  await youtube?.close();
-  await llm?.close();
-});
-beforeEach(() => {
-  youtube.reset();
-  llm.reset();
-});
+const rig = servicePerFile(({ youtube, llm }) => ({
+  API_KEYS: KEY,
+  YOUTUBE_BASE_URL: youtube.origin,
+  GROQ_API_KEY: GROQ_KEY,
+  GROQ_BASE_URL: llm.baseUrl,
+  GROQ_MODEL: "fake-model",
+  // The subject here is not the provider's limits: a budget that never paces (the fake LLM states none).
+  LLM_TOKENS_PER_MINUTE: "100000000",
+  LLM_REQUESTS_PER_MINUTE: "1000000",
+}), { resetEach: true });
 
 describe(`POST /chat end to end (${targetFromEnv()})`, () => {
   test("a body holding only url gets a summary with every response field and the video's length", async () => {
-    const response = await postChat(service.url, { url: watchUrl("normal") }, { "x-api-key": KEY });
+    const response = await postChat(rig.service.url, { url: watchUrl("normal") }, { "x-api-key": KEY });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(response.headers.get("x-request-id")).toBeTruthy();
@@ -55,7 +38,7 @@ describe(`POST /chat end to end (${targetFromEnv()})`, () => {
 
   test("the LLM receives the transcript, the cut prompt and the language and format instructions", async () => {
     const prompt = "Q".repeat(499) + "😀" + "tail that must be cut";
-    const response = await postChat(service.url, {
+    const response = await postChat(rig.service.url, {
       url: `https://youtu.be/${VIDEOS.normal.id}?t=42`,
       prompt,
       language: "es",
@@ -65,29 +48,31 @@ describe(`POST /chat end to end (${targetFromEnv()})`, () => {
     const body = await response.json();
     expect(body.prompt).toBe("Q".repeat(499) + "😀");
     expect(body.language).toBe("es");
-    expect(llm.calls.length).toBeGreaterThanOrEqual(1);
-    const sent = llm.calls.map((c) => c.text).join("\n");
+    expect(rig.llm.calls.length).toBeGreaterThanOrEqual(1);
+    const sent = rig.llm.calls.map((c) => c.text).join("\n");
     expect(sent).toContain("this is not the original transcript");
     expect(sent).toContain("Q".repeat(499) + "😀");
     expect(sent).not.toContain("tail that must be cut");
     expect(sent).toContain("Spanish");
     expect(sent).toContain("Markdown");
-    expect(llm.calls[0]!.model).toBe("fake-model");
-    expect(llm.calls[0]!.authorization).toBe(`Bearer ${GROQ_KEY}`);
+    expect(rig.llm.calls[0]!.model).toBe("fake-model");
+    expect(rig.llm.calls[0]!.authorization).toBe(`Bearer ${GROQ_KEY}`);
   });
 
   test("the Groq key and the caller's key never appear in the service's output", async () => {
-    await postChat(service.url, { url: watchUrl("normal"), prompt: "anything new?" }, { "x-api-key": KEY });
-    expect(service.output()).not.toContain(GROQ_KEY);
-    expect(service.output()).not.toContain(KEY);
+    await postChat(rig.service.url, { url: watchUrl("normal"), prompt: "anything new?" }, { "x-api-key": KEY });
+    expect(rig.service.output()).not.toContain(GROQ_KEY);
+    expect(rig.service.output()).not.toContain(KEY);
   });
 
   test("an invalid URL is refused with 400 and causes no request to YouTube", async () => {
-    const response = await postChat(service.url, { url: "https://www.youtube.com.evil.example/watch?v=GJLlxj_dtq8" }, {
+    const response = await postChat(rig.service.url, {
+      url: "https://www.youtube.com.evil.example/watch?v=GJLlxj_dtq8",
+    }, {
       "x-api-key": KEY,
     });
     expect(response.status).toBe(400);
     expect((await response.json()).error.code).toBe("invalid_request");
-    expect(youtube.seen.length).toBe(0);
+    expect(rig.youtube.seen.length).toBe(0);
   });
 });

@@ -1,37 +1,24 @@
 /** @module End-to-end tests of the typed Eden client (`treaty<App>`) against the running service. */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { treaty } from "@elysiajs/eden";
 import type { App } from "../../src/app/client-types.ts";
-import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { servicePerFile } from "../support/service-per-file.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { targetFromEnv } from "../support/service-process.ts";
 
 const KEY = "eden-key-0123456789";
-let youtube: FakeYoutube;
-let llm: FakeLlm;
-let service: RunningService;
 
-beforeAll(async () => {
-  youtube = startFakeYoutube();
-  llm = startFakeLlm();
-  service = await startService({
-    API_KEYS: KEY,
-    YOUTUBE_BASE_URL: youtube.origin,
-    GROQ_API_KEY: "gsk_fake_for_eden",
-    GROQ_BASE_URL: llm.baseUrl,
-    GROQ_MODEL: "fake-model",
-  });
-});
-afterAll(async () => {
-  await service?.stop();
-  await youtube?.close();
-  await llm?.close();
-});
+const rig = servicePerFile(({ youtube, llm }) => ({
+  API_KEYS: KEY,
+  YOUTUBE_BASE_URL: youtube.origin,
+  GROQ_API_KEY: "gsk_fake_for_eden",
+  GROQ_BASE_URL: llm.baseUrl,
+  GROQ_MODEL: "fake-model",
+}));
 
 describe(`the typed Eden client against the running server (${targetFromEnv()})`, () => {
   test("POST /chat through treaty<App> returns the typed response", async () => {
-    const api = treaty<App>(service.url, { headers: { "x-api-key": KEY } });
+    const api = treaty<App>(rig.service.url, { headers: { "x-api-key": KEY } });
     const { data, error, status } = await api.chat.post({
       url: watchUrl("normal"),
       prompt: "What does the reviewer think of the keyboard?",
@@ -54,7 +41,7 @@ describe(`the typed Eden client against the running server (${targetFromEnv()})`
   });
 
   test("the request type knows the contract: a language outside the enum does not compile, and the server refuses it too", async () => {
-    const api = treaty<App>(service.url, { headers: { "x-api-key": KEY } });
+    const api = treaty<App>(rig.service.url, { headers: { "x-api-key": KEY } });
     // @ts-expect-error "fr" is not one of the documented languages
     const { data, error } = await api.chat.post({ url: watchUrl("normal"), language: "fr" });
     expect(data).toBeNull();
@@ -65,7 +52,7 @@ describe(`the typed Eden client against the running server (${targetFromEnv()})`
   });
 
   test("without a key the client gets the contract's 401 body", async () => {
-    const api = treaty<App>(service.url);
+    const api = treaty<App>(rig.service.url);
     const { error } = await api.chat.post({ url: watchUrl("normal") });
     expect(error?.status).toBe(401);
     expect(error?.value).toMatchObject({ error: { code: "unauthorized", request_id: expect.any(String) } });

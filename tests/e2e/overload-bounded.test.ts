@@ -1,43 +1,33 @@
 /** @module End-to-end test that work past `MAX_IN_FLIGHT` is refused at once as `overloaded`. */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ANSWERS, type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { describe, expect, test } from "bun:test";
+import { ANSWERS } from "../support/fake-llm.ts";
+import { servicePerFile } from "../support/service-per-file.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { postChat, targetFromEnv } from "../support/service-process.ts";
 
 const KEY = "e2e-overload-key-0123456789";
 const LLM_DELAY_MS = 2_000;
-let youtube: FakeYoutube;
-let llm: FakeLlm;
-let service: RunningService;
 
-beforeAll(async () => {
-  youtube = startFakeYoutube();
-  llm = startFakeLlm();
-  llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: LLM_DELAY_MS }));
-  service = await startService({
-    API_KEYS: KEY,
-    MAX_IN_FLIGHT: "4",
-    RATE_LIMIT: "100/hour",
-    YOUTUBE_BASE_URL: youtube.origin,
-    GROQ_API_KEY: "gsk_fake",
-    GROQ_BASE_URL: llm.baseUrl,
-  });
-});
-afterAll(async () => {
-  await service?.stop("SIGKILL");
-  await youtube?.close();
-  await llm?.close();
+const rig = servicePerFile(({ youtube, llm }) => ({
+  API_KEYS: KEY,
+  MAX_IN_FLIGHT: "4",
+  RATE_LIMIT: "100/hour",
+  YOUTUBE_BASE_URL: youtube.origin,
+  GROQ_API_KEY: "gsk_fake",
+  GROQ_BASE_URL: llm.baseUrl,
+}), {
+  prepare: ({ llm }) => llm.respondWith(() => ({ content: ANSWERS.en!, delayMs: LLM_DELAY_MS })),
+  stopSignal: "SIGKILL",
 });
 
-const ask = (prompt: string) => postChat(service.url, { url: watchUrl("normal"), prompt }, { "x-api-key": KEY });
+const ask = (prompt: string) => postChat(rig.service.url, { url: watchUrl("normal"), prompt }, { "x-api-key": KEY });
 
 describe(`overload protection (${targetFromEnv()})`, () => {
   test("past MAX_IN_FLIGHT, new work is refused at once with 503 overloaded, given back to the key's budget; identical requests join work in flight", async () => {
     const leaders = Array.from({ length: 4 }, (_, i) => ask(`slow question ${i}`));
     // Every place is taken once the fake LLM has seen the four generations (each then lasts 2 s).
-    for (let i = 0; i < 200 && llm.calls.length < 4; i++) await Bun.sleep(25);
-    expect(llm.calls.length).toBe(4);
+    for (let i = 0; i < 200 && rig.llm.calls.length < 4; i++) await Bun.sleep(25);
+    expect(rig.llm.calls.length).toBe(4);
 
     const started = performance.now();
     for (let i = 0; i < 10; i++) {
@@ -55,7 +45,7 @@ describe(`overload protection (${targetFromEnv()})`, () => {
     expect(all.map((r) => r.status)).toEqual(Array(16).fill(200));
     const timings = all.slice(4).map((r) => r.headers.get("server-timing") ?? "");
     expect(timings.every((t) => t.includes("cache;desc=shared") || t.includes("cache;desc=hit"))).toBe(true);
-    expect(llm.peakConcurrency).toBeLessThanOrEqual(4 * 4);
+    expect(rig.llm.peakConcurrency).toBeLessThanOrEqual(4 * 4);
 
     const after = await ask("a new question once the load is gone");
     expect(after.status).toBe(200);

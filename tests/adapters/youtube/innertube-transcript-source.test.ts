@@ -1,10 +1,10 @@
 /** @module Tests of the InnerTube transcript source: clients, translations, gated tracks, watch page and consent. */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createInnertubeTranscriptSource } from "../../../src/adapters/youtube/innertube-transcript-source.ts";
-import { AppError } from "../../../src/domain/errors.ts";
 import { SRV3 } from "../../support/caption-bodies.ts";
 import { CONSENT_COOKIE, startFakeYoutube } from "../../support/fake-youtube.ts";
 import { fixture, VIDEOS } from "../../support/fixtures.ts";
+import { failure } from "../../support/failure.ts";
 
 const youtube = startFakeYoutube();
 const clients = [{ name: "ANDROID", version: "20.10.38" }, { name: "IOS", version: "20.10.4" }];
@@ -13,16 +13,6 @@ const en = { languages: ["en"] as const, translate: true };
 
 afterAll(() => youtube.close());
 beforeEach(() => youtube.reset());
-
-async function failure(work: Promise<unknown>): Promise<AppError> {
-  try {
-    await work;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected a failure");
-}
 
 /** The requests the fake saw, as `endpoint[:client][+key][+cookie]`. */
 const trail = () =>

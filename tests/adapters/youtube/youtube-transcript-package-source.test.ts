@@ -4,26 +4,16 @@ import {
   createYoutubeTranscriptPackageSource,
   normalise,
 } from "../../../src/adapters/youtube/youtube-transcript-package-source.ts";
-import { AppError } from "../../../src/domain/errors.ts";
 import { SRV3, truncatedTranscript } from "../../support/caption-bodies.ts";
 import { startFakeYoutube } from "../../support/fake-youtube.ts";
 import { VIDEOS } from "../../support/fixtures.ts";
+import { failure } from "../../support/failure.ts";
 
 const youtube = startFakeYoutube();
 const source = createYoutubeTranscriptPackageSource({ baseUrl: youtube.origin, timeoutMs: 2_000 });
 
 afterAll(() => youtube.close());
 beforeEach(() => youtube.reset());
-
-async function failure(work: Promise<unknown>): Promise<AppError> {
-  try {
-    await work;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected a failure");
-}
 
 describe("createYoutubeTranscriptPackageSource()", () => {
   test("every request goes to the configured origin; the English track is taken, in seconds, with the video's length", async () => {
