@@ -203,3 +203,25 @@ function readRedisUrl(read: EnvReader): string | undefined {
   if (value !== undefined && !/^rediss?:\/\//.test(value)) read.fail("REDIS_URL must start with redis:// or rediss://");
   return value;
 }
+
+/** The exit code of a start-up refused for its settings (every entry point: server, MCP mode). */
+export const EXIT_BAD_CONFIG = 2;
+
+/**
+ * The settings, or the problems printed and the process ended with {@link EXIT_BAD_CONFIG}.
+ *
+ * @param io the environment, where problems are printed, and how the process exits
+ */
+export function loadConfigOrExit(io: {
+  env: Record<string, string | undefined>;
+  printError(line: string): void;
+  exit(code: number): never;
+}): Config {
+  try {
+    return loadConfig(io.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    io.printError(error.message);
+    return io.exit(EXIT_BAD_CONFIG);
+  }
+}

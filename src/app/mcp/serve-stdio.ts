@@ -5,10 +5,9 @@ import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createBufferedLines } from "../log/buffered-lines.ts";
 import { composeMcp } from "../compose/service.ts";
-import { type Config, ConfigError, loadConfig } from "../config/config.ts";
+import { loadConfigOrExit } from "../config/config.ts";
 import { createLogger } from "../log/logger.ts";
 import { createMcpServer } from "./mcp-server.ts";
-import { EXIT_BAD_CONFIG } from "../start/start.ts";
 
 /** What MCP mode needs from a runtime: stdio as Node streams (the SDK's transport reads and writes them). */
 export interface McpRuntime {
@@ -28,7 +27,7 @@ export interface McpRuntime {
  * HTTP service (Groq key, Redis, budget, caches); no listener, no API key.
  * Stops when stdin ends (the client closed it), stdout breaks, or on a signal: calls in
  * flight are cancelled, logs flushed, Redis closed, exit 0.
- * Exits with {@link EXIT_BAD_CONFIG} when the settings are wrong.
+ * Exits with 2 (`EXIT_BAD_CONFIG`) when the settings are wrong.
  *
  * @param runtime the runtime's stdio, environment, exit and signals
  */
@@ -63,14 +62,4 @@ export async function runMcp(runtime: McpRuntime): Promise<void> {
   runtime.onStopSignal((signal) => void stop(signal));
   await server.connect(new StdioServerTransport(runtime.stdin, runtime.stdout));
   logger.info("mcp_ready", { runtime: runtime.name, backend: core.backend, tool: "chat_about_video" });
-}
-
-function loadConfigOrExit(runtime: McpRuntime): Config {
-  try {
-    return loadConfig(runtime.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    runtime.printError(error.message);
-    return runtime.exit(EXIT_BAD_CONFIG);
-  }
 }

@@ -1,7 +1,7 @@
 /** @module Starts the service on a runtime: settings, composition, listeners, banner and signals. */
 import { bannerLines } from "./banner.ts";
 import { composeService } from "../compose/service.ts";
-import { type Config, ConfigError, loadConfig } from "../config/config.ts";
+import { type Config, loadConfigOrExit } from "../config/config.ts";
 import { createBufferedLines } from "../log/buffered-lines.ts";
 import { createLogger } from "../log/logger.ts";
 import { createRequestLog } from "../log/request-log.ts";
@@ -26,13 +26,10 @@ export interface Runtime {
   onStopSignal(handler: (signal: string) => void): void;
 }
 
-/** Exit code when the settings are wrong (all problems are printed first). */
-export const EXIT_BAD_CONFIG = 2;
-
 /**
  * Starts the service on a runtime: validates the settings, builds the
  * service, listens, prints the banner, and stops gracefully on a signal.
- * Exits with {@link EXIT_BAD_CONFIG} when the settings are wrong.
+ * Exits with 2 (`EXIT_BAD_CONFIG`) when the settings are wrong.
  *
  * @param runtime the runtime's serve, signal and output primitives
  */
@@ -169,14 +166,4 @@ function connectionBounds(config: Config): { headersTimeoutMs: number; idleTimeo
 function hostForUrl(host: string): string {
   if (host === "0.0.0.0" || host === "::") return "localhost";
   return host.includes(":") ? `[${host}]` : host;
-}
-
-function loadConfigOrExit(runtime: Runtime): Config {
-  try {
-    return loadConfig(runtime.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    runtime.printError(error.message);
-    return runtime.exit(EXIT_BAD_CONFIG);
-  }
 }
