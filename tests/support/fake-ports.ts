@@ -91,6 +91,21 @@ export class CountingLimiter implements RateLimiter {
 
 export const TEST_KEY = "test-key-123";
 
+/** The real chat use case on in-memory fakes: no cache, an open gate unless given one, a 5 s time limit. */
+export function chatWithFakes(options: { transcripts?: FakeTranscripts; writer?: FakeWriter; gate?: WorkGate } = {}) {
+  const transcripts = options.transcripts ?? new FakeTranscripts();
+  const writer = options.writer ?? new FakeWriter();
+  const chat = createChatService({
+    transcripts,
+    writer,
+    answers: noCache,
+    answerTtlMs: 0,
+    gate: options.gate ?? openGate,
+    requestTimeoutMs: 5_000,
+  });
+  return { chat, transcripts, writer };
+}
+
 /** The real HTTP app with in-memory fakes of every port. */
 export function appWithFakes(
   options: {
@@ -103,16 +118,7 @@ export function appWithFakes(
     corsOrigins?: string[];
   } = {},
 ) {
-  const transcripts = options.transcripts ?? new FakeTranscripts();
-  const writer = options.writer ?? new FakeWriter();
-  const chat = createChatService({
-    transcripts,
-    writer,
-    answers: noCache,
-    answerTtlMs: 0,
-    gate: options.gate ?? openGate,
-    requestTimeoutMs: 5_000,
-  });
+  const { chat, transcripts, writer } = chatWithFakes(options);
   const app = createHttpApp({
     chat,
     apiKeys: { verify: async (key) => (key === TEST_KEY ? { id: "k1", name: "test" } : undefined) },

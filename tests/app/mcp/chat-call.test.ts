@@ -3,10 +3,9 @@ import { describe, expect, test } from "bun:test";
 import type { Logger } from "../../../src/app/log/logger.ts";
 import { callChatTool, type ChatCallDeps, MCP_IDENTITY } from "../../../src/app/mcp/chat-call.ts";
 import type { ProgressStep } from "../../../src/app/mcp/progress.ts";
-import { createChatService } from "../../../src/domain/chat.ts";
 import { AppError } from "../../../src/domain/errors.ts";
 import type { AnswerSpec, RateLimiter, WorkGate } from "../../../src/domain/ports.ts";
-import { CountingLimiter, FakeTranscripts, FakeWriter, noCache, openGate } from "../../support/fake-ports.ts";
+import { chatWithFakes, CountingLimiter, FakeTranscripts, FakeWriter } from "../../support/fake-ports.ts";
 
 const URL = "https://www.youtube.com/watch?v=GJLlxj_dtq8";
 
@@ -31,16 +30,7 @@ function setUp(
     warn: (event, fields) => logs.push({ level: "warn", event, fields }),
     error: (event, fields) => logs.push({ level: "error", event, fields }),
   };
-  const writer = options.writer ?? new FakeWriter();
-  const transcripts = options.transcripts ?? new FakeTranscripts();
-  const chat = createChatService({
-    transcripts,
-    writer,
-    answers: noCache,
-    answerTtlMs: 0,
-    gate: options.gate ?? openGate,
-    requestTimeoutMs: 5_000,
-  });
+  const { chat, transcripts, writer } = chatWithFakes(options);
   const deps: ChatCallDeps = {
     chat,
     rateLimiter: options.limiter ?? new CountingLimiter(100),
