@@ -16,13 +16,13 @@
  *   PORT=0 API_KEYS=k YOUTUBE_BASE_URL=... bun bench/breakdown-server.ts <stage>
  */
 import { Elysia } from "elysia";
-import { checkChatBody } from "../src/app/contract/chat-body-check.ts";
 import { ChatBody } from "../src/app/contract/chat-schema.ts";
 import { composeChat } from "../src/app/compose/service.ts";
 import { composeWriter } from "../src/app/compose/llm.ts";
 import { composeState } from "../src/app/compose/state.ts";
 import { loadConfig } from "../src/app/config/config.ts";
-import { readJsonBody } from "../src/app/http/json-body.ts";
+import { readJsonText } from "../src/app/http/json-body.ts";
+import { checkChatBodyText } from "../src/app/http/chat-requests.ts";
 import { silentLogger } from "../src/app/log/logger.ts";
 import { type ChatInput, createChatRequest } from "../src/domain/chat-request.ts";
 
@@ -49,7 +49,7 @@ const readBody = async ({ request }: { request: Request }): Promise<unknown> => 
       throw new Error("Unknown API key (the runner checks every status is 200)");
     }
   }
-  return checkChatBody(await readJsonBody(request, config.maxBodyBytes));
+  return checkChatBodyText(await readJsonText(request, config.maxBodyBytes));
 };
 
 const app = new Elysia({ normalize: false }).post(

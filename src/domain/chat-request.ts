@@ -22,15 +22,15 @@ export interface ChatInput {
   output_format?: OutputFormat;
 }
 
-/** A request with every rule applied; what the use case works on. */
+/** A request with every rule applied; what the use case works on (never changed: one may serve many callers). */
 export interface ChatRequest {
-  url: string;
-  videoId: string;
-  model: typeof MODEL_ID;
-  prompt: string;
-  isSummary: boolean;
-  language: Language;
-  outputFormat: OutputFormat;
+  readonly url: string;
+  readonly videoId: string;
+  readonly model: typeof MODEL_ID;
+  readonly prompt: string;
+  readonly isSummary: boolean;
+  readonly language: Language;
+  readonly outputFormat: OutputFormat;
 }
 
 /**

@@ -214,9 +214,17 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
 /** Requests that must get the same answer share this key. */
 export function answerKey(request: ChatRequest): string {
-  const ask = request.isSummary ? "summary" : request.prompt;
-  return JSON.stringify([request.videoId, request.language, request.outputFormat, ask]);
+  let key = keys.get(request);
+  if (key === undefined) {
+    const ask = request.isSummary ? "summary" : request.prompt;
+    key = JSON.stringify([request.videoId, request.language, request.outputFormat, ask]);
+    keys.set(request, key);
+  }
+  return key;
 }
+
+// A request object asked again (the HTTP app hands out the same one for the same body) keeps its key.
+const keys = new WeakMap<ChatRequest, string>();
 
 function outcome(request: ChatRequest, answer: GeneratedAnswer, cache: ChatOutcome["cache"]): ChatOutcome {
   return {

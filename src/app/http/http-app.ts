@@ -10,13 +10,13 @@ import { wantsStream } from "./accept.ts";
 import { apiDocs } from "../docs/api-docs.ts";
 import { errorBodyOf, errorResponse, JSON_CONTENT_TYPE } from "../contract/error-response.ts";
 import { describeError, toAppError } from "./framework-errors.ts";
-import { readJsonBody } from "./json-body.ts";
-import { checkChatBody } from "../contract/chat-body-check.ts";
+import { readJsonText } from "./json-body.ts";
+import { checkChatBodyText, createChatRequests } from "./chat-requests.ts";
 import { streamChat } from "../stream/chat-stream.ts";
 import type { LiveStreams } from "../stream/live-streams.ts";
 import type { Logger } from "../log/logger.ts";
 import { chooseRequestId } from "./request-id.ts";
-import type { RequestNotes } from "../log/request-log.ts";
+import type { RequestFacts, RequestNotes } from "../log/request-log.ts";
 import { createCors } from "./cors.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import { serverTiming } from "./server-timing.ts";
@@ -45,6 +45,8 @@ interface Exchange {
   identity?: KeyIdentity;
   /** RateLimit-* headers once the key's budget was consulted. */
   limitHeaders?: Record<string, string>;
+  /** What its log line will say, filled in place. */
+  facts: RequestFacts;
 }
 
 /**
@@ -63,7 +65,10 @@ export function createHttpApp(deps: HttpAppDeps) {
   const exchangeOf = (request: Request): Exchange => {
     let exchange = exchanges.get(request);
     if (!exchange) {
-      exchange = { requestId: chooseRequestId(request.headers.get("x-request-id")), startedAt: performance.now() };
+      const requestId = chooseRequestId(request.headers.get("x-request-id"));
+      const facts = deps.notes?.of(request) ?? {};
+      facts.requestId = requestId;
+      exchange = { requestId, startedAt: performance.now(), facts };
       exchanges.set(request, exchange);
     }
     return exchange;
@@ -81,13 +86,15 @@ export function createHttpApp(deps: HttpAppDeps) {
     const identity = await deps.apiKeys.verify(key);
     if (!identity) throw new AppError("unauthorized", "Unknown API key; check the x-api-key header");
     exchange.identity = identity;
-    deps.notes?.note(request, { keyId: identity.id });
+    exchange.facts.keyId = identity.id;
   };
 
-  const readChatBody = async ({ request }: { request: Request }): Promise<unknown> => {
+  /** The key, then the body's text: an unknown caller learns nothing about validation. */
+  const readChatText = async (request: Request): Promise<string> => {
     await authenticate(request);
-    return checkChatBody(await readJsonBody(request, deps.maxBodyBytes, deps.bodyTimeoutMs));
+    return await readJsonText(request, deps.maxBodyBytes, deps.bodyTimeoutMs);
   };
+  const chatRequestOf = createChatRequests();
 
   // An error after authentication carries the key's RateLimit headers too. A request refused
   // before the work (400, 413, 415) was never counted; one refused as overloaded is given back.
@@ -106,18 +113,17 @@ export function createHttpApp(deps: HttpAppDeps) {
 
   /** A cached answer's upstream timings are those of the request that made it: not logged again. */
   const noteOutcome = (request: Request, outcome: ChatOutcome): void => {
-    const { timings, usage } = outcome.answer;
-    deps.notes?.note(
-      request,
-      outcome.cache === "hit" ? { cache: "hit" } : {
-        cache: outcome.cache,
-        work: outcome.work,
-        transcriptMs: timings.transcriptMs,
-        generationMs: timings.generationMs,
-        usage,
-        speech: outcome.answer.speech,
-      },
-    );
+    const { facts } = exchangeOf(request);
+    facts.cache = outcome.cache;
+    if (outcome.cache === "hit") return;
+    const { timings, usage, speech } = outcome.answer;
+    Object.assign(facts, {
+      work: outcome.work,
+      transcriptMs: timings.transcriptMs,
+      generationMs: timings.generationMs,
+      usage,
+      speech,
+    });
   };
 
   /**
@@ -161,7 +167,7 @@ export function createHttpApp(deps: HttpAppDeps) {
    */
   const settleError = (code: string | number, error: unknown, request: Request): AppError => {
     const appError = toAppError(code, error, request);
-    deps.notes?.note(request, { errorCode: appError.code });
+    exchangeOf(request).facts.errorCode = appError.code;
     if (appError.code === "internal_error") {
       deps.logger.error("unhandled_error", { request_id: exchangeOf(request).requestId, error: describeError(error) });
     }
@@ -177,11 +183,9 @@ export function createHttpApp(deps: HttpAppDeps) {
     return errorResponse(appError, exchange.requestId, headers);
   };
 
-  /** `POST /chat` once its key and body were checked. */
-  const answerChat = async (body: unknown, request: Request): Promise<Response> => {
+  /** `POST /chat` once its key and body were checked (validated before counted: an invalid one costs nothing). */
+  const answerChat = async (chatRequest: ChatRequest, request: Request): Promise<Response> => {
     const exchange = exchangeOf(request);
-    // Validated before it is counted: a request refused as invalid costs the key nothing.
-    const chatRequest = createChatRequest(body as ChatInput);
     const decision = await deps.rateLimiter.take(exchange.identity!);
     exchange.limitHeaders = rateLimitHeaders(decision);
     if (!decision.allowed) {
@@ -191,7 +195,8 @@ export function createHttpApp(deps: HttpAppDeps) {
         { retryAfterSeconds: decision.resetSeconds },
       );
     }
-    deps.notes?.note(request, { videoId: chatRequest.videoId, promptLength: [...chatRequest.prompt].length });
+    exchange.facts.videoId = chatRequest.videoId;
+    exchange.facts.promptLength = codePoints(chatRequest.prompt);
     if (deps.streams && wantsStream(request)) return await streamed(request, chatRequest, deps.streams);
     // The caller going away (request.signal) cancels the work, unless another caller shares it. The signal
     // is read only when there is work to wait for (Bun makes it on first read): a cached answer never needs it.
@@ -213,7 +218,9 @@ export function createHttpApp(deps: HttpAppDeps) {
       usage,
       outcome.answer.speech,
     );
-    return new Response(responseJson(outcome.response satisfies ChatResponse, outcome.answer), { headers });
+    return new Response(responseJson(outcome.response satisfies ChatResponse, outcome.answer, chatRequest), {
+      headers,
+    });
   };
 
   // Elysia looks for the path's "/" from index 11 of request.url by default, which skips it when the
@@ -224,11 +231,10 @@ export function createHttpApp(deps: HttpAppDeps) {
     .use(apiDocs({ commonHeaders }))
     .post(
       "/chat",
-      ({ body, request }) => answerChat(body, request),
+      ({ body, request }) => answerChat(createChatRequest(body as ChatInput), request),
       {
-        // The key is checked before the body is read: an unknown caller learns nothing about validation.
         // The trailing "json" is never reached; it declares the media type to the OpenAPI document.
-        parse: [readChatBody, "json"],
+        parse: [async ({ request }) => checkChatBodyText(await readChatText(request)), "json"],
         body: ChatBody,
         response: CHAT_RESPONSES,
         detail: { summary: "Chat about a YouTube video", operationId: "createChat" },
@@ -253,7 +259,7 @@ export function createHttpApp(deps: HttpAppDeps) {
   > => (request.method === "POST" && isChatPath(request.url) ? postChat(request) : Promise.resolve(app.fetch(request)));
   const postChat = async (request: Request): Promise<Response> => {
     try {
-      return await answerChat(await readChatBody({ request }), request);
+      return await answerChat(chatRequestOf(await readChatText(request)), request);
     } catch (error) {
       return await failed("UNKNOWN", error, request);
     }
@@ -273,4 +279,20 @@ function routeNotes(
   request: Request,
 ): ((route: string, retries: number) => void) | undefined {
   return notes && ((route, retries) => notes.note(request, { youtubeRoute: route, youtubeRetries: retries }));
+}
+
+/** Length in code points (a surrogate pair counts once), without making an array of them. */
+function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
 }

@@ -1,41 +1,55 @@
-/** @module Reads a JSON request body with content-type, size, time and nesting checks. */
+/** @module Reads a JSON request body's text with content-type, size, time and UTF-8 checks, and parses its object. */
 import { AppError } from "../../domain/errors.ts";
 import { describeInvalidBody } from "../contract/validation-message.ts";
 
 /**
- * Reads a JSON request body, checking the content type first, then the size
- * (also for chunked bodies, stopping once past the limit), then the syntax.
- * A body that has not arrived within `timeoutMs` ends the request: a client
- * trickling its body (or stopping short of its Content-Length) holds nothing.
+ * Reads a JSON request body's text, checking the content type first, then
+ * the size (also for chunked bodies, stopping once past the limit), then that
+ * it is UTF-8. A body that has not arrived within `timeoutMs` ends the
+ * request: a client trickling its body (or stopping short of its
+ * Content-Length) holds nothing. {@link parseJsonObject} parses it.
  *
  * @param request the incoming request
  * @param maxBytes the largest body accepted
  * @param timeoutMs how long the whole body may take to arrive
- * @returns the parsed JSON object
+ * @returns the body's text
  * @throws {AppError} `unsupported_media_type`, `payload_too_large`, `request_timeout` or `invalid_request`
  */
-export async function readJsonBody(
+export async function readJsonText(
   request: Request,
   maxBytes: number,
   timeoutMs = BODY_TIMEOUT_DEFAULT_MS,
-): Promise<unknown> {
-  assertJsonContentType(request.headers.get("content-type"));
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw tooLarge(maxBytes);
-  const text = await withinTime(readLimitedText(request, maxBytes), timeoutMs);
-  if (text.trim() === "") {
-    throw new AppError(
-      "invalid_request",
-      'The request body is empty; send a JSON object such as {"url": "https://youtu.be/VIDEO_ID"}',
-    );
-  }
+): Promise<string> {
+  const headers = request.headers;
+  assertJsonContentType(headers.get("content-type"));
+  const declared = headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+  // With a declared length (already checked against the limit) HTTP framing bounds the body, so it
+  // is read whole, several times faster than chunk by chunk; the size is checked again all the same.
+  // `request.body` is not touched then: on Bun it makes a stream, which the read then goes through.
+  const whole = declared !== null && !headers.has("transfer-encoding");
+  const bytes = await withinTime(whole ? request.bytes() : readChunks(request, maxBytes), timeoutMs);
+  if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+  return decodeUtf8(bytes);
+}
+
+/**
+ * A request body's JSON object. How deep it nests is checked where that
+ * matters, before a failed schema check describes it (`checkChatBody`).
+ *
+ * @param text the body's text
+ * @throws {AppError} `invalid_request` for blank text, invalid JSON, another JSON value, or an own `__proto__` key
+ */
+export function parseJsonObject(text: string): object {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     throw new AppError(
       "invalid_request",
-      'The request body is not valid JSON; send a JSON object such as {"url": "https://youtu.be/VIDEO_ID"}',
+      text.trim() === ""
+        ? 'The request body is empty; send a JSON object such as {"url": "https://youtu.be/VIDEO_ID"}'
+        : 'The request body is not valid JSON; send a JSON object such as {"url": "https://youtu.be/VIDEO_ID"}',
     );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -49,14 +63,6 @@ export async function readJsonBody(
   // Elysia applies the schema's defaults with Object.assign, which turns an own "__proto__" key into the
   // object's prototype: the key would then pass as known and its fields would be read as the body's.
   if (Object.hasOwn(value, "__proto__")) throw new AppError("invalid_request", describeInvalidBody(value, []));
-  // The validator's error messages recurse into the value: thousands of levels overflow the stack.
-  if (nestedDeeperThan(value, MAX_DEPTH)) {
-    throw new AppError(
-      "invalid_request",
-      `The request body is nested more than ${MAX_DEPTH} levels deep; send a flat JSON object such as {"url": ` +
-        `"https://youtu.be/VIDEO_ID"}`,
-    );
-  }
   return value;
 }
 
@@ -89,22 +95,8 @@ function withinTime<T>(read: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-/** A chat body is flat; this bound only keeps absurd nesting away from the validator. */
-const MAX_DEPTH = 32;
-
-/** Walks without recursion, so the check itself cannot overflow. */
-function nestedDeeperThan(root: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[root, 1]];
-  for (let next = stack.pop(); next; next = stack.pop()) {
-    const [value, depth] = next;
-    if (typeof value !== "object" || value === null) continue;
-    if (depth > max) return true;
-    for (const child of Object.values(value)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
 function assertJsonContentType(header: string | null): void {
+  if (header === "application/json") return; // what nearly every client sends
   const mediaType = header?.split(";")[0]?.trim().toLowerCase();
   if (mediaType === "application/json") return;
   const got = header ? `got ${JSON.stringify(header.slice(0, 100))}` : "none was sent";
@@ -113,16 +105,9 @@ function assertJsonContentType(header: string | null): void {
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
-async function readLimitedText(request: Request, maxBytes: number): Promise<string> {
-  // With a declared length (already checked against the limit) HTTP framing bounds the body, so it
-  // is read whole, several times faster than chunk by chunk; the size is checked again all the same.
-  // `request.body` is not touched then: on Bun it makes a stream, which the read then goes through.
-  if (request.headers.has("content-length") && !request.headers.has("transfer-encoding")) {
-    const bytes = new Uint8Array(await request.arrayBuffer());
-    if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
-    return decodeUtf8([bytes], bytes.byteLength);
-  }
-  if (!request.body) return "";
+/** A body without a declared length, chunk by chunk, stopping once past the limit. */
+async function readChunks(request: Request, maxBytes: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -136,18 +121,19 @@ async function readLimitedText(request: Request, maxBytes: number): Promise<stri
     }
     chunks.push(value);
   }
-  return decodeUtf8(chunks, size);
-}
-
-function decodeUtf8(chunks: Uint8Array[], size: number): string {
-  const all = chunks.length === 1 ? chunks[0]! : new Uint8Array(size);
+  if (chunks.length === 1) return chunks[0]!;
+  const all = new Uint8Array(size);
   let offset = 0;
-  for (const chunk of chunks.length === 1 ? [] : chunks) {
+  for (const chunk of chunks) {
     all.set(chunk, offset);
     offset += chunk.byteLength;
   }
+  return all;
+}
+
+function decodeUtf8(bytes: Uint8Array): string {
   try {
-    return UTF8.decode(all);
+    return UTF8.decode(bytes);
   } catch {
     throw new AppError("invalid_request", "The request body is not valid UTF-8; send JSON encoded as UTF-8");
   }

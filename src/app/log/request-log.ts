@@ -25,11 +25,15 @@ export interface RequestFacts {
   /** Tries of that fetch before its last (blocks met). */
   youtubeRetries?: number;
   errorCode?: string;
+  /** The id the response carries (`x-request-id`), when the app chose it. */
+  requestId?: string;
 }
 
 /** Where the HTTP app records facts about the request it is answering. */
 export interface RequestNotes {
   note(request: Request, facts: RequestFacts): void;
+  /** The request's facts, to fill in place (one lookup for a request's many facts). */
+  of(request: Request): RequestFacts;
 }
 
 type Handler = (request: Request) => Response | Promise<Response>;
@@ -56,9 +60,12 @@ export function createRequestLog(
   const facts = new WeakMap<Request, RequestFacts>();
   const notes: RequestNotes = {
     note(request, more) {
-      const known = facts.get(request);
-      if (known) Object.assign(known, more);
-      else facts.set(request, { ...more });
+      Object.assign(notes.of(request), more);
+    },
+    of(request) {
+      let known = facts.get(request);
+      if (!known) facts.set(request, known = {});
+      return known;
     },
   };
   const wrap = (handler: Handler): (request: Request) => Promise<Response> => async (request) => {
@@ -66,9 +73,9 @@ export function createRequestLog(
     try {
       const response = await handler(request);
       // A stream is logged once it has ended, with what its answer (or error) noted.
-      // (Bun empties a response's headers once it has sent them: they are read now.)
+      // (Bun empties a response's headers once it has sent them: they are read now, when the app did not note the id.)
       const ended = options.streamEnded?.(response);
-      const requestId = response.headers.get("x-request-id");
+      const requestId = facts.get(request)?.requestId ?? response.headers.get("x-request-id");
       if (ended) void ended.then(() => write(request, response.status, requestId, now() - started));
       else write(request, response.status, requestId, now() - started);
       return response;

@@ -32,3 +32,24 @@ describe("createResponseJson", () => {
     expect(toJson(response("second"), answer)).toBe(JSON.stringify(response("second")));
   });
 });
+
+describe("createResponseJson with the asking request", () => {
+  test("the same request object asking for the same answer gets the very text made the first time", () => {
+    const toJson = createResponseJson();
+    const answer = {};
+    const asked = {};
+    const first = toJson(response("out", "why?"), answer, asked);
+    expect(first).toBe(JSON.stringify(response("out", "why?")));
+    expect(toJson(response("out", "why?"), answer, asked)).toBe(first);
+  });
+
+  test("another request object, or a changed output, is written afresh with its own fields", () => {
+    const toJson = createResponseJson();
+    const answer = {};
+    toJson(response("out", "first prompt"), answer, {});
+    expect(toJson(response("out", "second prompt"), answer, {})).toBe(JSON.stringify(response("out", "second prompt")));
+    const asked = {};
+    toJson(response("out", "third"), answer, asked);
+    expect(toJson(response("changed", "third"), answer, asked)).toBe(JSON.stringify(response("changed", "third")));
+  });
+});
