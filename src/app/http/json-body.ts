@@ -25,12 +25,18 @@ export async function readJsonText(
   const declared = headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
   // With a declared length (already checked against the limit) HTTP framing bounds the body, so it
-  // is read whole, several times faster than chunk by chunk; the size is checked again all the same.
-  // `request.body` is not touched then: on Bun it makes a stream, which the read then goes through.
-  const whole = declared !== null && !headers.has("transfer-encoding");
-  const bytes = await withinTime(whole ? request.bytes() : readChunks(request, maxBytes), timeoutMs);
-  if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
-  return decodeUtf8(bytes);
+  // is read whole, several times faster than chunk by chunk. `request.body` is not touched then: on Bun
+  // it makes a stream, which the read then goes through.
+  if (declared === null || headers.has("transfer-encoding")) {
+    const bytes = await withinTime(readChunks(request, maxBytes), timeoutMs);
+    return decodeUtf8(bytes);
+  }
+  // Read as text by the runtime (much cheaper than bytes, then decoding): invalid UTF-8 comes out as U+FFFD, and each
+  // invalid sequence (1 to 3 bytes) becomes those 3 bytes, so a text that has one and is longer in UTF-8 than the body
+  // was not UTF-8. (Only runs of truncated 4-byte sequences keep their length: they are let through, replaced.)
+  const text = await withinTime(request.text(), timeoutMs);
+  if (text.includes("\uFFFD") && utf8Length(text) !== Number(declared)) throw notUtf8();
+  return text;
 }
 
 /**
@@ -135,8 +141,16 @@ function decodeUtf8(bytes: Uint8Array): string {
   try {
     return UTF8.decode(bytes);
   } catch {
-    throw new AppError("invalid_request", "The request body is not valid UTF-8; send JSON encoded as UTF-8");
+    throw notUtf8();
   }
+}
+
+function utf8Length(text: string): number {
+  return new TextEncoder().encode(text).byteLength;
+}
+
+function notUtf8(): AppError {
+  return new AppError("invalid_request", "The request body is not valid UTF-8; send JSON encoded as UTF-8");
 }
 
 function tooLarge(maxBytes: number): AppError {
