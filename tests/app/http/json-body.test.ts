@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { parseJsonObject, readJsonText } from "../../../src/app/http/json-body.ts";
 import { AppError } from "../../../src/domain/errors.ts";
 
-function post(body: Uint8Array | string, headers: Record<string, string> = {}): Request {
+function post(body: Uint8Array<ArrayBuffer> | string, headers: Record<string, string> = {}): Request {
   const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
   return new Request("http://127.0.0.1/chat", {
     method: "POST",
@@ -43,6 +43,24 @@ describe("readJsonText", () => {
       "unsupported_media_type",
     );
     expect((await failure(() => readJsonText(post("x".repeat(11)), 10))).code).toBe("payload_too_large");
+  });
+});
+
+describe("readJsonText's time limit", () => {
+  test("a body that never arrives ends with request_timeout soon after the limit, others read on unharmed", async () => {
+    const stalled = new Request("http://127.0.0.1/chat", {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": "20" },
+      body: new ReadableStream({ start: () => {} }),
+    });
+    const started = performance.now();
+    const late = failure(() => readJsonText(stalled, 65_536, 200));
+    expect(await readJsonText(post('{"url":"x"}'), 65_536, 200)).toBe('{"url":"x"}');
+    const error = await late;
+    const elapsed = performance.now() - started;
+    expect(error.code).toBe("request_timeout");
+    expect(elapsed).toBeGreaterThanOrEqual(195);
+    expect(elapsed).toBeLessThan(600);
   });
 });
 
