@@ -5,11 +5,16 @@
  * alternate baseline and service, each a short wrk run; prints req/s medians, their spread and the ratio.
  *
  *   bun bench/cached-wrk.ts [--targets bun,binary] [--rounds 5] [--seconds 5] [--connections 16]
+ *     [--rate-limit 100000000/min]
+ *
+ * The service's answers are checked to carry the contract's headers (`x-request-id`, `Server-Timing`, and
+ * the `RateLimit-*` fields when `--rate-limit` gives the key a limit), and its log is written to a file
+ * whose request lines are counted: every request wrk sent must have its line.
  *
  * Loopback only; every process is stopped. About targets × rounds × 2 × (seconds + 1) s.
  */
 import { spawn, spawnSync, which } from "bun";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { binaryPath, ROOT } from "../tests/support/service-process.ts";
@@ -22,6 +27,7 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "5" },
     seconds: { type: "string", default: "5" },
     connections: { type: "string", default: "16" },
+    "rate-limit": { type: "string" },
   },
 });
 const KEY = "bench-key-0123456789";
@@ -51,8 +57,29 @@ async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} never answered 200`);
 }
 
+/** The contract's headers a cached answer must carry: a request id and Server-Timing, and RateLimit-* under a limit. */
+async function checkHeaders(url: string): Promise<void> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": KEY },
+    body: BODY,
+  });
+  await response.arrayBuffer();
+  const wanted = ["x-request-id", "server-timing", "content-type"];
+  if (args["rate-limit"]) wanted.push("ratelimit-limit", "ratelimit-remaining", "ratelimit-reset");
+  const missing = wanted.filter((name) => !response.headers.has(name));
+  if (missing.length > 0 || !response.headers.get("server-timing")?.includes("cache;desc=hit")) {
+    throw new Error(`the cached answer lacks ${missing.join(", ") || "cache;desc=hit"}`);
+  }
+}
+
+/** @returns the request lines of a log written as JSON lines */
+function requestLines(path: string): number {
+  return readFileSync(path, "utf8").split("\n").filter((line) => line.includes('"event":"request"')).length;
+}
+
 /** @returns req/s of one wrk run against a fresh server started by `command` */
-async function measure(command: string[]): Promise<number> {
+async function measure(command: string[], isService: boolean): Promise<number> {
   const port = await freePort();
   const env = {
     PATH: process.env.PATH ?? "",
@@ -61,10 +88,13 @@ async function measure(command: string[]): Promise<number> {
     API_KEYS: KEY,
     YOUTUBE_BASE_URL: youtube.origin,
     LOG_FORMAT: "json",
+    ...(args["rate-limit"] ? { RATE_LIMIT: args["rate-limit"] } : {}),
   };
-  const child = spawn(command, { cwd: ROOT, env, stdout: "ignore", stderr: "inherit" });
+  const log = `/tmp/cached-wrk-${process.pid}-${port}.log`;
+  const child = spawn(command, { cwd: ROOT, env, stdout: Bun.file(log), stderr: "inherit" });
   try {
     await waitFor(`http://127.0.0.1:${port}/chat`); // the first answer fills the cache
+    if (isService) await checkHeaders(`http://127.0.0.1:${port}/chat`);
     spawnSync(["wrk", "-t1", `-c${args.connections}`, "-d1s", "-s", script, `http://127.0.0.1:${port}/chat`]); // warm-up
     const run = spawnSync([
       "wrk",
@@ -77,10 +107,18 @@ async function measure(command: string[]): Promise<number> {
     ]);
     const output = run.stdout.toString();
     if (/Non-2xx/.test(output)) throw new Error(`non-2xx answers:\n${output}`);
+    if (isService) {
+      // Lines are written once per timer turn: the last turn's are out before the server stops.
+      await Bun.sleep(100);
+      const sent = Number(/(\d+) requests in/.exec(output)?.[1] ?? Number.NaN);
+      const logged = requestLines(log);
+      if (!(logged >= sent)) throw new Error(`${sent} requests measured but ${logged} request log lines`);
+    }
     return Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? Number.NaN);
   } finally {
     child.kill("SIGTERM");
     await child.exited;
+    rmSync(log, { force: true });
   }
 }
 
@@ -95,16 +133,16 @@ try {
     const bare: number[] = [];
     const served: number[] = [];
     for (let round = 0; round < Number(args.rounds); round++) {
-      bare.push(await measure([process.execPath, "bench/startup-bare-server.ts", "keyed"]));
-      served.push(await measure(service));
+      bare.push(await measure([process.execPath, "bench/startup-bare-server.ts", "keyed"], false));
+      served.push(await measure(service, true));
     }
     const ratios = served.map((value, i) => value / bare[i]!);
     console.log(
-      `cached-wrk (${target}): bare ${median(bare).toFixed(0)} req/s (${spread(bare)}), service ${
-        median(served).toFixed(0)
-      } (${spread(served)}); ratio median ${median(ratios).toFixed(2)} (rounds ${
-        ratios.map((r) => r.toFixed(2)).join(" ")
-      })`,
+      `cached-wrk (${target}${args["rate-limit"] ? `, RATE_LIMIT ${args["rate-limit"]}` : ""}): bare ${
+        median(bare).toFixed(0)
+      } req/s (${spread(bare)}), service ${median(served).toFixed(0)} (${spread(served)}); ratio median ${
+        median(ratios).toFixed(2)
+      } (rounds ${ratios.map((r) => r.toFixed(2)).join(" ")})`,
     );
   }
 } finally {
