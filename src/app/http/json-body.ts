@@ -74,50 +74,27 @@ export function parseJsonObject(text: string): object {
 
 const BODY_TIMEOUT_DEFAULT_MS = 10_000;
 
-/** A body read under way: when it must be done by, and how to end it. */
-interface PendingRead {
-  deadline: number;
-  ms: number;
-  reject: (error: unknown) => void;
-}
-
-// Body reads under way, looked at by one timer while there are any: under load that is one timer
-// for every request rather than one set and cleared per request. A read ends at most a tenth of
-// its time limit (and at most 250 ms) after it.
-const pendingReads = new Set<PendingRead>();
-let sweeper: ReturnType<typeof setInterval> | undefined;
-
-function endLateReads(): void {
-  const now = performance.now();
-  for (const read of pendingReads) {
-    if (read.deadline > now) continue;
-    pendingReads.delete(read);
-    read.reject(
-      new AppError(
-        "request_timeout",
-        `The request body did not arrive within ${read.ms / 1000} s; send the whole body without pauses`,
-      ),
-    );
-  }
-  if (pendingReads.size === 0) {
-    clearInterval(sweeper);
-    sweeper = undefined;
-  }
-}
-
 /** The body read, or `request_timeout` once `ms` have passed (the read is left to fail with its connection). */
 function withinTime<T>(read: Promise<T>, ms: number): Promise<T> {
+  // One promise rather than a race and a `finally`: this runs on every request.
   return new Promise<T>((resolve, reject) => {
-    const pending: PendingRead = { deadline: performance.now() + ms, ms, reject };
-    pendingReads.add(pending);
-    sweeper ??= setInterval(endLateReads, Math.min(250, Math.max(10, ms / 10)));
+    const timer = setTimeout(
+      () =>
+        reject(
+          new AppError(
+            "request_timeout",
+            `The request body did not arrive within ${ms / 1000} s; send the whole body without pauses`,
+          ),
+        ),
+      ms,
+    );
     read.then(
       (value) => {
-        pendingReads.delete(pending);
+        clearTimeout(timer);
         resolve(value);
       },
       (error: unknown) => {
-        pendingReads.delete(pending);
+        clearTimeout(timer);
         reject(error);
       },
     );
