@@ -14,17 +14,17 @@ export interface Logger {
  * `pretty`), for log shippers and people alike.
  */
 export function createLogger(options: { write: (line: string) => void; pretty?: boolean; now?: () => Date }): Logger {
-  const time = options.now ? () => options.now!().toISOString() : isoTimeNow;
+  const now = options.now ?? (() => new Date());
   const emit = (level: string, event: string, fields: LogFields = {}): void => {
     if (options.pretty) {
       const extras = Object.entries(fields).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`);
-      options.write(`${time()} ${level.toUpperCase()} ${event} ${extras.join(" ")}`.trimEnd());
+      options.write(`${now().toISOString()} ${level.toUpperCase()} ${event} ${extras.join(" ")}`.trimEnd());
       return;
     }
     // Concatenated rather than spread into a new object: this runs once per request.
     const rest = JSON.stringify(fields);
     options.write(
-      `{"time":"${time()}","level":"${level}","event":${JSON.stringify(event)}${
+      `{"time":"${now().toISOString()}","level":"${level}","event":${JSON.stringify(event)}${
         rest === "{}" ? "}" : `,${rest.slice(1)}`
       }`,
     );
@@ -34,19 +34,6 @@ export function createLogger(options: { write: (line: string) => void; pretty?: 
     warn: (event, fields) => emit("warn", event, fields),
     error: (event, fields) => emit("error", event, fields),
   };
-}
-
-let lastMs = Number.NaN;
-let lastIso = "";
-
-/** The time as ISO 8601, formatted once per millisecond: under load many lines share one. */
-function isoTimeNow(): string {
-  const ms = Date.now();
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = new Date(ms).toISOString();
-  }
-  return lastIso;
 }
 
 /** A logger that drops everything, for tests that do not look at logs. */
