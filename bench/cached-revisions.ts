@@ -1,0 +1,150 @@
+/** @module Benchmark of the cached `POST /chat` of several git revisions side by side, with wrk, to say what a cut was worth. */
+/**
+ * What a change to the cached path was worth: the service of each git revision (a detached
+ * worktree under /tmp, sharing this checkout's node_modules) and the bare keyed `Bun.serve` of
+ * cached-wrk.ts all run at once, each on its own port; wrk (Debian's) then visits them in turn,
+ * round after round, a short run each, so every revision meets the machine's load as the others
+ * do. Per server it prints the median req/s, the median ratio to bare within each round, and the
+ * server's CPU time per request (user + system from /proc), the steadier figure on a shared machine.
+ *
+ *   bun bench/cached-revisions.ts --revisions 09eb796,HEAD [--rounds 16] [--seconds 1] [--connections 16]
+ *
+ * Loopback only; every process and worktree is removed at the end. About
+ * (revisions + 1) × (rounds × (seconds + 0.1) + 2) s.
+ */
+import { spawn, spawnSync, which } from "bun";
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
+import { ROOT } from "../tests/support/service-process.ts";
+import { median } from "../tests/soak/rss.ts";
+import { freePort } from "./startup-measure.ts";
+
+const { values: args } = parseArgs({
+  options: {
+    revisions: { type: "string", default: "HEAD" },
+    rounds: { type: "string", default: "16" },
+    seconds: { type: "string", default: "1" },
+    connections: { type: "string", default: "16" },
+  },
+});
+const KEY = "bench-key-0123456789";
+const BODY = JSON.stringify({ url: "https://youtu.be/GJLlxj_dtq8" });
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
+const TICKS_PER_SECOND = 100;
+
+if (!which("wrk")) {
+  console.log("cached-revisions: wrk is not installed (apt-get install -y wrk); skipped");
+  process.exit(0);
+}
+
+interface Server {
+  name: string;
+  port: number;
+  child: ReturnType<typeof spawn>;
+  rates: number[];
+  cpuMicros: number[];
+}
+
+const script = `/tmp/cached-revisions-${process.pid}.lua`;
+writeFileSync(
+  script,
+  `wrk.method = "POST"\nwrk.body = '${BODY}'\nwrk.headers["content-type"] = "application/json"\nwrk.headers["x-api-key"] = "${KEY}"\n`,
+);
+const youtube = startFakeYoutube();
+const worktrees: string[] = [];
+const servers: Server[] = [];
+
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** A detached worktree of `revision`, using this checkout's packages. */
+function checkout(revision: string): string {
+  const dir = `/tmp/cached-revisions-${process.pid}-${worktrees.length}`;
+  const added = spawnSync(["git", "worktree", "add", "--detach", "-f", dir, revision], { cwd: ROOT });
+  if (added.exitCode !== 0) throw new Error(`git worktree add ${revision}: ${added.stderr.toString()}`);
+  worktrees.push(dir);
+  symlinkSync(`${ROOT}/node_modules`, `${dir}/node_modules`);
+  return dir;
+}
+
+async function start(name: string, command: string[], cwd: string): Promise<Server> {
+  const port = await freePort();
+  const env = {
+    PATH: process.env.PATH ?? "",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    API_KEYS: KEY,
+    YOUTUBE_BASE_URL: youtube.origin,
+    LOG_FORMAT: "json",
+  };
+  const child = spawn(command, { cwd, env, stdout: "ignore", stderr: "inherit" });
+  return { name, port, child, rates: [], cpuMicros: [] };
+}
+
+async function warm(server: Server): Promise<void> {
+  const url = `http://127.0.0.1:${server.port}/chat`;
+  for (let attempt = 0; attempt < 400; attempt++) {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": KEY },
+      body: BODY,
+    }).catch(() => undefined);
+    if (response?.status === 200) {
+      spawnSync(["wrk", "-t1", `-c${args.connections}`, "-d1s", "-s", script, url]);
+      return;
+    }
+    await Bun.sleep(25);
+  }
+  throw new Error(`${server.name} never answered 200`);
+}
+
+function run(server: Server): void {
+  const before = cpuSeconds(server.child.pid);
+  const output = spawnSync([
+    "wrk",
+    "-t1",
+    `-c${args.connections}`,
+    `-d${args.seconds}s`,
+    "-s",
+    script,
+    `http://127.0.0.1:${server.port}/chat`,
+  ]).stdout.toString();
+  const after = cpuSeconds(server.child.pid);
+  if (/Non-2xx/.test(output)) throw new Error(`${server.name}: non-2xx answers:\n${output}`);
+  const requests = Number(/(\d+) requests in/.exec(output)?.[1] ?? Number.NaN);
+  server.rates.push(Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? Number.NaN));
+  server.cpuMicros.push(((after - before) / requests) * 1e6);
+}
+
+try {
+  servers.push(await start("bare", [process.execPath, "bench/startup-bare-server.ts", "keyed"], ROOT));
+  for (const revision of args.revisions!.split(",")) {
+    const resolved = spawnSync(["git", "rev-parse", "--short", revision], { cwd: ROOT }).stdout.toString().trim();
+    servers.push(
+      await start(`${revision} (${resolved})`, [process.execPath, "src/app/main-bun.ts"], checkout(revision)),
+    );
+  }
+  for (const server of servers) await warm(server);
+  for (let round = 0; round < Number(args.rounds); round++) for (const server of servers) run(server);
+  const bare = servers[0]!;
+  for (const server of servers) {
+    const ratios = server.rates.map((rate, round) => rate / bare.rates[round]!);
+    console.log(
+      `cached-revisions: ${server.name.padEnd(20)} ${
+        median(server.rates).toFixed(0).padStart(6)
+      } req/s, ratio to bare ${median(ratios).toFixed(3)}, server CPU ${
+        median(server.cpuMicros).toFixed(1)
+      } µs/request (rounds ${Math.min(...server.cpuMicros).toFixed(1)}–${Math.max(...server.cpuMicros).toFixed(1)})`,
+    );
+  }
+} finally {
+  for (const server of servers) server.child.kill("SIGTERM");
+  await Promise.all(servers.map((server) => server.child.exited));
+  await youtube.close();
+  for (const dir of worktrees) spawnSync(["git", "worktree", "remove", "--force", dir], { cwd: ROOT });
+  rmSync(script, { force: true });
+}
+process.exit(0);
