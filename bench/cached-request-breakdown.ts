@@ -19,7 +19,6 @@
  * process is stopped; about 7 stages × rounds × 4 s.
  */
 import { spawn, spawnSync } from "bun";
-import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
@@ -27,6 +26,7 @@ import { ROOT } from "../tests/support/service-process.ts";
 import { median } from "../tests/soak/rss.ts";
 import { LoadConnection } from "./load-http-connection.ts";
 import { freePort } from "./startup-measure.ts";
+import { BODY, cpuSeconds, KEY } from "./cached-load.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -39,10 +39,6 @@ const { values: args } = parseArgs({
 const ROUNDS = Number(args.rounds);
 const REQUESTS = Number(args.requests);
 const CONNECTIONS = Number(args.connections);
-const KEY = "bench-key-0123456789";
-const BODY = JSON.stringify({ url: "https://youtu.be/GJLlxj_dtq8" });
-/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
-const TICKS_PER_SECOND = 100;
 
 const ALL_STAGES: { name: string; what: string; command: string[]; admin?: boolean }[] = [
   {
@@ -96,11 +92,6 @@ const pinned = availableParallelism() >= 2 &&
   spawnSync(["taskset", "-pc", "0", String(process.pid)], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
 const youtube = startFakeYoutube();
 
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return Number(fields[11]) + Number(fields[12]);
-}
-
 async function waitForHttp(url: string): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt++) {
     try {
@@ -144,12 +135,12 @@ async function measure(stage: (typeof STAGES)[number]): Promise<{ rps: number; c
       );
     };
     await run(Math.min(5_000, REQUESTS)); // warm-up: caches filled, code compiled
-    const ticksBefore = cpuTicks(child.pid);
+    const cpuBefore = cpuSeconds(child.pid);
     const started = performance.now();
     await run(REQUESTS);
     const seconds = (performance.now() - started) / 1000;
-    const cpuSeconds = (cpuTicks(child.pid) - ticksBefore) / TICKS_PER_SECOND;
-    return { rps: REQUESTS / seconds, cpuMicros: (cpuSeconds * 1e6) / REQUESTS };
+    const cpuUsed = cpuSeconds(child.pid) - cpuBefore;
+    return { rps: REQUESTS / seconds, cpuMicros: (cpuUsed * 1e6) / REQUESTS };
   } finally {
     for (const connection of connections) connection.close();
     child.kill("SIGTERM");
@@ -205,7 +196,7 @@ try {
       }`,
     );
   }
-  console.log(`(medians of ${ROUNDS}; CPU per request in ${TICKS_PER_SECOND} Hz ticks over ${REQUESTS} requests)`);
+  console.log(`(medians of ${ROUNDS}; CPU per request from /proc's 100 Hz ticks over ${REQUESTS} requests)`);
 } finally {
   await youtube.close();
 }

@@ -13,12 +13,13 @@
  * (revisions + 1) × (rounds × (seconds + 0.1) + 2) s.
  */
 import { spawn, spawnSync, which } from "bun";
-import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { rmSync, symlinkSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { ROOT } from "../tests/support/service-process.ts";
 import { median } from "../tests/soak/rss.ts";
 import { freePort } from "./startup-measure.ts";
+import { cpuSeconds, runWrk, serviceEnv, waitForAnswer, writeWrkScript } from "./cached-load.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -28,10 +29,6 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "16" },
   },
 });
-const KEY = "bench-key-0123456789";
-const BODY = JSON.stringify({ url: "https://youtu.be/GJLlxj_dtq8" });
-/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
-const TICKS_PER_SECOND = 100;
 
 if (!which("wrk")) {
   console.log("cached-revisions: wrk is not installed (apt-get install -y wrk); skipped");
@@ -47,18 +44,10 @@ interface Server {
 }
 
 const script = `/tmp/cached-revisions-${process.pid}.lua`;
-writeFileSync(
-  script,
-  `wrk.method = "POST"\nwrk.body = '${BODY}'\nwrk.headers["content-type"] = "application/json"\nwrk.headers["x-api-key"] = "${KEY}"\n`,
-);
+writeWrkScript(script);
 const youtube = startFakeYoutube();
 const worktrees: string[] = [];
 const servers: Server[] = [];
-
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
 
 /** A detached worktree of `revision`, using this checkout's packages. */
 function checkout(revision: string): string {
@@ -72,50 +61,21 @@ function checkout(revision: string): string {
 
 async function start(name: string, command: string[], cwd: string): Promise<Server> {
   const port = await freePort();
-  const env = {
-    PATH: process.env.PATH ?? "",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    API_KEYS: KEY,
-    YOUTUBE_BASE_URL: youtube.origin,
-    LOG_FORMAT: "json",
-  };
-  const child = spawn(command, { cwd, env, stdout: "ignore", stderr: "inherit" });
+  const child = spawn(command, { cwd, env: serviceEnv(port, youtube.origin), stdout: "ignore", stderr: "inherit" });
   return { name, port, child, rates: [], cpuMicros: [] };
 }
 
 async function warm(server: Server): Promise<void> {
   const url = `http://127.0.0.1:${server.port}/chat`;
-  for (let attempt = 0; attempt < 400; attempt++) {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": KEY },
-      body: BODY,
-    }).catch(() => undefined);
-    if (response?.status === 200) {
-      spawnSync(["wrk", "-t1", `-c${args.connections}`, "-d1s", "-s", script, url]);
-      return;
-    }
-    await Bun.sleep(25);
-  }
-  throw new Error(`${server.name} never answered 200`);
+  await waitForAnswer(url);
+  runWrk(url, { script, connections: args.connections!, seconds: 1 });
 }
 
 function run(server: Server): void {
   const before = cpuSeconds(server.child.pid);
-  const output = spawnSync([
-    "wrk",
-    "-t1",
-    `-c${args.connections}`,
-    `-d${args.seconds}s`,
-    "-s",
-    script,
-    `http://127.0.0.1:${server.port}/chat`,
-  ]).stdout.toString();
+  const { requests, rate } = runWrk(`http://127.0.0.1:${server.port}/chat`, { script, ...args });
   const after = cpuSeconds(server.child.pid);
-  if (/Non-2xx/.test(output)) throw new Error(`${server.name}: non-2xx answers:\n${output}`);
-  const requests = Number(/(\d+) requests in/.exec(output)?.[1] ?? Number.NaN);
-  server.rates.push(Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? Number.NaN));
+  server.rates.push(rate);
   server.cpuMicros.push(((after - before) / requests) * 1e6);
 }
 

@@ -13,13 +13,14 @@
  *
  * Loopback only; every process is stopped. About targets × rounds × 2 × (seconds + 1) s.
  */
-import { spawn, spawnSync, which } from "bun";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, which } from "bun";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { binaryPath, ROOT } from "../tests/support/service-process.ts";
 import { median } from "../tests/soak/rss.ts";
 import { freePort } from "./startup-measure.ts";
+import { BODY, KEY, runWrk, serviceEnv, waitForAnswer, writeWrkScript } from "./cached-load.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -30,32 +31,14 @@ const { values: args } = parseArgs({
     "rate-limit": { type: "string" },
   },
 });
-const KEY = "bench-key-0123456789";
-const BODY = JSON.stringify({ url: "https://youtu.be/GJLlxj_dtq8" });
 
 if (!which("wrk")) {
   console.log("cached-wrk: wrk is not installed (apt-get install -y wrk); skipped");
   process.exit(0);
 }
 const script = `/tmp/cached-wrk-${process.pid}.lua`;
-writeFileSync(
-  script,
-  `wrk.method = "POST"\nwrk.body = '${BODY}'\nwrk.headers["content-type"] = "application/json"\nwrk.headers["x-api-key"] = "${KEY}"\n`,
-);
+writeWrkScript(script);
 const youtube = startFakeYoutube();
-
-async function waitFor(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 400; attempt++) {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": KEY },
-      body: BODY,
-    }).catch(() => undefined);
-    if (response?.status === 200) return;
-    await Bun.sleep(25);
-  }
-  throw new Error(`${url} never answered 200`);
-}
 
 /** The contract's headers a cached answer must carry: a request id and Server-Timing, and RateLimit-* under a limit. */
 async function checkHeaders(url: string): Promise<void> {
@@ -82,39 +65,24 @@ function requestLines(path: string): number {
 async function measure(command: string[], isService: boolean): Promise<number> {
   const port = await freePort();
   const env = {
-    PATH: process.env.PATH ?? "",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    API_KEYS: KEY,
-    YOUTUBE_BASE_URL: youtube.origin,
-    LOG_FORMAT: "json",
+    ...serviceEnv(port, youtube.origin),
     ...(args["rate-limit"] ? { RATE_LIMIT: args["rate-limit"] } : {}),
   };
   const log = `/tmp/cached-wrk-${process.pid}-${port}.log`;
   const child = spawn(command, { cwd: ROOT, env, stdout: Bun.file(log), stderr: "inherit" });
   try {
-    await waitFor(`http://127.0.0.1:${port}/chat`); // the first answer fills the cache
-    if (isService) await checkHeaders(`http://127.0.0.1:${port}/chat`);
-    spawnSync(["wrk", "-t1", `-c${args.connections}`, "-d1s", "-s", script, `http://127.0.0.1:${port}/chat`]); // warm-up
-    const run = spawnSync([
-      "wrk",
-      "-t1",
-      `-c${args.connections}`,
-      `-d${args.seconds}s`,
-      "-s",
-      script,
-      `http://127.0.0.1:${port}/chat`,
-    ]);
-    const output = run.stdout.toString();
-    if (/Non-2xx/.test(output)) throw new Error(`non-2xx answers:\n${output}`);
+    const url = `http://127.0.0.1:${port}/chat`;
+    await waitForAnswer(url);
+    if (isService) await checkHeaders(url);
+    runWrk(url, { script, connections: args.connections!, seconds: 1 }); // warm-up
+    const { requests: sent, rate } = runWrk(url, { script, connections: args.connections!, seconds: args.seconds! });
     if (isService) {
       // Lines are written once per timer turn: the last turn's are out before the server stops.
       await Bun.sleep(100);
-      const sent = Number(/(\d+) requests in/.exec(output)?.[1] ?? Number.NaN);
       const logged = requestLines(log);
       if (!(logged >= sent)) throw new Error(`${sent} requests measured but ${logged} request log lines`);
     }
-    return Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? Number.NaN);
+    return rate;
   } finally {
     child.kill("SIGTERM");
     await child.exited;

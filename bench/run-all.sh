@@ -10,7 +10,7 @@ export PATH="$PWD/node_modules/.bin:$PATH"
 # Known order first (cheapest first; free-tier waits out a real one-minute provider
 # window, about 3.5 minutes, so it comes last); the SKIP files are helpers, not benchmarks.
 ORDER=(youtube-cold-path long-video startup-throughput load-overload free-tier)
-SKIP=(load-http-connection startup-measure startup-bare-server breakdown-server)
+SKIP=(load-http-connection startup-measure startup-bare-server breakdown-server cached-load)
 
 failed=()
 run() {

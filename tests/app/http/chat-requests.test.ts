@@ -1,19 +1,9 @@
 /** @module Tests of chat-requests.ts: chat requests from body text, remembered by that text, failures never. */
 import { describe, expect, test } from "bun:test";
 import { createChatRequests } from "../../../src/app/http/chat-requests.ts";
-import { AppError } from "../../../src/domain/errors.ts";
+import { thrownFailure as failure } from "../../support/failure.ts";
 
 const body = (fields: Record<string, unknown>) => JSON.stringify(fields);
-
-function failure(run: () => unknown): AppError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected an AppError");
-}
 
 describe("createChatRequests", () => {
   test("applies the rules, and the same text gives the same frozen request", () => {

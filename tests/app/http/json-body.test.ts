@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseJsonObject, readJsonText } from "../../../src/app/http/json-body.ts";
 import { AppError } from "../../../src/domain/errors.ts";
+import { failure } from "../../support/failure.ts";
 
 function post(body: Uint8Array<ArrayBuffer> | string, headers: Record<string, string> = {}): Request {
   const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
@@ -10,16 +11,6 @@ function post(body: Uint8Array<ArrayBuffer> | string, headers: Record<string, st
     headers: { "content-type": "application/json", "content-length": String(bytes.byteLength), ...headers },
     body: bytes,
   });
-}
-
-async function failure(run: () => Promise<unknown>): Promise<AppError> {
-  try {
-    await run();
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected an AppError");
 }
 
 describe("readJsonText", () => {
@@ -32,17 +23,17 @@ describe("readJsonText", () => {
     const prefix = new TextEncoder().encode('{"url":"https://youtu.be/GJLlxj_dtq8","prompt":"caf');
     for (const bad of [[0xe9], [0x80], [0xe2, 0x82], [0xff, 0xfe]]) {
       const body = new Uint8Array([...prefix, ...bad, 0x22, 0x7d]);
-      const error = await failure(() => readJsonText(post(body), 65_536));
+      const error = await failure(readJsonText(post(body), 65_536));
       expect(error.code).toBe("invalid_request");
       expect(error.message).toContain("not valid UTF-8");
     }
   });
 
   test("the content type, then the declared size, are checked before the body is read", async () => {
-    expect((await failure(() => readJsonText(post("{}", { "content-type": "text/plain" }), 10))).code).toBe(
+    expect((await failure(readJsonText(post("{}", { "content-type": "text/plain" }), 10))).code).toBe(
       "unsupported_media_type",
     );
-    expect((await failure(() => readJsonText(post("x".repeat(11)), 10))).code).toBe("payload_too_large");
+    expect((await failure(readJsonText(post("x".repeat(11)), 10))).code).toBe("payload_too_large");
   });
 });
 
@@ -54,7 +45,7 @@ describe("readJsonText's time limit", () => {
       body: new ReadableStream({ start: () => {} }),
     });
     const started = performance.now();
-    const late = failure(() => readJsonText(stalled, 65_536, 200));
+    const late = failure(readJsonText(stalled, 65_536, 200));
     expect(await readJsonText(post('{"url":"x"}'), 65_536, 200)).toBe('{"url":"x"}');
     const error = await late;
     const elapsed = performance.now() - started;

@@ -4,6 +4,7 @@ import { ChatBody } from "../../../src/app/contract/chat-schema.ts";
 import { answerResult, CHAT_TOOL, errorResult, toChatRequest } from "../../../src/app/mcp/chat-tool.ts";
 import { AppError } from "../../../src/domain/errors.ts";
 import { appWithFakes, TEST_KEY } from "../../support/fake-ports.ts";
+import { thrownFailure } from "../../support/failure.ts";
 
 const URL = "https://www.youtube.com/watch?v=GJLlxj_dtq8";
 
@@ -20,15 +21,7 @@ async function httpMessage(body: unknown): Promise<{ status: number; message: st
   return { status: response.status, message: (await response.json()).error.message };
 }
 
-function refusal(args: unknown): AppError {
-  try {
-    toChatRequest(args);
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("accepted");
-}
+const refusal = (args: unknown): AppError => thrownFailure(() => toChatRequest(args));
 
 describe("the chat_about_video tool's definition", () => {
   test("its input schema is POST /chat's body schema as plain JSON: url required, five languages, two formats", () => {
