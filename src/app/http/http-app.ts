@@ -196,7 +196,7 @@ export function createHttpApp(deps: HttpAppDeps) {
       );
     }
     exchange.facts.videoId = chatRequest.videoId;
-    exchange.facts.promptLength = codePoints(chatRequest.prompt);
+    exchange.facts.promptLength = [...chatRequest.prompt].length;
     if (deps.streams && wantsStream(request)) return await streamed(request, chatRequest, deps.streams);
     // The caller going away (request.signal) cancels the work, unless another caller shares it. The signal
     // is read only when there is work to wait for (Bun makes it on first read): a cached answer never needs it.
@@ -279,20 +279,4 @@ function routeNotes(
   request: Request,
 ): ((route: string, retries: number) => void) | undefined {
   return notes && ((route, retries) => notes.note(request, { youtubeRoute: route, youtubeRetries: retries }));
-}
-
-/** Length in code points (a surrogate pair counts once), without making an array of them. */
-function codePoints(text: string): number {
-  let count = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        count--;
-        i++;
-      }
-    }
-  }
-  return count;
 }
