@@ -55,20 +55,23 @@ async function timed(request: Promise<Response>): Promise<Timed> {
 
 /**
  * The earliest the provider's window could have served each question: the
- * level left when they arrived (from what it charged before), refilling, the
- * questions' calls going first in the order of their sizes.
+ * level left when the first of them was ready to call the model (from what it
+ * charged before), refilling, the questions' calls going first in the order of
+ * their sizes. It counts from readiness, not arrival: a call the summary made
+ * while the questions were still fetching their transcript was not theirs to
+ * take (on a loaded machine the summary's first call lands in that gap).
  *
- * @returns floors in ms from the questions' arrival, k-th smallest first
+ * @returns floors in ms from `readyAt`, k-th smallest first
  */
-function floors(h: LlmHarness, arrivedAt: number, questionCharges: number[]): number[] {
+function floors(h: LlmHarness, readyAt: number, questionCharges: number[]): number[] {
   let level = FREE.tokensPerWindow;
-  let at = h.llm.limits!.charges[0]?.at ?? arrivedAt;
-  for (const charge of h.llm.limits!.charges.filter((c) => c.at < arrivedAt)) {
+  let at = h.llm.limits!.charges[0]?.at ?? readyAt;
+  for (const charge of h.llm.limits!.charges.filter((c) => c.at < readyAt)) {
     level = Math.min(FREE.tokensPerWindow, level + ((charge.at - at) * FREE.tokensPerWindow) / WINDOW_MS) -
       charge.tokens;
     at = charge.at;
   }
-  level = Math.min(FREE.tokensPerWindow, level + ((arrivedAt - at) * FREE.tokensPerWindow) / WINDOW_MS);
+  level = Math.min(FREE.tokensPerWindow, level + ((readyAt - at) * FREE.tokensPerWindow) / WINDOW_MS);
   let needed = 0;
   return [...questionCharges].sort((a, b) => a - b).map((tokens) => {
     needed += tokens;
@@ -98,19 +101,14 @@ async function mixed(summaryAt: RunningService, questionsAt: RunningService) {
 function expectFair(h: LlmHarness, run: Awaited<ReturnType<typeof mixed>>) {
   expect(run.questions.map((q) => q.status)).toEqual([200, 200, 200, 200, 200]);
   const questionCalls = h.llm.calls.filter((c) => !c.refused && c.text.includes("What does the reviewer say"));
-  const charges = questionCalls.map((call) =>
-    h.llm.limits!.charges.find((c) => Math.abs(c.at - call.startedAt) < 50)?.tokens ?? 0
-  );
   expect(questionCalls).toHaveLength(5);
-  const floor = floors(h, run.arrivedAt, charges);
+  const readyAt = Math.min(...questionCalls.map((call) => call.startedAt));
+  // Readiness is the service's own time (the transcript, the call's start): it must stay small.
+  expect(Math.round(readyAt - run.arrivedAt)).toBeLessThan(OVERHEAD_MS);
+  const floor = floors(h, readyAt, questionCalls.map((call) => call.charged!));
   const latencies = run.questions.map((q) => q.ms).sort((a, b) => a - b);
-  for (const [k, ms] of latencies.entries()) {
-    expect({ k, ms: Math.round(ms), within: ms <= 1.5 * floor[k]! + OVERHEAD_MS }).toEqual({
-      k,
-      ms: Math.round(ms),
-      within: true,
-    });
-  }
+  const seen = latencies.map((ms, k) => ({ k, ms: Math.round(ms), floor: Math.round(floor[k]!) }));
+  expect(seen.filter(({ ms, floor }) => ms > 1.5 * floor + OVERHEAD_MS)).toEqual([]);
   expect(run.summary.status).toBe(200);
   expect(run.summary.ms).toBeLessThan(120_000 / SCALE);
   expect(h.llm.calls.filter((c) => c.refused).map((c) => c.refused)).toEqual([]);

@@ -12,6 +12,8 @@ export interface LlmCall {
   text: string;
   authorization: string | null;
   startedAt: number;
+  /** Tokens the fake's provider limits charged for the call (prompt plus `max_tokens`). */
+  charged?: number;
   /** 413 or 429 when the fake's provider limits refused the call. */
   refused?: number;
   /** Whether the call asked for a streamed answer (`stream: true`). */
@@ -123,6 +125,7 @@ export function startFakeLlm(options: { limits?: ProviderLimitsOptions } = {}): 
       call.refused = verdict.status;
       return Response.json(verdict.body, { status: verdict.status, headers: verdict.headers });
     }
+    if (verdict) call.charged = verdict.charged;
     inFlight++;
     peak = Math.max(peak, inFlight);
     try {

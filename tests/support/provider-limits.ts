@@ -17,7 +17,7 @@ export interface Charge {
 
 /** What the provider decides for one call. */
 export type Verdict =
-  | { ok: true; promptTokens: number; headers: Record<string, string> }
+  | { ok: true; promptTokens: number; charged: number; headers: Record<string, string> }
   | { ok: false; status: 413 | 429; body: unknown; headers: Record<string, string> };
 
 /** Tokens of a chat as Llama 3 counts them: each message's text and its chat-template markers. */
@@ -110,7 +110,7 @@ export function createProviderLimits(options: ProviderLimitsOptions, now: () => 
       tokens -= requested;
       requests -= 1;
       charges.push({ at: now(), tokens: requested });
-      return { ok: true, promptTokens, headers: headers() };
+      return { ok: true, promptTokens, charged: requested, headers: headers() };
     },
   };
 }
