@@ -8,6 +8,10 @@
  * server's CPU time per request (user + system from /proc), the steadier figure on a shared machine.
  *
  *   bun bench/cached-revisions.ts --revisions 09eb796,HEAD [--rounds 16] [--seconds 1] [--connections 16]
+ *     [--rate-limit 100000000/min]
+ *
+ * `--rate-limit` gives every revision's key that limit, so the RateLimit-* headers are built and sent;
+ * a revision written `HEAD+limit` gets it alone (`--revisions HEAD,HEAD+limit` shows what the limit costs).
  *
  * Loopback only; every process and worktree is removed at the end. About
  * (revisions + 1) × (rounds × (seconds + 0.1) + 2) s.
@@ -27,6 +31,7 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "16" },
     seconds: { type: "string", default: "1" },
     connections: { type: "string", default: "16" },
+    "rate-limit": { type: "string" },
   },
 });
 
@@ -59,9 +64,11 @@ function checkout(revision: string): string {
   return dir;
 }
 
-async function start(name: string, command: string[], cwd: string): Promise<Server> {
+async function start(name: string, command: string[], cwd: string, limited = false): Promise<Server> {
   const port = await freePort();
-  const child = spawn(command, { cwd, env: serviceEnv(port, youtube.origin), stdout: "ignore", stderr: "inherit" });
+  const env = serviceEnv(port, youtube.origin);
+  if (args["rate-limit"] || limited) env.RATE_LIMIT = args["rate-limit"] ?? "100000000/min";
+  const child = spawn(command, { cwd, env, stdout: "ignore", stderr: "inherit" });
   return { name, port, child, rates: [], cpuMicros: [] };
 }
 
@@ -73,7 +80,8 @@ async function warm(server: Server): Promise<void> {
 
 function run(server: Server): void {
   const before = cpuSeconds(server.child.pid);
-  const { requests, rate } = runWrk(`http://127.0.0.1:${server.port}/chat`, { script, ...args });
+  const { connections, seconds } = args;
+  const { requests, rate } = runWrk(`http://127.0.0.1:${server.port}/chat`, { script, connections, seconds });
   const after = cpuSeconds(server.child.pid);
   server.rates.push(rate);
   server.cpuMicros.push(((after - before) / requests) * 1e6);
@@ -81,11 +89,11 @@ function run(server: Server): void {
 
 try {
   servers.push(await start("bare", [process.execPath, "bench/startup-bare-server.ts", "keyed"], ROOT));
-  for (const revision of args.revisions!.split(",")) {
+  for (const name of args.revisions!.split(",")) {
+    const revision = name.replace(/\+limit$/, "");
     const resolved = spawnSync(["git", "rev-parse", "--short", revision], { cwd: ROOT }).stdout.toString().trim();
-    servers.push(
-      await start(`${revision} (${resolved})`, [process.execPath, "src/app/main-bun.ts"], checkout(revision)),
-    );
+    const command = [process.execPath, "src/app/main-bun.ts"];
+    servers.push(await start(`${name} (${resolved})`, command, checkout(revision), name !== revision));
   }
   for (const server of servers) await warm(server);
   for (let round = 0; round < Number(args.rounds); round++) for (const server of servers) run(server);
