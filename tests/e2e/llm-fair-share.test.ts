@@ -54,24 +54,21 @@ async function timed(request: Promise<Response>): Promise<Timed> {
 }
 
 /**
- * The earliest the provider's window could have served each question: the
- * level left when the first of them was ready to call the model (from what it
- * charged before), refilling, the questions' calls going first in the order of
- * their sizes. It counts from readiness, not arrival: a call the summary made
- * while the questions were still fetching their transcript was not theirs to
- * take (on a loaded machine the summary's first call lands in that gap).
+ * The earliest the provider's window could have served each question (issue
+ * 22's floor): the level left when they arrived (from what it charged before),
+ * refilling, the questions' calls going first in the order of their sizes.
  *
- * @returns floors in ms from `readyAt`, k-th smallest first
+ * @returns floors in ms from the questions' arrival, k-th smallest first
  */
-function floors(h: LlmHarness, readyAt: number, questionCharges: number[]): number[] {
+function floors(h: LlmHarness, arrivedAt: number, questionCharges: number[]): number[] {
   let level = FREE.tokensPerWindow;
-  let at = h.llm.limits!.charges[0]?.at ?? readyAt;
-  for (const charge of h.llm.limits!.charges.filter((c) => c.at < readyAt)) {
+  let at = h.llm.limits!.charges[0]?.at ?? arrivedAt;
+  for (const charge of h.llm.limits!.charges.filter((c) => c.at < arrivedAt)) {
     level = Math.min(FREE.tokensPerWindow, level + ((charge.at - at) * FREE.tokensPerWindow) / WINDOW_MS) -
       charge.tokens;
     at = charge.at;
   }
-  level = Math.min(FREE.tokensPerWindow, level + ((readyAt - at) * FREE.tokensPerWindow) / WINDOW_MS);
+  level = Math.min(FREE.tokensPerWindow, level + ((arrivedAt - at) * FREE.tokensPerWindow) / WINDOW_MS);
   let needed = 0;
   return [...questionCharges].sort((a, b) => a - b).map((tokens) => {
     needed += tokens;
@@ -79,9 +76,18 @@ function floors(h: LlmHarness, readyAt: number, questionCharges: number[]): numb
   });
 }
 
-async function mixed(summaryAt: RunningService, questionsAt: RunningService) {
+/**
+ * Issue 22's scenario: the questions come 2 s (0.2 s here) after the summary,
+ * which has made its first call by then. Scaled, 0.2 s can be shorter than
+ * fetching a 3-hour transcript on a loaded machine, so the 0.2 s are counted
+ * from that first call: otherwise the questions would come before it, which is
+ * another scenario (and the floor would hand them the window the summary took).
+ */
+async function mixed(h: LlmHarness, summaryAt: RunningService, questionsAt: RunningService) {
   const chat = (service: RunningService, body: unknown) => postChat(service.url, body, { "x-api-key": API_KEY });
   const summary = timed(chat(summaryAt, { url: watchUrl("normal") }));
+  const started = performance.now();
+  while (h.llm.calls.length === 0 && performance.now() - started < 120_000 / SCALE) await Bun.sleep(5);
   await Bun.sleep(2_000 / SCALE);
   const arrivedAt = performance.now();
   const questions = await Promise.all(
@@ -102,10 +108,7 @@ function expectFair(h: LlmHarness, run: Awaited<ReturnType<typeof mixed>>) {
   expect(run.questions.map((q) => q.status)).toEqual([200, 200, 200, 200, 200]);
   const questionCalls = h.llm.calls.filter((c) => !c.refused && c.text.includes("What does the reviewer say"));
   expect(questionCalls).toHaveLength(5);
-  const readyAt = Math.min(...questionCalls.map((call) => call.startedAt));
-  // Readiness is the service's own time (the transcript, the call's start): it must stay small.
-  expect(Math.round(readyAt - run.arrivedAt)).toBeLessThan(OVERHEAD_MS);
-  const floor = floors(h, readyAt, questionCalls.map((call) => call.charged!));
+  const floor = floors(h, run.arrivedAt, questionCalls.map((call) => call.charged!));
   const latencies = run.questions.map((q) => q.ms).sort((a, b) => a - b);
   const seen = latencies.map((ms, k) => ({ k, ms: Math.round(ms), floor: Math.round(floor[k]!) }));
   expect(seen.filter(({ ms, floor }) => ms > 1.5 * floor + OVERHEAD_MS)).toEqual([]);
@@ -119,7 +122,7 @@ describe("a long summary and short questions on the free plan (time scaled by 10
     h = await startLlmHarness(SCALED, { limits: FREE });
     h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3 * 3600)));
     h.youtube.setCaption(VIDEOS.twoTracks.id, captionXml(generateCues(5 * 60)));
-    const run = await mixed(h.service, h.service);
+    const run = await mixed(h, h.service, h.service);
     expectFair(h, run);
     const [line] = await requestLogLines(h.service, run.summary.response);
     expect(line!.coverage).toBeGreaterThan(0);
@@ -144,7 +147,7 @@ describe.skipIf(!process.env.TEST_REDIS_URL)("the same across two instances on o
     };
     const [a, b] = await Promise.all([startService(env), startService(env)]);
     extra.push(a, b);
-    const run = await mixed(a, b);
+    const run = await mixed(h, a, b);
     expectFair(h, run);
   });
 });
