@@ -84,16 +84,31 @@ function floors(h: LlmHarness, arrivedAt: number, questionCharges: number[]): nu
  * another scenario (and the floor would hand them the window the summary took).
  */
 async function mixed(h: LlmHarness, summaryAt: RunningService, questionsAt: RunningService) {
-  const chat = (service: RunningService, body: unknown) => postChat(service.url, body, { "x-api-key": API_KEY });
   const summary = timed(chat(summaryAt, { url: watchUrl("normal") }));
   const started = performance.now();
   while (h.llm.calls.length === 0 && performance.now() - started < 120_000 / SCALE) await Bun.sleep(5);
   await Bun.sleep(2_000 / SCALE);
   const arrivedAt = performance.now();
-  const questions = await Promise.all(
+  const questions = await askQuestions(questionsAt);
+  return { summary: await summary, questions, arrivedAt };
+}
+
+/** The other order: the questions first, the summary 0.1 s (1 s unscaled) later, before it could see their calls. */
+async function questionsFirst(summaryAt: RunningService, questionsAt: RunningService) {
+  const arrivedAt = performance.now();
+  const questions = askQuestions(questionsAt);
+  await Bun.sleep(1_000 / SCALE);
+  const summary = await timed(chat(summaryAt, { url: watchUrl("normal") }));
+  return { summary, questions: await questions, arrivedAt };
+}
+
+const chat = (service: RunningService, body: unknown) => postChat(service.url, body, { "x-api-key": API_KEY });
+
+function askQuestions(service: RunningService): Promise<Timed[]> {
+  return Promise.all(
     TOPICS.map((topic) =>
       timed(
-        chat(questionsAt, {
+        chat(service, {
           url: watchUrl("twoTracks"),
           language: "en",
           prompt: `What does the reviewer say about the ${topic}?`,
@@ -101,7 +116,6 @@ async function mixed(h: LlmHarness, summaryAt: RunningService, questionsAt: Runn
       )
     ),
   );
-  return { summary: await summary, questions, arrivedAt };
 }
 
 function expectFair(h: LlmHarness, run: Awaited<ReturnType<typeof mixed>>) {
@@ -131,7 +145,7 @@ describe("a long summary and short questions on the free plan (time scaled by 10
 });
 
 describe.skipIf(!process.env.TEST_REDIS_URL)("the same across two instances on one Redis (time scaled by 10)", () => {
-  test("the summary on one instance, the five questions on the other: all served near their floor, nothing refused by the provider", async () => {
+  const twoInstances = async () => {
     h = await startLlmHarness(SCALED, { limits: FREE, offline: true });
     h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3 * 3600)));
     h.youtube.setCaption(VIDEOS.twoTracks.id, captionXml(generateCues(5 * 60)));
@@ -147,8 +161,21 @@ describe.skipIf(!process.env.TEST_REDIS_URL)("the same across two instances on o
     };
     const [a, b] = await Promise.all([startService(env), startService(env)]);
     extra.push(a, b);
-    const run = await mixed(h, a, b);
-    expectFair(h, run);
+    return { a, b };
+  };
+
+  test("the summary on one instance, the five questions on the other: all served near their floor, nothing refused by the provider", async () => {
+    const { a, b } = await twoInstances();
+    const run = await mixed(h!, a, b);
+    expectFair(h!, run);
+  });
+
+  test("the questions first on one instance, the summary on the other: its plan, squeezed by calls it could not see, is made again on what is left and is a 200 in time", async () => {
+    const { a, b } = await twoInstances();
+    const run = await questionsFirst(a, b);
+    expectFair(h!, run);
+    const [line] = await requestLogLines(a, run.summary.response);
+    expect(line!.coverage).toBeGreaterThan(0);
   });
 });
 

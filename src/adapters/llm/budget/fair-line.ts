@@ -155,6 +155,16 @@ export function createFairLine(
         }
         const wait = waitOn(view, waiter.tokens, ahead);
         if (waiter.tokens > view.limits.tokensPerWindow || at + wait > latest(waiter)) {
+          if (
+            waiter.part && !waiter.optional && claim && !claim.wasStale && waiter.tokens <= view.limits.tokensPerWindow
+          ) {
+            // A plan's first part squeezed by calls the plan did not see (another instance's, through the shared
+            // bucket): planned again, once, on what is left, rather than refused. (Later parts are optional: the
+            // plan does without them.)
+            markStale(claim);
+            refuse(waiter, new StalePlanError());
+            continue;
+          }
           refuse(waiter, shortOfBudget(waiter.tokens > view.limits.tokensPerWindow ? view.windowMs : wait));
         } else if (!waiter.optional) ahead += waiter.tokens;
       }

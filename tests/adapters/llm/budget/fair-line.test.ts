@@ -71,4 +71,17 @@ describe("createFairLine()", () => {
     expect(await call(0, 1000, { part: true })).toBe(0);
     expect(line.takeStale(claims.get(0)!)).toBe(false);
   });
+
+  test("a plan's first part squeezed out of its time is told to plan again, once; optional parts are refused", async () => {
+    const { call, claims, store } = lineOn(6000);
+    const claim = (): Claim => ({ held: 3000, firm: 3000, served: 0, last: 0, waitedMs: 0, planTpm: 6000 });
+    claims.set(0, claim());
+    claims.set(1, claim());
+    await store.take(6000);
+    // 3,000 tokens refill in 30 s: none of these can start by its deadline of 20 s.
+    const squeezed = { part: true, deadline: 20_000 };
+    expect(await call(0, 3000, squeezed).catch((e) => e)).toBeInstanceOf(StalePlanError);
+    expect(isAppError(await call(0, 3000, squeezed).catch((e) => e), "overloaded")).toBe(true);
+    expect(isAppError(await call(1, 3000, { ...squeezed, optional: true }).catch((e) => e), "overloaded")).toBe(true);
+  });
 });
