@@ -11,7 +11,8 @@
  *     [--rate-limit 100000000/min]
  *
  * `--rate-limit` gives every revision's key that limit, so the RateLimit-* headers are built and sent;
- * a revision written `HEAD+limit` gets it alone (`--revisions HEAD,HEAD+limit` shows what the limit costs).
+ * a revision written `HEAD+limit` gets it alone, 100000000/min unless `--rate-limit` says otherwise
+ * (`--revisions HEAD,HEAD+limit` shows what the limit costs).
  *
  * Loopback only; every process and worktree is removed at the end. About
  * (revisions + 1) × (rounds × (seconds + 0.1) + 2) s.
@@ -64,10 +65,13 @@ function checkout(revision: string): string {
   return dir;
 }
 
+/** The key limit of a `REV+limit` server: never reached, so every answer is a 200 with RateLimit-* headers. */
+const LIMIT = args["rate-limit"] ?? "100000000/min";
+
 async function start(name: string, command: string[], cwd: string, limited = false): Promise<Server> {
   const port = await freePort();
   const env = serviceEnv(port, youtube.origin);
-  if (args["rate-limit"] || limited) env.RATE_LIMIT = args["rate-limit"] ?? "100000000/min";
+  if (args["rate-limit"] || limited) env.RATE_LIMIT = LIMIT;
   const child = spawn(command, { cwd, env, stdout: "ignore", stderr: "inherit" });
   return { name, port, child, rates: [], cpuMicros: [] };
 }
