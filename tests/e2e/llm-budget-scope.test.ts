@@ -1,4 +1,5 @@
 /** @module End-to-end tests that budgets are per endpoint, model and key, and headerless ones lift nothing. */
+import { gptOss20bFreePlan } from "../support/provider-limits.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
@@ -15,7 +16,7 @@ import { API_KEY } from "./llm-harness.ts";
  * Free plan played ten times faster, as in llm-free-plan.test.ts.
  */
 const WINDOW_MS = 6_000;
-const FREE = { tokensPerWindow: 6_000, requestsPerWindow: 30, windowMs: WINDOW_MS };
+const FREE = gptOss20bFreePlan(WINDOW_MS);
 const SCALED = { LLM_BUDGET_WINDOW_MS: String(WINDOW_MS), REQUEST_TIMEOUT_MS: "12000", ANSWER_CACHE_TTL_MS: "0" };
 
 const started: { services: RunningService[]; llms: FakeLlm[]; youtube?: FakeYoutube } = { services: [], llms: [] };
@@ -29,7 +30,6 @@ async function instance(env: Record<string, string>) {
   const service = await startService({
     API_KEYS: API_KEY,
     YOUTUBE_BASE_URL: started.youtube!.origin,
-    GROQ_MODEL: "llama-3.1-8b-instant",
     REDIS_URL: process.env.TEST_REDIS_URL!,
     ...SCALED,
     ...env,

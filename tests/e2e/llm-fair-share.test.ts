@@ -1,4 +1,5 @@
 /** @module End-to-end tests of fair share: short questions beside a long summary, refusals at once. */
+import { gptOss20bFreePlan } from "../support/provider-limits.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
@@ -7,14 +8,14 @@ import { postChat, type RunningService, startService } from "../support/service-
 import { API_KEY, type LlmHarness, startLlmHarness } from "./llm-harness.ts";
 
 /**
- * Issue 22's mixed workload on Groq's free plan (6,000 tokens and 30
+ * Issue 22's mixed workload on Groq's free plan for openai/gpt-oss-20b (8,000 tokens and 30
  * requests a minute), played ten times faster like llm-free-plan.test.ts:
  * windows of 6 s, deadlines of 12 s. A 3-hour summary, then five short
  * questions about a 5-minute video 2 s (0.2 s here) later.
  */
 const SCALE = 10;
 const WINDOW_MS = 60_000 / SCALE;
-const FREE = { tokensPerWindow: 6_000, requestsPerWindow: 30, windowMs: WINDOW_MS };
+const FREE = gptOss20bFreePlan(WINDOW_MS);
 const SCALED = {
   LLM_BUDGET_WINDOW_MS: String(WINDOW_MS),
   REQUEST_TIMEOUT_MS: String(120_000 / SCALE),
@@ -133,7 +134,7 @@ function expectFair(h: LlmHarness, run: Awaited<ReturnType<typeof mixed>>) {
 
 describe("a long summary and short questions on the free plan (time scaled by 10)", () => {
   test("five short questions 2 s after a 3-hour summary are all served near their floor, and the summary is a 200 in time", async () => {
-    h = await startLlmHarness(SCALED, { limits: FREE });
+    h = await startLlmHarness(SCALED, { limits: FREE, model: "default" });
     h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3 * 3600)));
     h.youtube.setCaption(VIDEOS.twoTracks.id, captionXml(generateCues(5 * 60)));
     const run = await mixed(h, h.service, h.service);
@@ -146,7 +147,7 @@ describe("a long summary and short questions on the free plan (time scaled by 10
 
 describe.skipIf(!process.env.TEST_REDIS_URL)("the same across two instances on one Redis (time scaled by 10)", () => {
   const twoInstances = async () => {
-    h = await startLlmHarness(SCALED, { limits: FREE, offline: true });
+    h = await startLlmHarness(SCALED, { limits: FREE, offline: true, model: "default" });
     h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3 * 3600)));
     h.youtube.setCaption(VIDEOS.twoTracks.id, captionXml(generateCues(5 * 60)));
     const env = {
@@ -154,7 +155,6 @@ describe.skipIf(!process.env.TEST_REDIS_URL)("the same across two instances on o
       YOUTUBE_BASE_URL: h.youtube.origin,
       GROQ_API_KEY: "gsk_fake_shared",
       GROQ_BASE_URL: h.llm.baseUrl,
-      GROQ_MODEL: "fake-model",
       REDIS_URL: process.env.TEST_REDIS_URL!,
       REDIS_KEY_PREFIX: `fair-${crypto.randomUUID()}:`,
       ...SCALED,
@@ -181,7 +181,7 @@ describe.skipIf(!process.env.TEST_REDIS_URL)("the same across two instances on o
 
 describe("a fresh process and changing limits (time scaled by 10)", () => {
   test("a fresh process's first request, a 1-hour summary, is read whole", async () => {
-    h = await startLlmHarness(SCALED, { limits: FREE });
+    h = await startLlmHarness(SCALED, { limits: FREE, model: "default" });
     h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3600)));
     const response = await timed(h.chat({ url: watchUrl("normal") }));
     expect(response.status).toBe(200);
@@ -192,7 +192,7 @@ describe("a fresh process and changing limits (time scaled by 10)", () => {
 
   test("requests that cannot be served are refused in under a second, also once the first answer has lowered the limits assumed", async () => {
     // The operator assumed a paid plan; the provider is on the free one.
-    h = await startLlmHarness({ ...SCALED, LLM_TOKENS_PER_MINUTE: "60000" }, { limits: FREE });
+    h = await startLlmHarness({ ...SCALED, LLM_TOKENS_PER_MINUTE: "60000" }, { limits: FREE, model: "default" });
     h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3 * 3600)));
     const asks = ["en", "es", "pt", "ru", "hi"].flatMap((language) =>
       ["text", "markdown"].map((output_format) => ({ url: watchUrl("normal"), language, output_format }))

@@ -1,4 +1,5 @@
 /** @module End-to-end tests on Groq's free-plan limits, time-scaled: long videos, 429s, overload and paid plans. */
+import { gptOss20bFreePlan } from "../support/provider-limits.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues, NEEDLE } from "../support/long-transcript.ts";
@@ -7,13 +8,13 @@ import { postChat, startService } from "../support/service-process.ts";
 import { API_KEY, type LlmHarness, startLlmHarness } from "./llm-harness.ts";
 
 /**
- * Groq's free plan for llama-3.1-8b-instant (6,000 tokens and 30 requests a
+ * Groq's free plan for openai/gpt-oss-20b (8,000 tokens and 30 requests a
  * minute), played ten times faster: the fake's window and the service's are
  * 6 s, and the request's deadline 12 s instead of 120 s. Everything else is
  * at its default.
  */
 const WINDOW_MS = 6_000;
-const FREE = { tokensPerWindow: 6_000, requestsPerWindow: 30, windowMs: WINDOW_MS };
+const FREE = gptOss20bFreePlan(WINDOW_MS);
 const SCALED = { LLM_BUDGET_WINDOW_MS: String(WINDOW_MS), REQUEST_TIMEOUT_MS: "12000", ANSWER_CACHE_TTL_MS: "0" };
 
 let h: LlmHarness | undefined;
@@ -23,7 +24,7 @@ afterEach(async () => {
 });
 
 async function summarise(minutes: number) {
-  h = await startLlmHarness(SCALED, { limits: FREE });
+  h = await startLlmHarness(SCALED, { limits: FREE, model: "default" });
   const cues = generateCues(minutes * 60);
   h.youtube.setCaption(VIDEOS.normal.id, captionXml(cues));
   const started = performance.now();
@@ -56,7 +57,7 @@ describe("POST /chat on Groq's free plan (time scaled by 10)", () => {
   }
 
   test("a question whose answer is in the last minutes of a one-hour video is answered from those minutes", async () => {
-    h = await startLlmHarness(SCALED, { limits: FREE });
+    h = await startLlmHarness(SCALED, { limits: FREE, model: "default" });
     h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3600, { needleAt: 3600 - 120 })));
     const response = await h.chat({ url: watchUrl("normal"), prompt: "What is the secret ingredient of the recipe?" });
     expect(response.status).toBe(200);
@@ -65,7 +66,7 @@ describe("POST /chat on Groq's free plan (time scaled by 10)", () => {
   });
 
   test("a 429 from another user of the key is waited out, not failed", async () => {
-    h = await startLlmHarness(SCALED, { limits: FREE });
+    h = await startLlmHarness(SCALED, { limits: FREE, model: "default" });
     h.llm.respondWith((
       _,
       index,
@@ -76,7 +77,7 @@ describe("POST /chat on Groq's free plan (time scaled by 10)", () => {
         body: {
           error: {
             message:
-              "Rate limit reached for model `llama-3.1-8b-instant` on tokens per minute (TPM): Limit 6000, Used 5900, Requested 1500. Please try again in 1s.",
+              "Rate limit reached for model `openai/gpt-oss-20b` on tokens per minute (TPM): Limit 8000, Used 7900, Requested 1500. Please try again in 1s.",
           },
         },
       }
@@ -88,7 +89,7 @@ describe("POST /chat on Groq's free plan (time scaled by 10)", () => {
   });
 
   test("more long summaries at once than the budget can serve: the rest are refused at once with overloaded and a Retry-After", async () => {
-    h = await startLlmHarness(SCALED, { limits: FREE });
+    h = await startLlmHarness(SCALED, { limits: FREE, model: "default" });
     h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3 * 3600)));
     const asks = ["en", "es", "pt", "ru", "hi"].flatMap((language) =>
       ["text", "markdown"].map((output_format) => ({ url: watchUrl("normal"), language, output_format }))
@@ -123,8 +124,7 @@ describe("POST /chat on Groq's free plan (time scaled by 10)", () => {
       ...SCALED,
       LLM_TOKENS_PER_MINUTE: "300000",
       LLM_REQUESTS_PER_MINUTE: "1000",
-      GROQ_MODEL: "llama-3.1-8b-instant",
-    }, { limits: paid });
+    }, { limits: paid, model: "default" });
     h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3600)));
     const response = await h.chat({ url: watchUrl("normal") });
     expect(response.status).toBe(200);
@@ -139,7 +139,7 @@ describe.skipIf(!process.env.TEST_REDIS_URL)("two instances sharing Redis on one
       ...SCALED,
       REDIS_URL: process.env.TEST_REDIS_URL!,
       REDIS_KEY_PREFIX: `free-${crypto.randomUUID()}:`,
-    }, { limits: FREE });
+    }, { limits: FREE, model: "default" });
     h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(1800)));
     const prefix = `free-${crypto.randomUUID()}:`;
     const env = {
@@ -147,7 +147,6 @@ describe.skipIf(!process.env.TEST_REDIS_URL)("two instances sharing Redis on one
       YOUTUBE_BASE_URL: h.youtube.origin,
       GROQ_API_KEY: "gsk_fake",
       GROQ_BASE_URL: h.llm.baseUrl,
-      GROQ_MODEL: "fake-model",
       REDIS_URL: process.env.TEST_REDIS_URL!,
       REDIS_KEY_PREFIX: prefix,
       ...SCALED,

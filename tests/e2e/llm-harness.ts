@@ -14,23 +14,32 @@ export interface LlmHarness {
   close(): Promise<void>;
 }
 
+/** @returns GROQ_MODEL for the harness's model option */
+function model(option = "fake-model"): Record<string, string> {
+  return option === "default" ? {} : { GROQ_MODEL: option };
+}
+
 export const API_KEY = "e2e-llm-key-0123456789";
 export const GROQ_KEY = "gsk_fake_llm_e2e_secret";
 
 /**
  * Starts fake YouTube, fake LLM and the real service pointed at both.
  *
- * @param env extra settings; `offline: true` starts the service without GROQ_API_KEY
+ * @param env extra settings
+ * @param options.offline starts the service without GROQ_API_KEY
+ * @param options.limits the provider limits the fake LLM enforces
+ * @param options.model GROQ_MODEL: `fake-model` (a plain model) by default, for tests whose subject is not the model;
+ *   `default` leaves it unset, so the service runs on its default model (Groq's `openai/gpt-oss-20b`, which reasons)
  */
 export async function startLlmHarness(
   env: Record<string, string> = {},
-  options: { offline?: boolean; limits?: ProviderLimitsOptions } = {},
+  options: { offline?: boolean; limits?: ProviderLimitsOptions; model?: string } = {},
 ): Promise<LlmHarness> {
   const youtube = startFakeYoutube();
   const llm = startFakeLlm({ limits: options.limits });
   const groq: Record<string, string> = options.offline
     ? {}
-    : { GROQ_API_KEY: GROQ_KEY, GROQ_BASE_URL: llm.baseUrl, GROQ_MODEL: "fake-model" };
+    : { GROQ_API_KEY: GROQ_KEY, GROQ_BASE_URL: llm.baseUrl, ...model(options.model) };
   const service = await startService({ API_KEYS: API_KEY, YOUTUBE_BASE_URL: youtube.origin, ...groq, ...env });
   return {
     youtube,

@@ -37,6 +37,7 @@ beforeAll(async () => {
     YOUTUBE_BASE_URL: youtube.origin,
     GROQ_API_KEY: "gsk_fake",
     GROQ_BASE_URL: llm.baseUrl,
+    GROQ_MODEL: "fake-model",
     LLM_MAX_RETRIES: "0",
     ANSWER_CACHE_MAX_ENTRIES: "100",
     TRANSCRIPT_CACHE_MAX_ENTRIES: "20",

@@ -15,6 +15,7 @@ const rig = servicePerTest(({ youtube, llm }) => ({
   YOUTUBE_CLIENTS: "ANDROID:20.10.38",
   GROQ_API_KEY: "gsk_fake_metrics",
   GROQ_BASE_URL: llm.baseUrl,
+  GROQ_MODEL: "fake-model",
 }));
 
 /** The service with an admin port on any free port; one InnerTube client, so YouTube's call counts are few and fixed. */

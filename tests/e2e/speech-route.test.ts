@@ -68,6 +68,6 @@ describe(`speech-to-text: route and settings (${targetFromEnv()})`, () => {
   test("STT=groq without GROQ_API_KEY stops start-up with exit 2, naming both settings", async () => {
     const { code, output } = await runToExit({ API_KEYS: KEY, STT: "groq" });
     expect(code).toBe(2);
-    expect(output).toContain("STT=groq needs GROQ_API_KEY");
+    expect(output).toContain("STT=groq needs LLM_API_KEY (or GROQ_API_KEY)");
   });
 });

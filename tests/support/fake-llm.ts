@@ -1,7 +1,22 @@
 /** @module Loopback fake of an OpenAI-compatible chat completions server, with scripted replies and limits. */
 import { padded, resetMidBody, trickle } from "./fault-bodies.ts";
 import { startLoopbackServer } from "./loopback-server.ts";
-import { createProviderLimits, type ProviderLimits, type ProviderLimitsOptions } from "./provider-limits.ts";
+import {
+  createProviderLimits,
+  llamaPromptTokens,
+  type ProviderLimits,
+  type ProviderLimitsOptions,
+} from "./provider-limits.ts";
+import {
+  apiPrefix,
+  type FakeModel,
+  GROQ_MODELS_2026,
+  type LlmFlavor,
+  modelList,
+  modelNotFound,
+  unknownUrl,
+} from "./fake-llm-models.ts";
+import { type ReasoningFields, type Thinking, thinking, write, type Written } from "./fake-llm-reasoning.ts";
 
 /** What the fake LLM received in one chat completion request. */
 export interface LlmCall {
@@ -14,12 +29,17 @@ export interface LlmCall {
   startedAt: number;
   /** Tokens the fake's provider limits charged for the call (prompt plus `max_tokens`). */
   charged?: number;
-  /** 413 or 429 when the fake's provider limits refused the call. */
+  /** 413 or 429 when the fake's provider limits refused the call; 400 or 404 when the fake refused it otherwise. */
   refused?: number;
   /** Whether the call asked for a streamed answer (`stream: true`). */
   stream: boolean;
   /** When the caller closed the connection before the answer was complete (performance.now()). */
   closedAt?: number;
+  /** The reasoning fields the call sent (`reasoning_effort`, `include_reasoning`, `reasoning_format`). */
+  reasoning: { effort?: unknown; include?: unknown; format?: unknown };
+  /** How the answer ended (`stop`, or `length` when `max_tokens` ran out), and the reasoning tokens it spent. */
+  finishReason?: "stop" | "length";
+  reasoningTokens?: number;
 }
 
 /** What a responder tells the fake to do for one call. */
@@ -38,6 +58,8 @@ export type LlmReply =
     chunkDelayMs?: number;
     /** A streamed answer dropped (connection reset) after this many chunks of text. */
     cutAfterChunks?: number;
+    /** A reasoning model spends this many reasoning tokens on the call (instead of what its effort spends). */
+    reasoningTokens?: number;
   }
   | { status: number; body?: unknown; headers?: Record<string, string> }
   | { hang: true }
@@ -49,8 +71,10 @@ export type LlmReply =
 export type Responder = (call: LlmCall, index: number) => LlmReply | Promise<LlmReply>;
 
 export interface FakeLlm {
-  /** Base URL to give as GROQ_BASE_URL. */
+  /** The API's base URL as OpenAI-compatible clients take it (`http://127.0.0.1:PORT/openai/v1` for Groq). */
   baseUrl: string;
+  /** Scheme, host and port. */
+  origin: string;
   calls: LlmCall[];
   /** Replaces the responder; undefined restores the default. */
   respondWith(responder: Responder | undefined): void;
@@ -86,12 +110,28 @@ export function requestedLanguage(call: LlmCall): string {
 
 const defaultResponder: Responder = (call) => ({ content: ANSWERS[requestedLanguage(call)] ?? ANSWERS.en! });
 
+/** What the fake plays. */
+export interface FakeLlmOptions {
+  /** Groq's rate limits, enforced and stated in headers. */
+  limits?: ProviderLimitsOptions;
+  /** The server it answers as (Groq by default): its paths, model list and errors. */
+  flavor?: LlmFlavor;
+  /** The models it serves (Groq's of late 2026 and `fake-model` by default); others are 404. */
+  models?: readonly FakeModel[];
+}
+
 /**
- * A loopback OpenAI-compatible chat completions server (the path groq-sdk
- * uses), recording every call. By default it answers in the language the
- * system prompt asks for.
+ * A loopback OpenAI-compatible server as Groq (or vLLM, Ollama, OpenRouter)
+ * answers: chat completions and the model list under the flavor's own
+ * prefix only, other paths 404; a model it does not serve 404
+ * `model_not_found`; reasoning models that reason as gpt-oss and Qwen do on
+ * Groq (see `thinking`). Every call is recorded. By default it answers in the
+ * language the system prompt asks for.
  */
-export function startFakeLlm(options: { limits?: ProviderLimitsOptions } = {}): FakeLlm {
+export function startFakeLlm(options: FakeLlmOptions = {}): FakeLlm {
+  const flavor = options.flavor ?? "groq";
+  const prefix = apiPrefix(flavor);
+  const models = options.models ?? GROQ_MODELS_2026;
   const calls: LlmCall[] = [];
   const limits = options.limits ? createProviderLimits(options.limits) : undefined;
   let responder = defaultResponder;
@@ -100,15 +140,20 @@ export function startFakeLlm(options: { limits?: ProviderLimitsOptions } = {}): 
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    if (request.method !== "POST" || !url.pathname.endsWith("/chat/completions")) {
-      return new Response("not found", { status: 404 });
+    if (request.method === "GET" && url.pathname === `${prefix}/models`) {
+      return Response.json(modelList(flavor, models));
+    }
+    if (request.method !== "POST" || url.pathname !== `${prefix}/chat/completions`) {
+      return flavor === "groq"
+        ? unknownUrl(request.method, url.pathname)
+        : new Response("404 page not found", { status: 404 });
     }
     const body = (await request.json()) as {
       model: string;
       messages: { role: string; content: string }[];
       max_tokens?: number;
       stream?: boolean;
-    };
+    } & ReasoningFields;
     const call: LlmCall = {
       stream: body.stream === true,
       model: body.model,
@@ -117,9 +162,21 @@ export function startFakeLlm(options: { limits?: ProviderLimitsOptions } = {}): 
       text: body.messages.map((m) => m.content).join("\n"),
       authorization: request.headers.get("authorization"),
       startedAt: performance.now(),
+      reasoning: { effort: body.reasoning_effort, include: body.include_reasoning, format: body.reasoning_format },
     };
     const index = calls.push(call) - 1;
     request.signal.addEventListener("abort", () => (call.closedAt ??= performance.now()), { once: true });
+    const model = models.find((m) => m.id === body.model && !m.audio);
+    if (!model) {
+      const missing = modelNotFound(flavor, body.model);
+      call.refused = missing.status;
+      return Response.json(missing.body, { status: missing.status });
+    }
+    const think = thinking(model, body, llamaPromptTokens(body.messages));
+    if (think instanceof Response) {
+      call.refused = think.status;
+      return think;
+    }
     const verdict = limits?.decide(body.messages, body.max_tokens ?? 1024);
     if (verdict && !verdict.ok) {
       call.refused = verdict.status;
@@ -130,7 +187,7 @@ export function startFakeLlm(options: { limits?: ProviderLimitsOptions } = {}): 
     peak = Math.max(peak, inFlight);
     try {
       return withHeaders(
-        await replyTo(await responder(call, index), body, verdict?.promptTokens, call),
+        await replyTo(await responder(call, index), body, { promptTokens: verdict?.promptTokens, call, think }),
         verdict?.headers,
       );
     } finally {
@@ -139,9 +196,10 @@ export function startFakeLlm(options: { limits?: ProviderLimitsOptions } = {}): 
   }
 
   const server = startLoopbackServer(handle);
-  const port = server.port;
+  const origin = `http://127.0.0.1:${server.port}`;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `${origin}${prefix}`,
+    origin,
     calls,
     respondWith: (next) => (responder = next ?? defaultResponder),
     get peakConcurrency() {
@@ -164,11 +222,18 @@ function withHeaders(response: Response, headers: Record<string, string> | undef
   return response;
 }
 
+/** What the fake knows of a call besides the responder's reply. */
+interface CallContext {
+  /** The prompt's tokens as the provider limits counted them. */
+  promptTokens?: number;
+  call?: LlmCall;
+  think: Thinking;
+}
+
 async function replyTo(
   reply: LlmReply,
-  body: { model: string; messages: { content: string }[]; stream?: boolean },
-  countedPromptTokens?: number,
-  call?: LlmCall,
+  body: { model: string; messages: { content: string }[]; stream?: boolean; max_tokens?: number },
+  context: CallContext,
 ): Promise<Response> {
   if ("hang" in reply) return await new Promise<Response>(() => {});
   if ("reset" in reply) {
@@ -187,24 +252,40 @@ async function replyTo(
     return Response.json(payload, { status: reply.status, headers: reply.headers });
   }
   if (reply.delayMs) await Bun.sleep(reply.delayMs);
-  const promptTokens = reply.promptTokens ?? countedPromptTokens ??
+  const promptTokens = reply.promptTokens ?? context.promptTokens ??
     Math.ceil(body.messages.reduce((n, m) => n + m.content.length, 0) / 4);
+  // No max_tokens: the model's own cap (gpt-oss on Groq writes up to 65,536).
+  const think = reply.reasoningTokens !== undefined && context.think.tokens > 0
+    ? { ...context.think, tokens: reply.reasoningTokens }
+    : context.think;
+  const written = write(reply.content, think, body.max_tokens ?? 65_536, reply.completionTokens);
+  if (context.call) {
+    context.call.finishReason = written.finish;
+    context.call.reasoningTokens = written.reasoningTokens;
+  }
+  const usage = {
+    prompt_tokens: promptTokens,
+    completion_tokens: written.completionTokens,
+    total_tokens: promptTokens + written.completionTokens,
+    ...(think.tokens > 0 ? { completion_tokens_details: { reasoning_tokens: written.reasoningTokens } } : {}),
+  };
   if (body.stream) {
-    return new Response(streamedCompletion(reply, body.model, promptTokens, call), {
+    return new Response(streamedCompletion(reply, written, body.model, usage, context.call), {
       headers: { "content-type": "text/event-stream" },
     });
   }
+  const message = {
+    role: "assistant",
+    content: written.content,
+    ...(written.reasoning ? { reasoning: written.reasoning } : {}),
+  };
   const completion = JSON.stringify({
     id: `chatcmpl-fake-${crypto.randomUUID()}`,
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model: body.model,
-    choices: [{ index: 0, message: { role: "assistant", content: reply.content }, finish_reason: "stop" }],
-    usage: {
-      prompt_tokens: promptTokens,
-      completion_tokens: reply.completionTokens ?? Math.ceil(reply.content.length / 4),
-      total_tokens: 0,
-    },
+    choices: [{ index: 0, message, finish_reason: written.finish }],
+    usage,
   });
   const headers = { "content-type": "application/json" };
   if (reply.trickleMs) return new Response(trickle(completion, reply.trickleMs), { headers });
@@ -214,22 +295,23 @@ async function replyTo(
 
 /**
  * A streamed completion as OpenAI and Groq send it: `data:` chunks with
- * `choices[0].delta.content`, a last chunk with `finish_reason` and the
- * usage (Groq's `x_groq.usage`), then `data: [DONE]`.
+ * `choices[0].delta.reasoning` (a reasoning model asked to show it) then
+ * `delta.content`, a last chunk with `finish_reason` and the usage (Groq's
+ * `x_groq.usage`), then `data: [DONE]`.
  */
 function streamedCompletion(
   reply: Extract<LlmReply, { content: string }>,
+  written: Written,
   model: string,
-  promptTokens: number,
+  usage: object,
   call?: LlmCall,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const id = `chatcmpl-fake-${crypto.randomUUID()}`;
   const size = reply.chunkChars ?? 8;
-  const pieces = Array.from(
-    { length: Math.ceil(reply.content.length / size) },
-    (_, i) => reply.content.slice(i * size, (i + 1) * size),
-  );
+  const split = (text: string) =>
+    Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+  const pieces = split(written.content);
   const chunk = (delta: object, extra: object = {}) =>
     `data: ${
       JSON.stringify({
@@ -241,13 +323,10 @@ function streamedCompletion(
         ...extra,
       })
     }\n\n`;
-  const usage = {
-    prompt_tokens: promptTokens,
-    completion_tokens: reply.completionTokens ?? Math.ceil(reply.content.length / 4),
-    total_tokens: 0,
-  };
+  const thoughts = written.reasoning ? split(written.reasoning).map((piece) => chunk({ reasoning: piece })) : [];
   const events = [
     chunk({ role: "assistant", content: "" }),
+    ...thoughts,
     ...pieces.map((piece) => chunk({ content: piece })),
     `data: ${
       JSON.stringify({
@@ -255,20 +334,23 @@ function streamedCompletion(
         object: "chat.completion.chunk",
         created: 0,
         model,
-        choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
+        choices: [{ index: 0, delta: {}, finish_reason: written.finish }],
         x_groq: { id, usage },
       })
     }\n\n`,
     "data: [DONE]\n\n",
   ];
+  const firstPiece = 1 + thoughts.length;
   let next = 0;
   return new ReadableStream({
     async pull(controller) {
       if (next >= events.length) return controller.close();
-      if (reply.cutAfterChunks !== undefined && next > reply.cutAfterChunks) {
+      if (reply.cutAfterChunks !== undefined && next >= firstPiece && next - firstPiece >= reply.cutAfterChunks) {
         return controller.error(new Error("stream cut by the fake (an intended fault)"));
       }
-      if (reply.chunkDelayMs && next > 0 && next <= pieces.length) await Bun.sleep(reply.chunkDelayMs);
+      if (reply.chunkDelayMs && next >= firstPiece && next < firstPiece + pieces.length) {
+        await Bun.sleep(reply.chunkDelayMs);
+      }
       controller.enqueue(encoder.encode(events[next++]!));
     },
     cancel() {

@@ -19,7 +19,7 @@ export interface SttUpload {
 export type SttReply = { status: number; body?: unknown; headers?: Record<string, string> } | undefined;
 
 export interface FakeStt {
-  /** Base URL to give as GROQ_BASE_URL. */
+  /** The API's base URL as OpenAI-compatible clients take it (`http://127.0.0.1:PORT/openai/v1`), for LLM_BASE_URL. */
   baseUrl: string;
   uploads: SttUpload[];
   /** Replaces the answer of the next uploads (undefined: the default). */
@@ -34,7 +34,7 @@ const EXTENSIONS = ["flac", "mp3", "mp4", "mpeg", "mpga", "m4a", "ogg", "opus", 
 const SEGMENT_SECONDS = 5;
 
 /**
- * @param llmBaseUrl where every other request goes (the fake LLM)
+ * @param llmBaseUrl where every other request goes (the fake LLM's base URL: its origin is kept, the path forwarded)
  * @param model the model uploads must name
  */
 export function startFakeStt(llmBaseUrl: string, model = "whisper-large-v3-turbo"): FakeStt {
@@ -87,7 +87,7 @@ export function startFakeStt(llmBaseUrl: string, model = "whisper-large-v3-turbo
         return await transcription(request);
       }
       const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
-      return await fetch(llmBaseUrl + url.pathname + url.search, {
+      return await fetch(new URL(llmBaseUrl).origin + url.pathname + url.search, {
         method: request.method,
         headers: request.headers,
         body,
@@ -95,7 +95,7 @@ export function startFakeStt(llmBaseUrl: string, model = "whisper-large-v3-turbo
     },
   });
   return {
-    baseUrl: `http://127.0.0.1:${server.port}`,
+    baseUrl: `http://127.0.0.1:${server.port}/openai/v1`,
     uploads,
     respondWith: (next) => void (responder = next),
     reset() {

@@ -2,8 +2,11 @@
 import type { AnswerWriter } from "../../domain/ports.ts";
 import { createMemoryBudgetStore } from "./budget/budget-store.ts";
 import { createLlmBudget, type LlmBudget } from "./budget/llm-budget.ts";
+import type { LimitDialect } from "./budget/limits-report.ts";
 import { createGroqCompleter, type LlmCallObserver } from "./calls/groq-completer.ts";
 import { createLlmAnswerWriter } from "./llm-answer-writer.ts";
+import { type ReasoningEffort, reasoningOf } from "./models/model-table.ts";
+import { createReasoningRoom, reasoningParams } from "./models/reasoning.ts";
 
 export interface GroqWriterOptions {
   apiKey: string;
@@ -19,7 +22,7 @@ export interface GroqWriterOptions {
   /** Optional cap on the input tokens of one call, prompt included. */
   inputTokenBudget?: number;
   maxOutputTokens: number;
-  /** The model's context window (128k tokens by default, as Groq's Llama models). */
+  /** The model's context window (131,072 tokens by default, as Groq's models). */
   contextTokens?: number;
   /** The provider's budget every call passes through; by default one in this process on Groq's free-plan figures. */
   budget?: LlmBudget;
@@ -28,17 +31,28 @@ export interface GroqWriterOptions {
   fetch?: typeof fetch;
   /** Told how each LLM attempt ended (metrics). */
   observe?: LlmCallObserver;
+  /** How hard a reasoning model thinks (`LLM_REASONING_EFFORT`; `low` by default). */
+  reasoningEffort?: ReasoningEffort;
+  /** How the endpoint writes its rate-limit headers (Groq's by default). */
+  dialect?: LimitDialect;
+  /** The settings that name the model, for the message when the endpoint does not serve it. */
+  modelSetting?: string;
 }
 
 /**
  * An answer writer on Groq's chat completions (or any OpenAI-compatible
  * server): groq-sdk for the wire, with bounded retries, under the answer
- * pipeline of `createLlmAnswerWriter`.
+ * pipeline of `createLlmAnswerWriter`. A reasoning model is asked for the
+ * configured effort, its reasoning kept out of the answer, and every call
+ * given room for its reasoning besides the answer.
  *
  * @param options connection, limits and budgets
  * @returns the writer, named `groq:<model>`
  */
 export function createGroqAnswerWriter(options: GroqWriterOptions): AnswerWriter {
+  const dialect = options.dialect ?? "groq";
+  const effort = options.reasoningEffort ?? "low";
+  const traits = reasoningOf(options.model);
   const completer = createGroqCompleter({
     apiKey: options.apiKey,
     baseUrl: options.baseUrl,
@@ -47,6 +61,9 @@ export function createGroqAnswerWriter(options: GroqWriterOptions): AnswerWriter
     maxRetries: options.maxRetries,
     fetch: options.fetch,
     observe: options.observe,
+    dialect,
+    reasoning: reasoningParams(traits, effort, dialect === "groq"),
+    modelSetting: options.modelSetting,
   });
   return createLlmAnswerWriter({
     name: `groq:${options.model}`,
@@ -55,11 +72,12 @@ export function createGroqAnswerWriter(options: GroqWriterOptions): AnswerWriter
     contextTokens: options.contextTokens ?? 131_072,
     budget: options.budget ??
       createLlmBudget({
-        store: createMemoryBudgetStore({ limits: { tokensPerWindow: 6_000, requestsPerWindow: 30 }, windowMs: 60_000 }),
+        store: createMemoryBudgetStore({ limits: { tokensPerWindow: 8_000, requestsPerWindow: 30 }, windowMs: 60_000 }),
       }),
     maxOutputTokens: options.maxOutputTokens,
     concurrency: options.concurrency,
     retryBudgetMs: options.retryBudgetMs,
     maxRetries: options.maxRetries,
+    reasoning: createReasoningRoom(traits !== undefined, effort),
   });
 }

@@ -9,9 +9,11 @@ import { type Allowance, draftAnswer } from "./planning/draft.ts";
 import { isWrongLanguage } from "./shaping/language-check.ts";
 import { messages, rewritePrompt } from "./planning/prompts.ts";
 import { CHARGE_MARGIN, createRun, type Run } from "./calls/run.ts";
+import { dayWaitOn } from "./budget/fair-share.ts";
+import type { ReasoningRoom } from "./models/reasoning.ts";
 
 export interface LlmWriterOptions {
-  /** Shown in the banner and logs, e.g. `groq:llama-3.1-8b-instant`. */
+  /** Shown in the banner and logs, e.g. `groq:openai/gpt-oss-20b`. */
   name: string;
   completer: Completer;
   /** The provider's budget, which every call passes through. */
@@ -31,6 +33,8 @@ export interface LlmWriterOptions {
   /** Deadline of an answer whose spec names none (ms from now). */
   defaultTimeoutMs?: number;
   now?: () => number;
+  /** Room for a reasoning model's reasoning in every call (see `createReasoningRoom`); none for other models. */
+  reasoning?: ReasoningRoom;
 }
 
 /**
@@ -68,6 +72,7 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
           onCounted: (estimated, counted) => calibration.observe(language, estimated, counted),
           liveCount: () => calibration.counter(language),
           onAnswered: latency.record,
+          reasoning: options.reasoning,
         });
         const shaper = shaperFor(spec, true);
         const draft = await draftAnswer(
@@ -107,7 +112,7 @@ function allowance(options: LlmWriterOptions, reservation: Reservation, lastCall
   return {
     output: options.maxOutputTokens,
     plan(choose) {
-      return reservation.plan(reservation.deadline - lastCallMs(), ({ tokens, view }) => {
+      return reservation.plan(reservation.deadline - lastCallMs(), ({ tokens, view, dayBound }) => {
         const maxCallTokens = Math.min(options.contextTokens, cap, view.limits.tokensPerWindow);
         // Calls take their count plus a margin (see CHARGE_MARGIN): the plan leaves room for it.
         return choose({
@@ -115,6 +120,7 @@ function allowance(options: LlmWriterOptions, reservation: Reservation, lastCall
           tokens: Math.floor(tokens / CHARGE_MARGIN),
           tokensPerWindow: view.limits.tokensPerWindow,
           windowMs: view.windowMs,
+          dayWaitMs: dayBound ? (needed) => dayWaitOn(view, needed) : undefined,
         });
       });
     },

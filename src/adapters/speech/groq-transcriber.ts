@@ -1,9 +1,15 @@
 /** @module Transcribes one audio piece with Groq's Whisper through groq-sdk (verbose_json segments). */
 // deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import Groq, { toFile } from "groq-sdk";
+import { createGroqClient, GROQ_BASE_URL } from "../llm/calls/groq-client.ts";
 import { AppError, isAppError } from "../../domain/errors.ts";
 import { limitBody, mebibytes } from "../body-limit.ts";
-import { type LimitReport, reportFromHeaders, reportFromMessage } from "../llm/budget/limits-report.ts";
+import {
+  type LimitDialect,
+  type LimitReport,
+  reportFromHeaders,
+  reportFromMessage,
+} from "../llm/budget/limits-report.ts";
 import type { AudioPiece } from "./audio-pieces.ts";
 import { linkSignals } from "../../domain/linked-signal.ts";
 
@@ -36,13 +42,15 @@ export type Transcriber = (piece: AudioPiece, videoId: string, signal?: AbortSig
 
 export interface GroqTranscriberOptions {
   apiKey: string;
-  /** OpenAI-compatible endpoint (`GROQ_BASE_URL`); Groq's when undefined. */
+  /** OpenAI-compatible endpoint as such clients take it (`LLM_BASE_URL`); Groq's when undefined. */
   baseUrl?: string;
   /** `STT_MODEL`, e.g. `whisper-large-v3-turbo`. */
   model: string;
   /** Time limit of one upload, answer included. */
   timeoutMs: number;
   fetch?: typeof fetch;
+  /** How the endpoint writes its rate-limit headers (Groq's by default). */
+  dialect?: LimitDialect;
 }
 
 /** Most bytes of one transcription answer (segments of a 25 MB piece are a few hundred KB). */
@@ -61,11 +69,10 @@ export function createGroqTranscriber(options: GroqTranscriberOptions): Transcri
   const capped =
     ((input: string | URL | Request, init?: RequestInit) =>
       fetcher(input, init).then((r) => limitBody(r, MAX_BODY_BYTES, tooLarge, init?.signal))) as typeof fetch;
-  const client = new Groq({
+  const client = createGroqClient({
     apiKey: options.apiKey,
-    baseURL: options.baseUrl,
-    timeout: options.timeoutMs,
-    maxRetries: 0,
+    baseUrl: options.baseUrl ?? GROQ_BASE_URL,
+    timeoutMs: options.timeoutMs,
     fetch: capped,
   });
 
@@ -83,9 +90,9 @@ export function createGroqTranscriber(options: GroqTranscriberOptions): Transcri
           temperature: 0,
         }, { signal: combined })
         .withResponse();
-      return { ...readVerbose(data, videoId), report: reportFromHeaders(response.headers) };
+      return { ...readVerbose(data, videoId), report: reportFromHeaders(response.headers, options.dialect) };
     } catch (error) {
-      throw failure(error, videoId, options.timeoutMs, linked.timedOut);
+      throw failure(error, videoId, options.timeoutMs, linked.timedOut, options.dialect);
     } finally {
       linked.dispose();
     }
@@ -111,7 +118,13 @@ function readVerbose(data: unknown, videoId: string): Omit<PieceTranscript, "rep
   return { segments, language: typeof body.language === "string" ? body.language : undefined };
 }
 
-function failure(error: unknown, videoId: string, timeoutMs: number, timedOut: boolean): Error {
+function failure(
+  error: unknown,
+  videoId: string,
+  timeoutMs: number,
+  timedOut: boolean,
+  dialect?: LimitDialect,
+): Error {
   if (isAppError(error)) return error;
   if (error instanceof Groq.APIConnectionTimeoutError || timedOut) {
     return new AppError(
@@ -128,7 +141,7 @@ function failure(error: unknown, videoId: string, timeoutMs: number, timedOut: b
     );
   }
   if (error instanceof Groq.APIError && error.status === 429) {
-    const report = { ...reportFromHeaders(error.headers), ...definedOnly(reportFromMessage(error.message)) };
+    const report = { ...reportFromHeaders(error.headers, dialect), ...definedOnly(reportFromMessage(error.message)) };
     const seconds = Math.max(1, Math.ceil((report.retryAfterMs ?? retryAfterMs(error.headers) ?? 60_000) / 1000));
     return new SpeechLimitError(
       { ...report, retryAfterMs: seconds * 1000 },

@@ -1,4 +1,4 @@
-/** @module Builds the answer writer (Groq when a key is set, else the offline engine) and its token budget. */
+/** @module Builds the answer writer (the LLM endpoint when a key is set, else the offline engine) and its budget. */
 import type { ServiceIo } from "./io.ts";
 import type { AnswerWriter, TranscriptSource } from "../../domain/ports.ts";
 import { createMemoryBudgetStore } from "../../adapters/llm/budget/budget-store.ts";
@@ -8,35 +8,43 @@ import { createRedisBudgetStore } from "../../adapters/llm/budget/redis-budget-s
 import { budgetKey } from "../../adapters/llm/budget/budget-key.ts";
 import { sha256Hex } from "../../adapters/keys/key-digest.ts";
 import { createGroqAnswerWriter } from "../../adapters/llm/groq-answer-writer.ts";
+import { MODEL_SETTINGS } from "../../adapters/llm/models/model-unavailable.ts";
 import { createOfflineAnswerWriter } from "../../adapters/offline/offline-answer-writer.ts";
 import type { RedisConnection } from "../../adapters/redis/redis-connection.ts";
 import type { Config } from "../config/config.ts";
 import { llmBudgetObserver } from "../metrics/service-metrics.ts";
+import type { ModelCheck } from "./model-check.ts";
 
 /**
- * Builds the answer writer: Groq when a key is set, else the offline engine.
+ * Builds the answer writer: the LLM endpoint when a key is set, else the offline engine.
  *
  * @param io.metrics when set, each LLM attempt and the token budget's state are measured
  * @param transcripts the cached transcript source, through which the offline engine reads a second track
  * @param redis the shared connection, when the LLM budget is shared by instances
+ * @param model what start-up learnt of the model (its context window)
  */
 export function composeWriter(
   config: Config,
   io: ServiceIo,
   transcripts?: TranscriptSource,
   redis?: RedisConnection,
+  model?: ModelCheck,
 ): AnswerWriter {
-  if (!config.groq.apiKey) return createOfflineAnswerWriter({ readings: transcripts });
+  const api = config.llmApi;
+  if (!api.apiKey) return createOfflineAnswerWriter({ readings: transcripts });
   return createGroqAnswerWriter({
-    apiKey: config.groq.apiKey,
-    baseUrl: config.groq.baseUrl,
-    model: config.groq.model,
+    apiKey: api.apiKey,
+    baseUrl: api.baseUrl,
+    model: api.model,
+    dialect: api.dialect,
+    reasoningEffort: api.reasoningEffort,
+    modelSetting: MODEL_SETTINGS,
     timeoutMs: config.llm.timeoutMs,
     maxRetries: config.llm.maxRetries,
     retryBudgetMs: config.llm.retryBudgetMs,
     inputTokenBudget: config.llm.inputTokenBudget,
     maxOutputTokens: config.llm.maxOutputTokens,
-    contextTokens: config.llm.contextTokens,
+    contextTokens: model?.contextTokens ?? config.llm.contextTokens,
     concurrency: config.llm.concurrency,
     // Without metrics, no observer: telling it the level would cost a look at the budget per call.
     budget: composeLlmBudget(config, io.metrics ? llmBudgetObserver(io.metrics) : undefined, redis),
@@ -51,21 +59,32 @@ export function composeWriter(
  * process), with this process's own budget while Redis is unreachable.
  */
 function composeLlmBudget(config: Config, observer: BudgetObserver | undefined, redis?: RedisConnection): LlmBudget {
-  const limits = { tokensPerWindow: config.llm.tokensPerMinute, requestsPerWindow: config.llm.requestsPerMinute };
-  const memory = createMemoryBudgetStore({ limits, windowMs: config.llm.budgetWindowMs });
+  const figures = config.llm;
+  const limits = {
+    tokensPerWindow: figures.tokensPerMinute,
+    requestsPerWindow: figures.requestsPerMinute,
+    tokensPerDay: figures.tokensPerDay,
+    requestsPerDay: figures.requestsPerDay,
+  };
+  const memory = createMemoryBudgetStore({ limits, windowMs: figures.budgetWindowMs });
   const store = redis
     ? createRedisBudgetStore({
       connection: redis,
       key: budgetKey({
-        endpoint: config.groq.baseUrl ?? "https://api.groq.com",
-        model: config.groq.model,
-        apiKey: config.groq.apiKey ?? "",
+        endpoint: config.llmApi.baseUrl,
+        model: config.llmApi.model,
+        apiKey: config.llmApi.apiKey ?? "",
       }, sha256Hex),
       limits,
-      windowMs: config.llm.budgetWindowMs,
+      windowMs: figures.budgetWindowMs,
       fallback: memory,
     })
     : memory;
-  const headerless = createHeaderlessRule({ assumed: limits, operatorStated: config.llm.limitsStated });
+  const headerless = createHeaderlessRule({
+    // A refusal stating no figures puts back the limits assumed at the start (a private endpoint's: provisional ones).
+    assumed: figures.privateUnpaced ? { tokensPerWindow: 8_000, requestsPerWindow: 30 } : limits,
+    operatorStated: figures.limitsStated,
+    answersToUnpace: figures.privateUnpaced ? 1 : undefined,
+  });
   return createLlmBudget({ store, observer, headerless });
 }

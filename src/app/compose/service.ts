@@ -3,6 +3,7 @@ import { type ChatService, createChatService } from "../../domain/chat.ts";
 import type { AnswerWriter, RateLimiter, TranscriptSource } from "../../domain/ports.ts";
 import type { Config } from "../config/config.ts";
 import { composeWriter } from "./llm.ts";
+import { checkModel, type ModelCheck } from "./model-check.ts";
 import { composeState, type ServiceState } from "./state.ts";
 import { createRedisRouteStates } from "../../adapters/redis/redis-route-states.ts";
 import { createMemoryRouteStates } from "../../adapters/youtube/route-breaker.ts";
@@ -16,7 +17,7 @@ import type { ServiceIo } from "./io.ts";
 export interface Service {
   app: ReturnType<typeof createHttpApp>;
   /** Facts for the start-up banner. */
-  banner: { backend: string; generatedKey?: string };
+  banner: { backend: string; generatedKey?: string; warnings: string[] };
   close(): Promise<void>;
 }
 
@@ -33,7 +34,7 @@ export async function composeService(
   config: Config,
   io: ServiceIo & { notes?: RequestNotes; onRedisAvailability?: (available: boolean) => void; streams?: LiveStreams },
 ): Promise<Service> {
-  const { state, writer, chat } = await composeCore(config, io);
+  const { state, writer, chat, model } = await composeCore(config, io);
   const app = createHttpApp({
     chat,
     apiKeys: state.apiKeys,
@@ -45,7 +46,11 @@ export async function composeService(
     notes: io.notes,
     streams: io.streams && { live: io.streams, ...config.stream },
   });
-  return { app, banner: { backend: writer.name, generatedKey: state.generatedKey }, close: () => state.close() };
+  return {
+    app,
+    banner: { backend: backendLine(writer, model), generatedKey: state.generatedKey, warnings: modelWarnings(model) },
+    close: () => state.close(),
+  };
 }
 
 /** What the MCP mode runs on: the use case and the rate limiter, on the same state as the HTTP service. */
@@ -65,8 +70,8 @@ export async function composeMcp(
   config: Config,
   io: ServiceIo & { onRedisAvailability?: (available: boolean) => void },
 ): Promise<McpCore> {
-  const { state, writer, chat } = await composeCore(config, io);
-  return { chat, rateLimiter: state.rateLimiter, backend: writer.name, close: () => state.close() };
+  const { state, writer, chat, model } = await composeCore(config, io);
+  return { chat, rateLimiter: state.rateLimiter, backend: backendLine(writer, model), close: () => state.close() };
 }
 
 async function composeCore(config: Config, io: ServiceIo & { onRedisAvailability?: (available: boolean) => void }) {
@@ -83,8 +88,20 @@ async function composeCore(config: Config, io: ServiceIo & { onRedisAvailability
     state.flights,
     state.redis,
   );
-  const writer = composeWriter(config, io, transcripts, state.redis);
-  return { state, writer, chat: composeChat(config, io, state, writer, transcripts) };
+  const model = config.llmApi.apiKey ? await checkModel(config, io.fetch) : undefined;
+  if (model?.warning) io.logger.warn("llm_model_not_listed", { model: config.llmApi.model, advice: model.warning });
+  const writer = composeWriter(config, io, transcripts, state.redis, model);
+  return { state, writer, model, chat: composeChat(config, io, state, writer, transcripts) };
+}
+
+/** The writer's name, and the context window it plans on and where that figure came from. */
+function backendLine(writer: AnswerWriter, model: ModelCheck | undefined): string {
+  if (!model) return writer.name;
+  return `${writer.name} (context ${model.contextTokens.toLocaleString("en")} tokens, from ${model.contextSource})`;
+}
+
+function modelWarnings(model: ModelCheck | undefined): string[] {
+  return model?.warning ? [`Warning: ${model.warning}`] : [];
 }
 
 /**

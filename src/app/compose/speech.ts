@@ -22,7 +22,8 @@ export function composeSpeech(
   redis?: RedisConnection,
 ): SpeechReader | undefined {
   const stt = config.stt;
-  if (!stt || !config.groq.apiKey) return undefined;
+  const api = config.llmApi;
+  if (!stt || !api.apiKey) return undefined;
   const store = (key: string, limits: Limits, windowMs: number): BudgetStore => {
     const memory = createMemoryBudgetStore({ limits, windowMs });
     return redis ? createRedisBudgetStore({ connection: redis, key, limits, windowMs, fallback: memory }) : memory;
@@ -39,8 +40,9 @@ export function composeSpeech(
   }, stt.budgetWindowMs / 60);
   return createSpeechReader({
     transcribe: createGroqTranscriber({
-      apiKey: config.groq.apiKey,
-      baseUrl: config.groq.baseUrl,
+      apiKey: api.apiKey,
+      baseUrl: api.baseUrl,
+      dialect: api.dialect,
       model: stt.model,
       timeoutMs: config.llm.timeoutMs,
       fetch: io.fetch,

@@ -3,6 +3,7 @@ import { EnvReader } from "./readers.ts";
 import { readYoutubeRoutes, type YoutubeRoutesConfig } from "./youtube-routes.ts";
 import { parseRateLimit, type RateLimitSpec } from "./rate-limit-spec.ts";
 import { readStt, type SttConfig } from "./stt.ts";
+import { type LlmApiConfig, type ModelFigures, readLlmApi, readModelFigures } from "./llm-api.ts";
 
 /** Every setting of the service, read once at start-up. Names are in README's configuration table. */
 export interface Config {
@@ -10,7 +11,8 @@ export interface Config {
   host: string;
   apiKeys: string[];
   keysFile: string;
-  groq: { apiKey?: string; baseUrl?: string; model: string };
+  /** The LLM endpoint and model (`LLM_*`, or their `GROQ_*` synonyms). */
+  llmApi: LlmApiConfig;
   youtube:
     & { baseUrl: string; proxy?: string; timeoutMs: number; clients: { name: string; version: string }[] }
     & YoutubeRoutesConfig;
@@ -24,16 +26,9 @@ export interface Config {
     inputTokenBudget?: number;
     maxOutputTokens: number;
     concurrency: number;
-    /** The model's context window, input and output together. */
-    contextTokens: number;
-    /** The provider's limits assumed until it states its own, per `budgetWindowMs`. */
-    tokensPerMinute: number;
-    requestsPerMinute: number;
     /** The provider's window (a minute; tests shorten it). */
     budgetWindowMs: number;
-    /** The operator set `LLM_TOKENS_PER_MINUTE`: an endpoint stating no limits is paced by it, never unpaced. */
-    limitsStated: boolean;
-  };
+  } & ModelFigures;
   requestTimeoutMs: number;
   /** A streamed request's time limit, and the longest silence on its stream (CONTRACT §7). */
   stream: { timeoutMs: number; keepAliveMs: number };
@@ -67,7 +62,6 @@ export class ConfigError extends Error {
   }
 }
 
-export const DEFAULT_GROQ_MODEL = "llama-3.1-8b-instant";
 const HOUR_MS = 3_600_000;
 
 /**
@@ -76,17 +70,14 @@ const HOUR_MS = 3_600_000;
  */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const read = new EnvReader(env);
+  const llmApi = readLlmApi(read);
   const proxy = read.url("HTTPS_PROXY", undefined, false, true) ?? read.url("https_proxy", undefined, false, true);
   const config: Config = {
     port: read.int("PORT", 3000, 0, 65535),
     host: read.host("HOST", "0.0.0.0"),
     apiKeys: read.list("API_KEYS"),
     keysFile: read.string("KEYS_FILE", "./data/api-keys.json"),
-    groq: {
-      apiKey: read.raw("GROQ_API_KEY"),
-      baseUrl: read.url("GROQ_BASE_URL", undefined),
-      model: read.string("GROQ_MODEL", DEFAULT_GROQ_MODEL),
-    },
+    llmApi,
     youtube: {
       baseUrl: read.url("YOUTUBE_BASE_URL", "https://www.youtube.com", true)!,
       proxy,
@@ -102,7 +93,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxOutputTokens: read.int("LLM_MAX_OUTPUT_TOKENS", 1_024, 64, 32_768),
       // 16: a long video's parts are mapped in one wave when the provider's budget allows (docs/decisions.md).
       concurrency: read.int("LLM_CONCURRENCY", 16, 1, 64),
-      ...readModelLimits(read),
+      budgetWindowMs: read.int("LLM_BUDGET_WINDOW_MS", 60_000, 100, 3_600_000),
+      ...readModelFigures(read, llmApi),
     },
     requestTimeoutMs: read.int("REQUEST_TIMEOUT_MS", 120_000, 1_000, 900_000),
     stream: {
@@ -135,31 +127,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     shutdownGraceMs: read.int("SHUTDOWN_GRACE_MS", 30_000, 0, 600_000),
   };
   config.admin = readAdmin(read, config.port);
-  config.stt = readStt(read, config.groq.apiKey !== undefined);
+  config.stt = readStt(read, config.llmApi.apiKey !== undefined);
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
-}
-
-/** Published free-plan limits and context windows of Groq models; other models get the first row's figures. */
-const MODEL_LIMITS: Record<string, { tokensPerMinute: number; requestsPerMinute: number; contextTokens: number }> = {
-  "llama-3.1-8b-instant": { tokensPerMinute: 6_000, requestsPerMinute: 30, contextTokens: 131_072 },
-  "llama-3.3-70b-versatile": { tokensPerMinute: 12_000, requestsPerMinute: 30, contextTokens: 131_072 },
-  "meta-llama/llama-4-scout-17b-16e-instruct": {
-    tokensPerMinute: 30_000,
-    requestsPerMinute: 30,
-    contextTokens: 131_072,
-  },
-};
-
-function readModelLimits(read: EnvReader) {
-  const known = MODEL_LIMITS[read.string("GROQ_MODEL", DEFAULT_GROQ_MODEL)];
-  return {
-    contextTokens: read.int("LLM_CONTEXT_TOKENS", known?.contextTokens ?? 8_192, 1_024, 10_000_000),
-    tokensPerMinute: read.int("LLM_TOKENS_PER_MINUTE", known?.tokensPerMinute ?? 6_000, 100, 1_000_000_000),
-    requestsPerMinute: read.int("LLM_REQUESTS_PER_MINUTE", known?.requestsPerMinute ?? 30, 1, 10_000_000),
-    budgetWindowMs: read.int("LLM_BUDGET_WINDOW_MS", 60_000, 100, 3_600_000),
-    limitsStated: read.raw("LLM_TOKENS_PER_MINUTE") !== undefined,
-  };
 }
 
 function readClients(read: EnvReader): { name: string; version: string }[] {

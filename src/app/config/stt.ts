@@ -41,7 +41,10 @@ export function readStt(read: EnvReader, hasGroqKey: boolean): SttConfig | undef
   };
   if (provider === "off") return undefined;
   if (!hasGroqKey) {
-    read.fail("STT=groq needs GROQ_API_KEY: the offline engine has no speech-to-text (set GROQ_API_KEY, or STT=off)");
+    read.fail(
+      "STT=groq needs LLM_API_KEY (or GROQ_API_KEY): the offline engine has no speech-to-text " +
+        "(set the key, or STT=off)",
+    );
   }
   return config;
 }

@@ -7,7 +7,7 @@ import type { LlmBudgetObserver } from "./service-metrics.ts";
 
 const YOUTUBE_CALLS: YoutubeCall[] = ["player", "watch_page", "caption"];
 const YOUTUBE_OUTCOMES: YoutubeOutcome[] = ["ok", "blocked", "unavailable", "timeout", "error"];
-const LLM_OUTCOMES: LlmOutcome[] = ["ok", "429", "413", "5xx", "timeout", "error"];
+const LLM_OUTCOMES: LlmOutcome[] = ["ok", "429", "413", "5xx", "timeout", "model_unavailable", "error"];
 /** Upstream calls: a fast YouTube answer is tens of ms, a slow LLM call a minute. */
 const UPSTREAM_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 

@@ -141,7 +141,7 @@ function printBanner(
   runtime: Runtime,
   config: Config,
   listener: Listener,
-  service: { banner: { backend: string; generatedKey?: string } },
+  service: { banner: { backend: string; generatedKey?: string; warnings: string[] } },
   admin: Admin | undefined,
 ): void {
   const shown = hostForUrl(config.host);
@@ -150,6 +150,7 @@ function printBanner(
       url: `http://${shown}:${listener.port}`,
       backend: service.banner.backend,
       generatedKey: service.banner.generatedKey,
+      warnings: service.banner.warnings,
       runtime: runtime.name,
       adminUrl: admin?.url,
     })

@@ -45,7 +45,8 @@ describe("createGroqTranscriber", () => {
     expect(heard.language).toBe("English");
     expect(heard.segments.length).toBe(12);
     expect(heard.segments[0]).toEqual({ start: 0, end: 5, text: "Rivers carry water, upload 0 part 0." });
-    expect(heard.report).toMatchObject({ requestLimit: 2000, requestsRemaining: 1999 });
+    // Groq's request headers count the day's requests (Whisper's free plan: 2,000 a day).
+    expect(heard.report).toMatchObject({ dayRequestLimit: 2000, dayRequestsRemaining: 1999 });
   });
 
   test("a 429 is a SpeechLimitError: its retry-after and figures for the budget, 503 upstream_blocked for the caller", async () => {

@@ -1,6 +1,6 @@
 /** @module Tests of `loadConfig()`: defaults, stream settings, hosts, lists and every bad value reported at once. */
 import { describe, expect, test } from "bun:test";
-import { ConfigError, DEFAULT_GROQ_MODEL, loadConfig } from "../../../src/app/config/config.ts";
+import { ConfigError, loadConfig } from "../../../src/app/config/config.ts";
 
 describe("loadConfig()", () => {
   test("has working defaults for an empty environment", () => {
@@ -9,7 +9,8 @@ describe("loadConfig()", () => {
     expect(config.host).toBe("0.0.0.0");
     expect(config.apiKeys).toEqual([]);
     expect(config.youtube.baseUrl).toBe("https://www.youtube.com");
-    expect(config.groq.model).toBe(DEFAULT_GROQ_MODEL);
+    expect(config.llmApi.model).toBe("openai/gpt-oss-20b");
+    expect(config.llmApi.baseUrl).toBe("https://api.groq.com/openai/v1");
     expect(config.youtube.timeoutMs).toBe(10_000);
     expect(config.llm.timeoutMs).toBe(60_000);
     expect(config.requestTimeoutMs).toBe(120_000);

@@ -59,7 +59,9 @@ describe("speech-to-text settings", () => {
   });
 
   test("STT=groq without GROQ_API_KEY is refused: the offline engine has no speech-to-text", () => {
-    expect(problems({ STT: "groq" })).toEqual([expect.stringContaining("STT=groq needs GROQ_API_KEY")]);
+    expect(problems({ STT: "groq" })).toEqual([
+      expect.stringContaining("STT=groq needs LLM_API_KEY (or GROQ_API_KEY)"),
+    ]);
   });
 
   test("bad values are reported all at once, each naming its variable", () => {

@@ -10,6 +10,11 @@ export interface BudgetView {
   blockedMs: number;
   /** The window the limits are per (a minute; tests shorten it). */
   windowMs: number;
+  /** What the day has left (meaningful only where `limits` states the day's limits). */
+  dayTokens: number;
+  dayRequests: number;
+  /** ms until anything may be sent because the day's limit is spent. */
+  dayBlockedMs: number;
 }
 
 /**
@@ -44,6 +49,7 @@ export function createMemoryBudgetStore(
   const now = options.now ?? Date.now;
   let limits = { ...options.limits };
   let state: BucketState = bucket.full(limits, now());
+  let dayStated = false;
   const current = () => (state = bucket.refill(state, limits, options.windowMs, now()));
 
   return {
@@ -55,16 +61,21 @@ export function createMemoryBudgetStore(
         options.windowMs,
         tokens + Math.max(0, Math.min(keep, limits.tokensPerWindow - tokens)),
       );
-      if (wait === 0) state = { ...state, tokens: state.tokens - tokens, requests: state.requests - 1 };
+      if (wait === 0) state = bucket.take(state, tokens);
       return wait;
     },
     async give(tokens) {
       current();
-      state = { ...state, tokens: Math.min(limits.tokensPerWindow, state.tokens + tokens) };
+      state = {
+        ...state,
+        tokens: Math.min(limits.tokensPerWindow, state.tokens + tokens),
+        dayTokens: Math.min(limits.tokensPerDay ?? 0, state.dayTokens + tokens),
+      };
     },
     async observe(report) {
       current();
-      const learnt = learnLimits(limits, report);
+      dayStated ||= report.dayTokenLimit !== undefined;
+      const learnt = learnLimits(limits, report, dayStated ? undefined : options.limits);
       state = alignState(state, limits, learnt, report, now());
       limits = learnt;
     },
@@ -75,6 +86,9 @@ export function createMemoryBudgetStore(
         limits: { ...limits },
         blockedMs: Math.max(0, view.blockedUntil - view.at),
         windowMs: options.windowMs,
+        dayTokens: view.dayTokens,
+        dayRequests: view.dayRequests,
+        dayBlockedMs: Math.max(0, view.dayBlockedUntil - view.at),
       };
     },
   };
@@ -83,13 +97,27 @@ export function createMemoryBudgetStore(
 /** A stated token limit below this is taken for garbage, not a plan: no LLM plan is that small. */
 export const MIN_PLAUSIBLE_TOKEN_LIMIT = 1_000;
 
-/** @returns the limits with whatever the report plausibly states in place of what was assumed */
-export function learnLimits(limits: Limits, report: LimitReport): Limits {
+/**
+ * @param assumed the limits assumed at the start, while the day's token limit is still theirs (not yet stated): a
+ *   window's token limit stated other than assumed is another plan, whose day the assumption does not describe
+ * @returns the limits with whatever the report plausibly states in place of what was assumed
+ */
+export function learnLimits(limits: Limits, report: LimitReport, assumed?: Limits): Limits {
+  const tokensPerWindow = report.tokenLimit && report.tokenLimit >= MIN_PLAUSIBLE_TOKEN_LIMIT
+    ? report.tokenLimit
+    : limits.tokensPerWindow;
+  const otherPlan = assumed !== undefined && tokensPerWindow !== assumed.tokensPerWindow;
   return {
-    tokensPerWindow: report.tokenLimit && report.tokenLimit >= MIN_PLAUSIBLE_TOKEN_LIMIT
-      ? report.tokenLimit
-      : limits.tokensPerWindow,
+    tokensPerWindow,
     requestsPerWindow: report.requestLimit && report.requestLimit >= 1 ? report.requestLimit : limits.requestsPerWindow,
+    tokensPerDay: report.dayTokenLimit && report.dayTokenLimit >= MIN_PLAUSIBLE_TOKEN_LIMIT
+      ? report.dayTokenLimit
+      : otherPlan
+      ? undefined
+      : limits.tokensPerDay,
+    requestsPerDay: report.dayRequestLimit && report.dayRequestLimit >= 1
+      ? report.dayRequestLimit
+      : limits.requestsPerDay,
   };
 }
 
@@ -105,10 +133,17 @@ function alignState(state: BucketState, before: Limits, after: Limits, report: L
     const aligned = theirs === undefined ? ours + (newCap - oldCap) : changed ? theirs : Math.min(ours, theirs);
     return Math.min(newCap, aligned);
   };
+  // A day limit learnt for the first time starts from what the provider says is left, else full.
+  const dayLevel = (ours: number, theirs: number | undefined, oldCap: number | undefined, newCap: number | undefined) =>
+    newCap === undefined ? 0 : level(oldCap === undefined ? newCap : ours, theirs, oldCap ?? newCap, newCap);
+  const until = (current: number, ms: number | undefined) => (ms ? Math.max(current, at + ms) : current);
   return {
     tokens: level(state.tokens, report.tokensRemaining, before.tokensPerWindow, after.tokensPerWindow),
     requests: level(state.requests, report.requestsRemaining, before.requestsPerWindow, after.requestsPerWindow),
     at,
-    blockedUntil: report.retryAfterMs ? Math.max(state.blockedUntil, at + report.retryAfterMs) : state.blockedUntil,
+    blockedUntil: until(state.blockedUntil, report.retryAfterMs),
+    dayTokens: dayLevel(state.dayTokens, report.dayTokensRemaining, before.tokensPerDay, after.tokensPerDay),
+    dayRequests: dayLevel(state.dayRequests, report.dayRequestsRemaining, before.requestsPerDay, after.requestsPerDay),
+    dayBlockedUntil: until(state.dayBlockedUntil, report.dayRetryAfterMs),
   };
 }

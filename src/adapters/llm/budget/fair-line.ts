@@ -1,7 +1,7 @@
 /** @module The line of LLM calls waiting for their turn: fair order, deadline guard, refusal at once. */
 import { AppError } from "../../../domain/errors.ts";
 import type { BudgetStore } from "./budget-store.ts";
-import { type FairClock, waitOn } from "./fair-share.ts";
+import { dayWaitOn, type FairClock, waitOn } from "./fair-share.ts";
 import { type BudgetObserver, StalePlanError } from "./reservation.ts";
 
 /** A call waiting for its turn. */
@@ -165,16 +165,29 @@ export function createFairLine(
             refuse(waiter, new StalePlanError());
             continue;
           }
-          refuse(waiter, shortOfBudget(waiter.tokens > view.limits.tokensPerWindow ? view.windowMs : wait));
+          const dayWait = dayWaitOn(view, waiter.tokens, ahead);
+          refuse(
+            waiter,
+            dayWait > 0 && dayWait >= wait
+              ? dayIsSpent(dayWait)
+              : shortOfBudget(waiter.tokens > view.limits.tokensPerWindow ? view.windowMs : wait),
+          );
         } else if (!waiter.optional) ahead += waiter.tokens;
       }
     }
     // In fair order, but going first must cost every other call the plan cannot do without only time it can afford;
     // when every call would cost another too much, earliest deadline first.
+    // Tokens the firm calls due before `other` take first (the order the refusals above are judged in).
+    const firmAhead = (other: Waiter, except: Waiter) =>
+      queue.reduce(
+        (sum, w) => (w !== other && w !== except && !w.optional && latest(w) < latest(other) ? sum + w.tokens : sum),
+        0,
+      );
     const harmless = (waiter: Waiter) =>
       !view ||
       queue.every((other) =>
-        other === waiter || other.optional || at + waitOn(view, other.tokens, waiter.tokens) <= latest(other)
+        other === waiter || other.optional ||
+        at + waitOn(view, other.tokens, waiter.tokens + firmAhead(other, waiter)) <= latest(other)
       );
     const fair = [...queue].sort(fairOrder);
     const line = fair.filter(harmless);
@@ -234,6 +247,19 @@ function shortOfBudget(waitMs: number): AppError {
   return new AppError(
     "overloaded",
     `The language model's token budget is used up until after this request's deadline; try again in ${seconds} s`,
+    { retryAfterSeconds: seconds },
+  );
+}
+
+/**
+ * The provider's daily limit cannot serve the call before its deadline: refused as the provider's limit (503
+ * `upstream_blocked`), with the time until the day has room again.
+ */
+export function dayIsSpent(waitMs: number): AppError {
+  const seconds = Math.min(86_400, Math.max(1, Math.ceil(waitMs / 1000)));
+  return new AppError(
+    "upstream_blocked",
+    `The language model's daily limit for this server is spent; try again in ${seconds} s`,
     { retryAfterSeconds: seconds },
   );
 }

@@ -1,5 +1,6 @@
 /** @module The arithmetic of fair admission: max-min shares, finish tags, waits on a view of the bucket. */
 import type { BudgetView } from "./budget-store.ts";
+import { WINDOWS_PER_DAY } from "./token-bucket.ts";
 
 /**
  * The max-min fair share of `total` tokens for one more claimant, next to
@@ -52,5 +53,17 @@ export function createFairClock(): FairClock {
  */
 export function waitOn(view: BudgetView, tokens: number, extra = 0): number {
   const tokenWait = ((tokens + extra - view.tokens) * view.windowMs) / view.limits.tokensPerWindow;
-  return Math.max(0, Math.ceil(Math.max(tokenWait, view.blockedMs)));
+  return Math.max(0, Math.ceil(Math.max(tokenWait, view.blockedMs, dayWaitOn(view, tokens, extra))));
+}
+
+/**
+ * @returns ms until the day's budget of `view` has `tokens` (after `extra`) and a request: 0 when now, or when the
+ *   day sets no known limit
+ */
+export function dayWaitOn(view: BudgetView, tokens: number, extra = 0): number {
+  const { tokensPerDay, requestsPerDay } = view.limits;
+  const dayMs = view.windowMs * WINDOWS_PER_DAY;
+  const tokenWait = tokensPerDay ? ((tokens + extra - view.dayTokens) * dayMs) / tokensPerDay : 0;
+  const requestWait = requestsPerDay ? ((1 - view.dayRequests) * dayMs) / requestsPerDay : 0;
+  return Math.max(0, Math.ceil(Math.max(tokenWait, requestWait, view.dayBlockedMs)));
 }

@@ -27,8 +27,13 @@ export interface HeaderlessRule {
  *
  * @param options.assumed the limits assumed until the provider states its own
  * @param options.operatorStated the operator set the limits; headerless answers keep them
+ * @param options.answersToUnpace headerless answers in a row that unpace (3; 1 for a private endpoint, which has no
+ *   gateway in front of a limited provider)
  */
-export function createHeaderlessRule(options: { assumed: Limits; operatorStated?: boolean }): HeaderlessRule {
+export function createHeaderlessRule(
+  options: { assumed: Limits; operatorStated?: boolean; answersToUnpace?: number },
+): HeaderlessRule {
+  const answersToUnpace = options.answersToUnpace ?? HEADERLESS_ANSWERS_TO_UNPACE;
   let inRow = 0;
   let unpaced = false;
   const assumed: LimitReport = {
@@ -46,7 +51,7 @@ export function createHeaderlessRule(options: { assumed: Limits; operatorStated?
       }
       if (options.operatorStated) return { known: true };
       inRow++;
-      if (inRow < HEADERLESS_ANSWERS_TO_UNPACE) return { known: false };
+      if (inRow < answersToUnpace) return { known: false };
       unpaced = true;
       return { learn: { tokenLimit: NO_STATED_LIMIT, requestLimit: NO_STATED_LIMIT }, known: true };
     },

@@ -1,5 +1,6 @@
-/** @module The first-come, first-served LLM budget that every model call passes through. */
-import type { BudgetStore } from "./budget-store.ts";
+/** @module The LLM budget every model call passes through, shared fairly per minute and per day. */
+import type { BudgetStore, BudgetView } from "./budget-store.ts";
+import { WINDOWS_PER_DAY } from "./token-bucket.ts";
 import { createFairClock, maxMinShare } from "./fair-share.ts";
 import { type Claim, createFairLine } from "./fair-line.ts";
 import { createFirstAnswer } from "./first-answer.ts";
@@ -83,7 +84,13 @@ export function createLlmBudget(
           const view = await store.peek();
           const seconds = Math.max(0, by - now() - view.blockedMs);
           const refill = (seconds * view.limits.tokensPerWindow) / view.windowMs;
-          return { tokens: shareOf(seq, view.tokens + refill), view };
+          const minute = shareOf(seq, view.tokens + refill);
+          const day = dayRoom(view, by - now());
+          if (day === undefined) return { tokens: minute, view };
+          // A request may not spend the rest of the day: half of what is left (but a short question's worth).
+          const cap = Math.max(Math.floor(day / 2), Math.min(day, Math.floor(view.limits.tokensPerWindow / 2)));
+          const share = Math.min(shareOf(seq, day), cap);
+          return share < minute ? { tokens: share, view, dayBound: true } : { tokens: minute, view };
         },
         hold(tokens) {
           claim.held = tokens;
@@ -163,6 +170,24 @@ export function createLlmBudget(
       };
     },
   };
+}
+
+/**
+ * @param ms time until the request's last call must start
+ * @returns tokens the day's limits give by then (0 when its requests or a block leave none); undefined when the day
+ *   sets no known limit
+ */
+function dayRoom(view: BudgetView, ms: number): number | undefined {
+  const { tokensPerDay, requestsPerDay } = view.limits;
+  if (tokensPerDay === undefined && requestsPerDay === undefined) return undefined;
+  const dayMs = view.windowMs * WINDOWS_PER_DAY;
+  const open = Math.max(0, ms - view.dayBlockedMs);
+  if (view.dayBlockedMs > 0 && view.dayBlockedMs >= ms) return 0;
+  if (requestsPerDay !== undefined && view.dayRequests < 1 && view.dayRequests + (open * requestsPerDay) / dayMs < 1) {
+    return 0;
+  }
+  if (tokensPerDay === undefined) return undefined;
+  return Math.max(0, view.dayTokens + (open * tokensPerDay) / dayMs);
 }
 
 /** Longest a request waits for the first answer to teach the provider's limits before planning on the guess. */

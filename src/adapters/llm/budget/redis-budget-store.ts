@@ -1,44 +1,69 @@
 /** @module The LLM provider's budget in Redis, shared by every instance using the key. */
 import type { RedisConnection } from "../../redis/redis-connection.ts";
 import { type BudgetStore, MIN_PLAUSIBLE_TOKEN_LIMIT } from "./budget-store.ts";
-import type { Limits } from "./token-bucket.ts";
+import { type Limits, WINDOWS_PER_DAY } from "./token-bucket.ts";
 
 /**
  * The rules of `createMemoryBudgetStore()` as one Lua script run atomically
  * inside Redis on Redis's own clock, so every instance shares one budget
- * per budget key (endpoint, model, API key digest: see `budgetKey`). ARGV: op (take, give, observe, peek), window ms,
- * default token
- * and request limits, then the op's figures (-1: not stated). Returns
- * [wait ms or 0, tokens, token limit, request limit, blocked ms], as
- * integers (Lua numbers are truncated on the way out).
+ * per budget key (endpoint, model, API key digest: see `budgetKey`). ARGV:
+ * op (take, give, observe, peek), window ms, the assumed token and request
+ * limits per window and per day (-1: none), then the op's figures (-1: not
+ * stated). Returns [wait ms or 0, tokens, token limit, request limit,
+ * blocked ms, day tokens, day token limit, day requests, day request limit,
+ * day blocked ms], as integers (Lua numbers are truncated on the way out;
+ * -1 for a day limit that is not known).
  */
 const SCRIPT = `
 local op = ARGV[1]
 local window = tonumber(ARGV[2])
+local day_ms = window * ${WINDOWS_PER_DAY}
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local s = redis.call('HMGET', KEYS[1], 'tpm', 'rpm', 'tokens', 'requests', 'at', 'blocked')
-local tpm = tonumber(s[1]) or tonumber(ARGV[3])
-local rpm = tonumber(s[2]) or tonumber(ARGV[4])
+local s = redis.call('HMGET', KEYS[1], 'tpm', 'rpm', 'tokens', 'requests', 'at', 'blocked',
+  'tpd', 'rpd', 'dtokens', 'drequests', 'dblocked', 'tpd_stated')
+local function limit(stored, assumed)
+  if stored then return tonumber(stored) end
+  return tonumber(assumed)
+end
+local tpm = limit(s[1], ARGV[3])
+local rpm = limit(s[2], ARGV[4])
+local tpd = limit(s[7], ARGV[5])
+local rpd = limit(s[8], ARGV[6])
 local tokens = tonumber(s[3]) or tpm
 local requests = tonumber(s[4]) or rpm
+local dtokens = tonumber(s[9]) or math.max(tpd, 0)
+local drequests = tonumber(s[10]) or math.max(rpd, 0)
 local at = tonumber(s[5]) or now
 local blocked = tonumber(s[6]) or 0
+local dblocked = tonumber(s[11]) or 0
+local tpd_stated = s[12] == '1'
 local elapsed = math.max(0, now - at)
 tokens = math.min(tpm, tokens + elapsed * tpm / window)
 requests = math.min(rpm, requests + elapsed * rpm / window)
+if tpd > 0 then dtokens = math.min(tpd, dtokens + elapsed * tpd / day_ms) end
+if rpd > 0 then drequests = math.min(rpd, drequests + elapsed * rpd / day_ms) end
 local wait = 0
 if op == 'take' then
-  local cost = tonumber(ARGV[5])
-  local reserve = math.max(0, math.min(tonumber(ARGV[6]), tpm - cost))
-  wait = math.max(0, (cost + reserve - tokens) * window / tpm, (1 - requests) * window / rpm, blocked - now)
-  if wait <= 0 then tokens = tokens - cost; requests = requests - 1 end
+  local cost = tonumber(ARGV[7])
+  local reserve = math.max(0, math.min(tonumber(ARGV[8]), tpm - cost))
+  wait = math.max(0, (cost + reserve - tokens) * window / tpm, (1 - requests) * window / rpm, blocked - now,
+    dblocked - now)
+  if tpd > 0 then wait = math.max(wait, (cost - dtokens) * day_ms / tpd) end
+  if rpd > 0 then wait = math.max(wait, (1 - drequests) * day_ms / rpd) end
+  if wait <= 0 then
+    tokens = tokens - cost; requests = requests - 1; dtokens = dtokens - cost; drequests = drequests - 1
+  end
 elseif op == 'give' then
-  tokens = math.min(tpm, tokens + tonumber(ARGV[5]))
+  tokens = math.min(tpm, tokens + tonumber(ARGV[7]))
+  if tpd > 0 then dtokens = math.min(tpd, dtokens + tonumber(ARGV[7])) end
 elseif op == 'observe' then
-  local new_tpm, left_tokens = tonumber(ARGV[5]), tonumber(ARGV[6])
-  local new_rpm, left_requests = tonumber(ARGV[7]), tonumber(ARGV[8])
-  local retry_ms = tonumber(ARGV[9])
+  local new_tpm, left_tokens = tonumber(ARGV[7]), tonumber(ARGV[8])
+  local new_rpm, left_requests = tonumber(ARGV[9]), tonumber(ARGV[10])
+  local retry_ms = tonumber(ARGV[11])
+  local new_tpd, left_dtokens = tonumber(ARGV[13]), tonumber(ARGV[14])
+  local new_rpd, left_drequests = tonumber(ARGV[15]), tonumber(ARGV[16])
+  local day_retry_ms = tonumber(ARGV[17])
   local function align(ours, theirs, old_cap, new_cap)
     local v
     if theirs < 0 then v = ours + (new_cap - old_cap)
@@ -46,23 +71,40 @@ elseif op == 'observe' then
     else v = math.min(ours, theirs) end
     return math.min(new_cap, v)
   end
-  if new_tpm < tonumber(ARGV[10]) then new_tpm = tpm end
+  if new_tpm < tonumber(ARGV[12]) then new_tpm = tpm end
   if new_rpm <= 0 then new_rpm = rpm end
+  if new_tpd >= tonumber(ARGV[12]) then tpd_stated = true
+  elseif not tpd_stated and new_tpm ~= tonumber(ARGV[3]) then new_tpd = -1
+  else new_tpd = tpd end
+  if new_rpd <= 0 then new_rpd = rpd end
   tokens = align(tokens, left_tokens, tpm, new_tpm)
   requests = align(requests, left_requests, rpm, new_rpm)
-  tpm, rpm = new_tpm, new_rpm
+  if new_tpd > 0 then
+    if tpd <= 0 then dtokens = new_tpd; tpd = new_tpd end
+    dtokens = align(dtokens, left_dtokens, tpd, new_tpd)
+  end
+  if new_rpd > 0 then
+    if rpd <= 0 then drequests = new_rpd; rpd = new_rpd end
+    drequests = align(drequests, left_drequests, rpd, new_rpd)
+  end
+  tpm, rpm, tpd, rpd = new_tpm, new_rpm, new_tpd, new_rpd
   if retry_ms > 0 then blocked = math.max(blocked, now + retry_ms) end
+  if day_retry_ms > 0 then dblocked = math.max(dblocked, now + day_retry_ms) end
 end
 if op ~= 'peek' then
   redis.call('HSET', KEYS[1], 'tpm', tpm, 'rpm', rpm,
     'tokens', string.format('%.17g', tokens), 'requests', string.format('%.17g', requests),
-    'at', string.format('%d', now), 'blocked', string.format('%d', blocked))
-  redis.call('PEXPIRE', KEYS[1], window * 10)
+    'at', string.format('%d', now), 'blocked', string.format('%d', blocked),
+    'tpd', tpd, 'rpd', rpd, 'dtokens', string.format('%.17g', dtokens),
+    'drequests', string.format('%.17g', drequests), 'dblocked', string.format('%d', dblocked),
+    'tpd_stated', tpd_stated and '1' or '0')
+  redis.call('PEXPIRE', KEYS[1], day_ms)
 end
-return {math.ceil(wait), math.floor(tokens), tpm, rpm, math.max(0, blocked - now)}
+return {math.ceil(wait), math.floor(tokens), tpm, rpm, math.max(0, blocked - now),
+  math.floor(dtokens), tpd, math.floor(drequests), rpd, math.max(0, dblocked - now)}
 `;
 
-type Reply = [number, number, number, number, number];
+type Reply = [number, number, number, number, number, number, number, number, number, number];
 
 /**
  * The provider's budget in Redis, shared by every instance using the key.
@@ -82,7 +124,16 @@ export function createRedisBudgetStore(
   const run = async (op: string, figures: number[]): Promise<Reply> => {
     sha ??= sha1Hex(SCRIPT);
     const digest = await sha;
-    const args = [op, options.windowMs, options.limits.tokensPerWindow, options.limits.requestsPerWindow, ...figures];
+    const { limits } = options;
+    const args = [
+      op,
+      options.windowMs,
+      limits.tokensPerWindow,
+      limits.requestsPerWindow,
+      limits.tokensPerDay ?? -1,
+      limits.requestsPerDay ?? -1,
+      ...figures,
+    ];
     return await connection.run(async (client) => {
       try {
         return (await client.evalsha(digest, 1, key, ...args)) as Reply;
@@ -114,17 +165,30 @@ export function createRedisBudgetStore(
         stated(report.requestsRemaining),
         report.retryAfterMs ?? 0,
         MIN_PLAUSIBLE_TOKEN_LIMIT,
+        stated(report.dayTokenLimit),
+        stated(report.dayTokensRemaining),
+        stated(report.dayRequestLimit),
+        stated(report.dayRequestsRemaining),
+        report.dayRetryAfterMs ?? 0,
       ];
       await run("observe", figures).catch(() => undefined);
     },
     async peek() {
       try {
-        const [, tokens, tpm, rpm, blockedMs] = await run("peek", []);
+        const [, tokens, tpm, rpm, blockedMs, dayTokens, tpd, dayRequests, rpd, dayBlockedMs] = await run("peek", []);
         return {
           tokens,
-          limits: { tokensPerWindow: tpm, requestsPerWindow: rpm },
+          limits: {
+            tokensPerWindow: tpm,
+            requestsPerWindow: rpm,
+            tokensPerDay: tpd > 0 ? tpd : undefined,
+            requestsPerDay: rpd > 0 ? rpd : undefined,
+          },
           blockedMs,
           windowMs: options.windowMs,
+          dayTokens,
+          dayRequests,
+          dayBlockedMs,
         };
       } catch {
         return await fallback.peek();

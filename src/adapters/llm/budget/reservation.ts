@@ -2,6 +2,14 @@
 import type { BudgetView } from "./budget-store.ts";
 import type { LimitReport } from "./limits-report.ts";
 
+/** What a request may plan on (see `Reservation.available`). */
+export interface Available {
+  tokens: number;
+  view: BudgetView;
+  /** What the day's limit leaves is less than the window's share: the day decides. */
+  dayBound?: boolean;
+}
+
 /** One request's place in the provider's budget: its calls are admitted in its turn in the fair line. */
 export interface Reservation {
   /** The request's deadline (clock ms). */
@@ -17,7 +25,7 @@ export interface Reservation {
    * what the bucket holds and will refill, next to what the other open
    * requests hold.
    */
-  available(by: number): Promise<{ tokens: number; view: BudgetView }>;
+  available(by: number): Promise<Available>;
   /** Sets aside the plan's tokens, so other requests plan around them (up to its fair share). */
   hold(tokens: number): void;
   /**
@@ -30,7 +38,7 @@ export interface Reservation {
    *   and `firm`: the part of the hold it cannot do without (all of it by default;
    *   a map-reduce can leave parts out), which others' fair shares never cut into
    */
-  plan<T>(by: number, choose: (free: { tokens: number; view: BudgetView }) => PlanChoice<T>): Promise<T>;
+  plan<T>(by: number, choose: (free: Available) => PlanChoice<T>): Promise<T>;
   /**
    * Waits for the call's turn and takes its tokens.
    *

@@ -24,9 +24,18 @@ export interface CompletionRequest {
 
 /** The model's reply and what it cost. */
 export interface Completion {
+  /** The answer; empty only when `cutShort`. */
   text: string;
   inputTokens: number;
+  /** Completion tokens, a reasoning model's reasoning among them. */
   outputTokens: number;
+  /** Tokens a reasoning model spent reasoning (`usage.completion_tokens_details.reasoning_tokens`). */
+  reasoningTokens?: number;
+  /**
+   * The call reached its `max_tokens` before writing any answer (a reasoning model that spent them all reasoning):
+   * it may be asked again with more room.
+   */
+  cutShort?: boolean;
   /** What the provider said about its limits on this answer. */
   limits: LimitReport;
 }

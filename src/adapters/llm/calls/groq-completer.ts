@@ -3,7 +3,9 @@ import Groq from "groq-sdk";
 import { AppError, isAppError } from "../../../domain/errors.ts";
 import { linkSignals } from "../../../domain/linked-signal.ts";
 import { limitBody, mebibytes } from "../../body-limit.ts";
-import { type LimitReport, reportFromHeaders, reportFromMessage } from "../budget/limits-report.ts";
+import { type LimitDialect, type LimitReport, reportFromHeaders, reportFromMessage } from "../budget/limits-report.ts";
+import { createThinkFilter, type ReasoningParams, withoutThinking } from "../models/reasoning.ts";
+import { modelUnavailable } from "../models/model-unavailable.ts";
 import {
   type Completer,
   type Completion,
@@ -12,10 +14,11 @@ import {
   ProviderLimitError,
 } from "./completer.ts";
 import { backoffMs, requestedDelayMs, sleep } from "./retry.ts";
+import { createGroqClient, GROQ_BASE_URL } from "./groq-client.ts";
 
 export interface GroqCompleterOptions {
   apiKey: string;
-  /** OpenAI-compatible endpoint; Groq's when undefined. */
+  /** OpenAI-compatible endpoint as such clients take it (`http://localhost:11434/v1`); Groq's when undefined. */
   baseUrl?: string;
   model: string;
   /** Time limit of each call, body included; a call that outlasts it is not retried. */
@@ -30,10 +33,16 @@ export interface GroqCompleterOptions {
   random?: () => number;
   /** Told how each attempt ended, with its tokens when it answered (metrics). */
   observe?: LlmCallObserver;
+  /** How the endpoint writes its rate-limit headers (Groq's by default). */
+  dialect?: LimitDialect;
+  /** How a reasoning model is asked to reason, and to keep its reasoning out of the answer. */
+  reasoning?: ReasoningParams;
+  /** The settings that name the model, for the message when the endpoint does not serve it. */
+  modelSetting?: string;
 }
 
 /** How one LLM attempt ended, as operators count it. */
-export type LlmOutcome = "ok" | "429" | "413" | "5xx" | "timeout" | "error";
+export type LlmOutcome = "ok" | "429" | "413" | "5xx" | "timeout" | "model_unavailable" | "error";
 
 /** Told about every LLM attempt once it has ended; must not throw. */
 export type LlmCallObserver = (
@@ -62,30 +71,31 @@ interface Failure {
  * @returns the completer
  */
 export function createGroqCompleter(options: GroqCompleterOptions): Completer {
-  const client = new Groq({
+  const dialect = options.dialect ?? "groq";
+  const client = createGroqClient({
     apiKey: options.apiKey,
-    baseURL: options.baseUrl,
-    timeout: options.timeoutMs,
-    maxRetries: 0,
+    baseUrl: options.baseUrl ?? GROQ_BASE_URL,
+    timeoutMs: options.timeoutMs,
     fetch: cappedFetch(options),
+  });
+
+  /** The request's fields besides the messages and the stream flag. */
+  const body = (request: CompletionRequest) => ({
+    model: options.model,
+    messages: request.messages,
+    max_tokens: request.maxTokens,
+    temperature: 0.2,
+    ...options.reasoning,
   });
 
   async function once(request: CompletionRequest, signal: AbortSignal): Promise<Completion> {
     if (request.onText) return await streamed(request, request.onText, signal);
     const { data: completion, response } = await client.chat.completions
-      .create({ model: options.model, messages: request.messages, max_tokens: request.maxTokens, temperature: 0.2 }, {
-        signal,
-      })
+      .create(body(request), { signal })
       .withResponse();
-    const text = completion.choices[0]?.message?.content?.trim();
-    if (!text) throw new AppError("upstream_error", "The language model returned an empty answer; try again");
-    const limits = reportFromHeaders(response.headers);
-    return {
-      text,
-      inputTokens: completion.usage?.prompt_tokens ?? 0,
-      outputTokens: completion.usage?.completion_tokens ?? 0,
-      limits,
-    };
+    const choice = completion.choices[0];
+    const text = withoutThinking(choice?.message?.content ?? "").trim();
+    return finished(text, choice?.finish_reason, completion.usage, reportFromHeaders(response.headers, dialect));
   }
 
   /**
@@ -97,35 +107,27 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
     signal: AbortSignal,
   ): Promise<Completion> {
     const { data: chunks, response } = await client.chat.completions
-      .create({
-        model: options.model,
-        messages: request.messages,
-        max_tokens: request.maxTokens,
-        temperature: 0.2,
-        stream: true,
-      }, { signal })
+      .create({ ...body(request), stream: true }, { signal })
       .withResponse();
+    const thinking = createThinkFilter();
     let text = "";
-    let usage: { prompt_tokens?: number; completion_tokens?: number } | undefined;
-    let finished = false;
-    for await (const chunk of chunks) {
-      if (chunk.choices[0]?.finish_reason) finished = true;
-      const piece = chunk.choices[0]?.delta?.content;
-      if (piece) {
-        text += piece;
-        await onText(piece);
-      }
-      usage = chunk.x_groq?.usage ?? (chunk as { usage?: typeof usage }).usage ?? usage;
-    }
-    // A stream that ends without a finish reason was cut, however cleanly its connection closed.
-    if (!finished) throw new AppError("upstream_error", "The language model's answer stopped short; try again later");
-    if (!text.trim()) throw new AppError("upstream_error", "The language model returned an empty answer; try again");
-    return {
-      text: text.trim(),
-      inputTokens: usage?.prompt_tokens ?? 0,
-      outputTokens: usage?.completion_tokens ?? 0,
-      limits: reportFromHeaders(response.headers),
+    let usage: Usage | undefined;
+    let reason: string | null | undefined;
+    const hand = async (piece: string) => {
+      if (!piece) return;
+      text += piece;
+      await onText(piece);
     };
+    for await (const chunk of chunks) {
+      reason = chunk.choices[0]?.finish_reason ?? reason;
+      const piece = chunk.choices[0]?.delta?.content;
+      if (piece) await hand(thinking.push(piece));
+      usage = chunk.x_groq?.usage ?? (chunk as { usage?: Usage }).usage ?? usage;
+    }
+    await hand(thinking.end());
+    // A stream that ends without a finish reason was cut, however cleanly its connection closed.
+    if (!reason) throw new AppError("upstream_error", "The language model's answer stopped short; try again later");
+    return finished(text.trim(), reason, usage, reportFromHeaders(response.headers, dialect));
   }
 
   /** One attempt, told to the observer when there is one. */
@@ -174,6 +176,37 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
 
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
+/** What an answer's `usage` says (Groq and OpenAI alike). */
+interface Usage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  completion_tokens_details?: { reasoning_tokens?: number } | null;
+}
+
+/**
+ * An answered call as the run reads it: an empty answer cut off by `max_tokens` is cut short (asked again with more
+ * room); any other empty answer is a failure.
+ */
+function finished(
+  text: string,
+  reason: string | null | undefined,
+  usage: Usage | null | undefined,
+  limits: LimitReport,
+): Completion {
+  const cutShort = text === "" && reason === "length";
+  if (!text && !cutShort) {
+    throw new AppError("upstream_error", "The language model returned an empty answer; try again");
+  }
+  return {
+    text,
+    inputTokens: usage?.prompt_tokens ?? 0,
+    outputTokens: usage?.completion_tokens ?? 0,
+    reasoningTokens: usage?.completion_tokens_details?.reasoning_tokens ?? undefined,
+    cutShort: cutShort || undefined,
+    limits,
+  };
+}
+
 /** @returns the fetch the SDK sends through, reading at most `maxBodyBytes` of each response */
 function cappedFetch(options: GroqCompleterOptions): typeof fetch {
   const fetcher = options.fetch ?? fetch;
@@ -214,7 +247,10 @@ function classify(
   }
   if (error instanceof Groq.APIError && error.status !== undefined) {
     const delayMs = requestedDelayMs(error.headers, options.now);
-    if (error.status === 429 || error.status === 413) return limitFailure(error, delayMs);
+    if (error.status === 429 || error.status === 413) return limitFailure(error, delayMs, options.dialect);
+    if (isModelUnavailable(error)) {
+      return { retryable: false, error: modelUnavailable(options.model, options.modelSetting, { cause: error }) };
+    }
     const retryable = error.status >= 500 || error.status === 408 || error.status === 409;
     return {
       retryable,
@@ -233,10 +269,14 @@ function classify(
 }
 
 /** A 429 or 413, with what its headers and body say about the limits. */
-function limitFailure(error: InstanceType<typeof Groq.APIError>, delayMs: number | undefined): Failure {
+function limitFailure(
+  error: InstanceType<typeof Groq.APIError>,
+  delayMs: number | undefined,
+  dialect: LimitDialect = "groq",
+): Failure {
   const body = reportFromMessage(`${error.message} ${JSON.stringify(error.error ?? "")}`);
   const report: LimitReport = {
-    ...reportFromHeaders(error.headers),
+    ...reportFromHeaders(error.headers, dialect),
     ...definedOnly(body),
     retryAfterMs: delayMs ?? body.retryAfterMs,
   };
@@ -273,6 +313,7 @@ function llmOutcome(error: unknown, signal: AbortSignal): LlmOutcome {
   ) return "timeout";
   if (!(error instanceof Groq.APIError) || error.status === undefined) return "error";
   if (error.status === 429 || error.status === 413) return String(error.status) as "429" | "413";
+  if (isModelUnavailable(error)) return "model_unavailable";
   return error.status >= 500 ? "5xx" : "error";
 }
 
@@ -282,4 +323,16 @@ function outOfTime(cause: unknown): AppError {
     "The request ran out of time while the language model was answering; try again later",
     { cause },
   );
+}
+
+/**
+ * The endpoint does not serve the model: Groq answers 404 `model_not_found` for a model it never had or shut down
+ * (since 2026-08), and 400 `model_decommissioned` for older retirements; other servers answer 404 naming the model.
+ */
+function isModelUnavailable(error: InstanceType<typeof Groq.APIError>): boolean {
+  const inner = (error.error ?? {}) as { code?: unknown; error?: { code?: unknown } };
+  const code = String(inner.code ?? inner.error?.code ?? "");
+  if (code === "model_not_found" || code === "model_decommissioned") return true;
+  return error.status === 404 && /\bmodel\b/i.test(error.message) &&
+    /not (exist|found)|decommissioned/i.test(error.message);
 }

@@ -5,6 +5,8 @@ import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../../domain/reading
 import type { Reservation } from "../budget/llm-budget.ts";
 import { type CallPart, StalePlanError } from "../budget/reservation.ts";
 import { type Completer, type OnText, ProviderLimitError } from "./completer.ts";
+import { AppError } from "../../../domain/errors.ts";
+import type { ReasoningRoom } from "../models/reasoning.ts";
 import type { ChatMessage } from "../planning/prompts.ts";
 import { backoffMs, createRetryBudget, type RetryBudget, sleep } from "./retry.ts";
 
@@ -29,6 +31,8 @@ export interface Run {
   readonly usage: AnswerUsage;
   /** Counts tokens as the provider does, as far as it has been learnt (see `TokenCalibration`). */
   readonly count: TokenCounter;
+  /** Tokens each call adds to its `max_tokens` for the model's reasoning (0 for a model that does not reason). */
+  readonly reasoningRoom: number;
 }
 
 export interface RunOptions {
@@ -52,6 +56,8 @@ export interface RunOptions {
   liveCount?: () => TokenCounter;
   /** Told how long each answered call took. */
   onAnswered?: (ms: number) => void;
+  /** Room for a reasoning model's reasoning, added to every call's `max_tokens` and learnt from its answers. */
+  reasoning?: ReasoningRoom;
 }
 
 /** @returns a fresh run for one answer */
@@ -97,6 +103,9 @@ export function createRun(options: RunOptions): Run {
     get count() {
       return count;
     },
+    get reasoningRoom() {
+      return options.reasoning?.tokens ?? 0;
+    },
     async call(messages, maxTokens, onText, part) {
       const callSignal = signal;
       return await slots.use(async () => {
@@ -105,7 +114,11 @@ export function createRun(options: RunOptions): Run {
         if (part && stalePlan()) throw new StalePlanError();
         // The calibration is learnt on transcript-heavy prompts; other shapes may count a little more: what is not
         // charged comes back.
-        const taken = Math.ceil(promptTokens(messages, options.liveCount?.() ?? count) * CHARGE_MARGIN) + maxTokens;
+        const prompt = Math.ceil(promptTokens(messages, options.liveCount?.() ?? count) * CHARGE_MARGIN);
+        // A reasoning model's reasoning counts against max_tokens: the call has room for it besides its answer.
+        let sentMax = maxTokens + (options.reasoning?.tokens ?? 0);
+        let taken = prompt + sentMax;
+        let widened = false;
         const { reservation } = options;
         let refused: ProviderLimitError | undefined;
         for (let refusals = 0;; refusals++) {
@@ -124,7 +137,7 @@ export function createRun(options: RunOptions): Run {
             const sent = performance.now();
             const completion = await options.completer.complete({
               messages,
-              maxTokens,
+              maxTokens: sentMax,
               signal: callSignal,
               retryBudget,
               onText,
@@ -132,19 +145,35 @@ export function createRun(options: RunOptions): Run {
             options.onAnswered?.(performance.now() - sent);
             await reservation?.settle(
               taken,
-              completion.inputTokens ? completion.inputTokens + maxTokens : undefined,
+              completion.inputTokens ? completion.inputTokens + sentMax : undefined,
               completion.limits,
             );
             if (completion.inputTokens) options.onCounted?.(promptTokens(messages), completion.inputTokens);
             usage.inputTokens += completion.inputTokens || promptTokens(messages);
             usage.outputTokens += completion.outputTokens || estimateTokens(completion.text);
-            return completion.text;
+            if (!completion.cutShort) {
+              options.reasoning?.observe(completion.reasoningTokens ?? 0);
+              return completion.text;
+            }
+            // Its reasoning took all the room: asked once more with more, in its turn (the deadline and budget hold).
+            if (widened || !options.reasoning) throw cutShortError();
+            widened = true;
+            sentMax = maxTokens + options.reasoning.after({
+              reasoningTokens: completion.reasoningTokens ?? completion.outputTokens,
+              maxTokens: sentMax,
+            });
+            taken = prompt + sentMax;
+            refusals--;
+            continue;
           } catch (error) {
             if (!(error instanceof ProviderLimitError)) throw error;
             // A refused call was not charged: give its tokens back, then take the provider's word for the level.
             const { retryAfterMs, ...level } = error.report;
             // Every request holds back for a while (no stampede); this one waits the whole retry-after, if it fits.
-            const block = retryAfterMs === undefined ? undefined : Math.min(retryAfterMs, SHARED_BLOCK_MS);
+            // A spent day blocks the day's budget instead (`dayRetryAfterMs`), for as long as the provider said.
+            const block = retryAfterMs === undefined || level.dayRetryAfterMs !== undefined
+              ? undefined
+              : Math.min(retryAfterMs, SHARED_BLOCK_MS);
             await reservation?.settle(taken, 0, { ...level, retryAfterMs: block }, true);
             refused = error;
             if (error.kind === "size") throw error;
@@ -170,6 +199,14 @@ export function createRun(options: RunOptions): Run {
       count = options.liveCount?.() ?? count;
     },
   };
+}
+
+/** A reasoning model spent all its room reasoning twice: nothing to answer with. */
+function cutShortError(): AppError {
+  return new AppError(
+    "upstream_error",
+    "The language model spent its whole answer on reasoning and wrote nothing; try again later",
+  );
 }
 
 /** How far the calibrated count may move from the plan's before the plan is made again (once). */

@@ -9,6 +9,7 @@ import { type PlanChoice, type ReadSoFar, StalePlanError } from "../budget/reser
 import { type CallCosts, excerptRoom, firmCost, linesTokens, type Plan, type PlanLimits, planSummary } from "./plan.ts";
 import { answerPrompt, combinePrompt, messages, partNotesPrompt, type PromptContext } from "./prompts.ts";
 import { promptTokens, type Run } from "../calls/run.ts";
+import { dayIsSpent } from "../budget/fair-line.ts";
 
 /** What the budget allows a request, as it stands when the request is planned. */
 export interface Room {
@@ -18,6 +19,8 @@ export interface Room {
   tokens: number;
   tokensPerWindow: number;
   windowMs: number;
+  /** Set when the provider's daily limit is what bounds `tokens`: ms until the day has that many tokens. */
+  dayWaitMs?: (tokens: number) => number;
 }
 
 /** What the planner may spend. */
@@ -104,7 +107,7 @@ function choose(
   const limits: PlanLimits = { maxCallTokens: room.maxCallTokens, available: room.tokens };
   const fine = transcriptLines(spec.transcript.cues);
   const fineTokens = linesTokens(fine, run.count);
-  const oneCall = costs.answerPrompt + fineTokens + costs.output;
+  const oneCall = costs.answerPrompt + fineTokens + costs.output + costs.reasoning;
   if (oneCall <= room.maxCallTokens && oneCall <= room.tokens) {
     const value = async () => {
       spec.events?.progress({ stage: "writing" });
@@ -121,7 +124,7 @@ function choose(
         spec.events?.progress({ stage: "writing" });
         return { text: await run.call(ask(text, "matches"), costs.output, onText), plan: "excerpts", coverage };
       };
-      return { hold: promptTokens(ask(text, "matches"), run.count) + costs.output, value };
+      return { hold: promptTokens(ask(text, "matches"), run.count) + costs.output + costs.reasoning, value };
     }
   }
   // A question no passage matches is read from a sample, within a third of the window: it must not starve the others.
@@ -130,7 +133,7 @@ function choose(
     : { ...limits, available: Math.min(limits.available, Math.max(3_000, Math.floor(room.tokensPerWindow / 3))) };
   const plan = planSummary(transcriptLines(spec.transcript.cues, "coarse"), costs, fair, run.count);
   if (plan.shape === "refused") throw shortOfBudget(plan.retryAfterTokens, room);
-  const budget = { input: room.maxCallTokens - costs.output, output: costs.output };
+  const budget = { input: room.maxCallTokens - costs.output - costs.reasoning, output: costs.output };
   const value = async () => {
     const { text, read } = await runPlan(run, spec, context, plan, budget, onText);
     return { text, plan: describe(plan), coverage: plan.coverage * read };
@@ -165,7 +168,7 @@ function chooseRest(
     available: room.tokens - prior.notes.length * costs.notes,
   }, run.count);
   if (plan.shape === "refused") throw shortOfBudget(plan.retryAfterTokens, room);
-  const budget = { input: room.maxCallTokens - costs.output, output: costs.output };
+  const budget = { input: room.maxCallTokens - costs.output - costs.reasoning, output: costs.output };
   const value = async () => {
     const { text, read } = await mapReduce(run, spec, context, budget, plan.lines, onText, prior);
     const restTokens = linesTokens(rest, run.count);
@@ -238,6 +241,7 @@ function callCosts(run: Run, spec: AnswerSpec, context: PromptContext, output: n
     ),
     output,
     notes: Math.min(NOTES_MAX_TOKENS, output),
+    reasoning: run.reasoningRoom,
   };
 }
 
@@ -245,8 +249,13 @@ function describe(plan: Exclude<Plan, { shape: "refused" }>): string {
   return plan.shape === "condensed" ? `condensed+${plan.then}` : plan.shape;
 }
 
-function shortOfBudget(tokens: number, budget: { tokensPerWindow: number; windowMs: number }): AppError {
-  const seconds = Math.max(1, Math.ceil((tokens * budget.windowMs) / budget.tokensPerWindow / 1000));
+/**
+ * @param tokens how many more tokens the smallest plan needs than the room gives
+ * @returns `upstream_blocked` when the provider's daily limit is what is short, else `overloaded`
+ */
+function shortOfBudget(tokens: number, room: Room): AppError {
+  if (room.dayWaitMs) return dayIsSpent(room.dayWaitMs(room.tokens + tokens));
+  const seconds = Math.max(1, Math.ceil((tokens * room.windowMs) / room.tokensPerWindow / 1000));
   return new AppError(
     "overloaded",
     `The language model's token budget cannot serve this request before its deadline; try again in ${seconds} s`,

@@ -48,8 +48,11 @@ export async function mapReduce(
   spec.events?.progress({ stage: "reading", done: 0, total: chunks.length });
   // What the combining call will take: its prompt, every part's notes, the answer.
   const leave = promptTokens(combineAsk(context, spec, [], false), run.count) + chunks.length * notesTokens +
-    budget.output;
+    budget.output + run.reasoningRoom;
   const done: (string | undefined)[] = [];
+  // The plan cannot do without its first part, unless a plan found stale read the start already: then every part of
+  // the rest may be left out, and none of them goes ahead of calls other requests planned on meanwhile.
+  const firm = (index: number) => index === 0 && !(prior && prior.notes.length > 0);
   // The last part is asked for second, so that when parts must be left out they are from the middle and the end is
   // read.
   const order = chunks.length > 1
@@ -59,9 +62,9 @@ export async function mapReduce(
     const chunk = chunks[index]!;
     const note = await run.call(partAsk(renderCues(chunk.cues), index, chunks.length), notesTokens, undefined, {
       leave,
-      optional: index > 0,
+      optional: !firm(index),
     }).catch((error) => {
-      if (index === 0 || !isAppError(error, "overloaded") || spec.signal?.aborted) throw error;
+      if (firm(index) || !isAppError(error, "overloaded") || spec.signal?.aborted) throw error;
       return undefined;
     });
     spec.events?.progress({ stage: "reading", done: ++read, total: chunks.length });

@@ -17,6 +17,8 @@ export interface CallCosts {
   output: number;
   /** `max_tokens` of a map call (its notes are at most this long). */
   notes: number;
+  /** Tokens every call adds to its `max_tokens` for a reasoning model's reasoning (0 for other models). */
+  reasoning: number;
 }
 
 /** The shape of the work, chosen before the first call. */
@@ -91,9 +93,10 @@ export function planSummary(
  * on a small plan all fit.
  */
 export function excerptRoom(costs: CallCosts, limits: PlanLimits, tokensPerWindow: number): number {
-  const room = limits.maxCallTokens - costs.answerPrompt - costs.output;
+  const fixed = costs.answerPrompt + costs.output + costs.reasoning;
+  const room = limits.maxCallTokens - fixed;
   const share = Math.max(600, Math.floor(tokensPerWindow / 10));
-  return Math.max(0, Math.min(room, share, limits.available - costs.answerPrompt - costs.output));
+  return Math.max(0, Math.min(room, share, limits.available - fixed));
 }
 
 /**
@@ -109,9 +112,9 @@ export function firmCost(
 ): number {
   const tokens = linesTokens(plan.lines, count);
   if (oneCallFits(tokens, costs, limits)) return plan.cost;
-  const parts = Math.ceil(tokens / Math.max(1, limits.maxCallTokens - costs.notesPrompt - costs.output));
-  const part = Math.ceil(tokens / parts) + costs.notesPrompt + costs.notes;
-  return Math.min(plan.cost, part + costs.combinePrompt + parts * costs.notes + costs.output);
+  const parts = Math.ceil(tokens / partRoom(costs, limits));
+  const part = Math.ceil(tokens / parts) + costs.notesPrompt + costs.notes + costs.reasoning;
+  return Math.min(plan.cost, part + costs.combinePrompt + parts * costs.notes + costs.output + costs.reasoning);
 }
 
 /** @returns tokens of the lines as sent (each line and its newline) */
@@ -120,17 +123,20 @@ export function linesTokens(lines: readonly Cue[], count: TokenCounter = estimat
 }
 
 function oneCallFits(tokens: number, costs: CallCosts, limits: PlanLimits): boolean {
-  return costs.answerPrompt + tokens + costs.output <= limits.maxCallTokens;
+  return costs.answerPrompt + tokens + costs.output + costs.reasoning <= limits.maxCallTokens;
+}
+
+/** Transcript tokens one map call carries: each part leaves room for the answer's `max_tokens`, as the reduce call. */
+function partRoom(costs: CallCosts, limits: PlanLimits): number {
+  return Math.max(1, limits.maxCallTokens - costs.notesPrompt - costs.output - costs.reasoning);
 }
 
 /** Tokens a plan reading `tokens` of transcript takes from the budget, every call's `max_tokens` included. */
 function costOf(tokens: number, costs: CallCosts, limits: PlanLimits): number {
-  if (oneCallFits(tokens, costs, limits)) return costs.answerPrompt + tokens + costs.output;
-  // As map-reduce chunks: each part leaves room for the answer's `max_tokens`, like the reduce call.
-  const room = Math.max(1, limits.maxCallTokens - costs.notesPrompt - costs.output);
-  const parts = Math.ceil(tokens / room);
-  const mapped = tokens + parts * (costs.notesPrompt + costs.notes);
-  const reduced = costs.combinePrompt + parts * costs.notes + costs.output;
+  if (oneCallFits(tokens, costs, limits)) return costs.answerPrompt + tokens + costs.output + costs.reasoning;
+  const parts = Math.ceil(tokens / partRoom(costs, limits));
+  const mapped = tokens + parts * (costs.notesPrompt + costs.notes + costs.reasoning);
+  const reduced = costs.combinePrompt + parts * costs.notes + costs.output + costs.reasoning;
   // Notes too long for one reduce call are merged first: about one more pass over them.
   const merging = reduced > limits.maxCallTokens ? parts * costs.notes * 2 : 0;
   return mapped + reduced + merging;

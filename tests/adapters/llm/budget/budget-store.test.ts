@@ -75,3 +75,45 @@ describe("createMemoryBudgetStore() and implausible figures", () => {
     expect([view.limits.tokensPerWindow, view.limits.requestsPerWindow]).toEqual([6000, 30]);
   });
 });
+
+describe("createMemoryBudgetStore() and the provider's day", () => {
+  const DAY = { tokensPerWindow: 8_000, requestsPerWindow: 30, tokensPerDay: 20_000, requestsPerDay: 1_000 };
+
+  test("a call needs the day's tokens as well as the minute's; the day refills over 1,440 windows", async () => {
+    const { budget, advance } = store(DAY);
+    for (let i = 0; i < 4; i++) {
+      expect(await budget.take(5_000)).toBe(0);
+      advance(60_000);
+    }
+    // The minute is full again, the day has 0 of 20,000 (plus 4 minutes' refill of 13.9 a minute).
+    const wait = await budget.take(5_000);
+    expect(wait).toBeGreaterThan(300 * 60_000);
+    expect((await budget.peek()).dayTokens).toBeLessThan(100);
+  });
+
+  test("a TPD 429 teaches the day's level and blocks until its retry-after, not the minute", async () => {
+    const { budget, advance } = store(DAY);
+    await budget.observe({ dayTokenLimit: 20_000, dayTokensRemaining: 300, dayRetryAfterMs: 3_600_000 });
+    const view = await budget.peek();
+    expect([view.dayTokens, view.dayBlockedMs, view.blockedMs]).toEqual([300, 3_600_000, 0]);
+    expect(await budget.take(100)).toBe(3_600_000);
+    advance(3_600_000);
+    expect(await budget.take(100)).toBe(0);
+  });
+
+  test("Groq's request headers teach the day's requests; a window's token limit other than the free plan's drops the day's assumed tokens", async () => {
+    const { budget } = store(DAY);
+    await budget.observe({ tokenLimit: 8_000, dayRequestLimit: 14_400, dayRequestsRemaining: 14_000 });
+    expect((await budget.peek()).limits).toMatchObject({ tokensPerDay: 20_000, requestsPerDay: 14_400 });
+    await budget.observe({ tokenLimit: 250_000, tokensRemaining: 250_000 });
+    expect((await budget.peek()).limits.tokensPerDay).toBeUndefined();
+  });
+
+  test("a day limit the provider states stays, whatever the window's", async () => {
+    const { budget } = store(DAY);
+    await budget.observe({ dayTokenLimit: 500_000, dayTokensRemaining: 400_000 });
+    await budget.observe({ tokenLimit: 250_000 });
+    expect((await budget.peek()).limits.tokensPerDay).toBe(500_000);
+    expect((await budget.peek()).dayTokens).toBe(400_000);
+  });
+});

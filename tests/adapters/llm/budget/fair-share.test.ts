@@ -1,8 +1,16 @@
 /** @module Tests of fair-share.ts: max-min shares, finish tags and waits on a view of the bucket. */
 import { describe, expect, test } from "bun:test";
-import { createFairClock, maxMinShare, waitOn } from "../../../../src/adapters/llm/budget/fair-share.ts";
+import { createFairClock, dayWaitOn, maxMinShare, waitOn } from "../../../../src/adapters/llm/budget/fair-share.ts";
 
-const view = { tokens: 1000, limits: { tokensPerWindow: 6000, requestsPerWindow: 30 }, blockedMs: 0, windowMs: 60_000 };
+const view = {
+  tokens: 1000,
+  limits: { tokensPerWindow: 6000, requestsPerWindow: 30 },
+  blockedMs: 0,
+  windowMs: 60_000,
+  dayTokens: 0,
+  dayRequests: 0,
+  dayBlockedMs: 0,
+};
 
 describe("fair-share arithmetic", () => {
   test("maxMinShare() lets small claims keep all they hold and splits the rest equally", () => {
@@ -26,5 +34,17 @@ describe("fair-share arithmetic", () => {
     expect(waitOn(view, 2000)).toBe(10_000);
     expect(waitOn(view, 500, 1500)).toBe(10_000);
     expect(waitOn({ ...view, blockedMs: 3000 }, 500)).toBe(3000);
+  });
+
+  test("waitOn() and dayWaitOn() count the day's limit: its refill, its requests and its block", () => {
+    const day = { ...view, limits: { ...view.limits, tokensPerDay: 144_000, requestsPerDay: 1_440 } };
+    // 144,000 a day is 100 a minute: 1,000 tokens short is 10 minutes; a day's request refills every minute.
+    expect(dayWaitOn({ ...day, dayTokens: 0, dayRequests: 5 }, 500, 500)).toBe(600_000);
+    expect(waitOn({ ...day, dayTokens: 0, dayRequests: 5 }, 500, 500)).toBe(600_000);
+    expect(dayWaitOn({ ...day, dayTokens: 10_000, dayRequests: 0 }, 500)).toBe(60_000);
+    expect(dayWaitOn({ ...day, dayTokens: 10_000, dayRequests: 5, dayBlockedMs: 7_000 }, 500)).toBe(7_000);
+    expect(dayWaitOn({ ...day, dayTokens: 10_000, dayRequests: 5 }, 500)).toBe(0);
+    // No day limit known: the day never waits.
+    expect(dayWaitOn({ ...view, dayTokens: 0, dayRequests: 0 }, 500)).toBe(0);
   });
 });

@@ -15,7 +15,15 @@ describe("the provider's limit reports", () => {
       "x-ratelimit-limit-requests": "14400",
       "x-ratelimit-remaining-requests": "14399",
     });
+    // Groq's request headers count the day's requests (RPD); its token headers the minute's tokens.
     expect(reportFromHeaders(headers)).toEqual({
+      tokenLimit: 6000,
+      tokensRemaining: 4180,
+      dayRequestLimit: 14400,
+      dayRequestsRemaining: 14399,
+    });
+    // OpenAI's (and most other servers') count both per minute.
+    expect(reportFromHeaders(headers, "openai")).toEqual({
       tokenLimit: 6000,
       tokensRemaining: 4180,
       requestLimit: 14400,
@@ -48,6 +56,29 @@ describe("the provider's limit reports", () => {
       0,
       2000,
     ]);
+  });
+
+  test("reportFromMessage() reads a 429 on tokens per day as the day's: its limit, what is left, and the day's wait", () => {
+    const report = reportFromMessage(
+      "Rate limit reached for model `openai/gpt-oss-20b` in organization `org_x` service tier `on_demand` on tokens per day (TPD): Limit 200000, Used 199500, Requested 3000. Please try again in 3h12m5s. Need more tokens? Upgrade to Dev Tier today at https://console.groq.com/settings/billing",
+    );
+    expect(report).toMatchObject({
+      tokenLimit: undefined,
+      dayTokenLimit: 200_000,
+      dayTokensRemaining: 500,
+      dayRetryAfterMs: 11_525_000,
+      retryAfterMs: 11_525_000,
+      requested: 3000,
+    });
+  });
+
+  test("reportFromMessage() reads a 429 on requests per day as the day's requests", () => {
+    const report = reportFromMessage(
+      "Rate limit reached for model `x` on requests per day (RPD): Limit 1000, Used 1000, Requested 1. Please try again in 1m26.4s.",
+    );
+    expect([report.requestLimit, report.dayRequestLimit, report.dayRequestsRemaining, report.dayRetryAfterMs]).toEqual(
+      [undefined, 1000, 0, 86_400],
+    );
   });
 
   test("reportFromMessage() reads a 413's limit and the size asked", () => {

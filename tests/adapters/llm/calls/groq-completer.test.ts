@@ -72,3 +72,61 @@ describe("LLM attempts told to the observer", () => {
     expect(seen.map((s) => s.outcome)).toEqual(["413", "5xx", "timeout", "429"]);
   });
 });
+
+describe("models the endpoint does not serve, and reasoning models", () => {
+  test("a 404 model_not_found is a 502 naming the model and the setting, not retried, counted model_unavailable", async () => {
+    const retired = createGroqCompleter({
+      apiKey: "gsk_fake_completer",
+      baseUrl: llm.baseUrl,
+      model: "llama-3.1-8b-instant",
+      timeoutMs: 2_000,
+      maxRetries: 2,
+      observe: (outcome) => seen.push({ outcome }),
+    });
+    const error = await retired.complete({
+      messages: [{ role: "user", content: "hello" }],
+      maxTokens: 64,
+      retryBudget: createRetryBudget(5_000),
+    }).catch((e) => e);
+    expect(error.code).toBe("upstream_error");
+    expect(error.message).toContain('"llama-3.1-8b-instant"');
+    expect(error.message).toContain("GROQ_MODEL");
+    expect(llm.calls).toHaveLength(1);
+    expect(seen.map((s) => s.outcome)).toEqual(["model_unavailable"]);
+  });
+
+  test("a 400 model_decommissioned is the same", async () => {
+    llm.respondWith(() => ({
+      status: 400,
+      body: {
+        error: {
+          message: "The model `x` has been decommissioned",
+          type: "invalid_request_error",
+          code: "model_decommissioned",
+        },
+      },
+    }));
+    const error = await ask().catch((e) => e);
+    expect(error.message).toContain("does not serve the model");
+    expect(seen.map((s) => s.outcome)).toEqual(["model_unavailable"]);
+  });
+
+  test("sends the reasoning fields it is given; an answer cut off by max_tokens before any content is cut short, not an error", async () => {
+    const reasoning = createGroqCompleter({
+      apiKey: "gsk_fake_completer",
+      baseUrl: llm.baseUrl,
+      model: "openai/gpt-oss-20b",
+      timeoutMs: 2_000,
+      maxRetries: 0,
+      reasoning: { reasoning_effort: "low", include_reasoning: false },
+    });
+    llm.respondWith(() => ({ content: "An answer.", reasoningTokens: 500 }));
+    const completion = await reasoning.complete({
+      messages: [{ role: "user", content: "hello" }],
+      maxTokens: 100,
+      retryBudget: createRetryBudget(5_000),
+    });
+    expect(llm.calls[0]!.reasoning).toEqual({ effort: "low", include: false, format: undefined });
+    expect(completion).toMatchObject({ text: "", cutShort: true, reasoningTokens: 100, outputTokens: 100 });
+  });
+});

@@ -4,7 +4,14 @@ import { type CallCosts, excerptRoom, linesTokens, planSummary } from "../../../
 import { transcriptLines } from "../../../../src/domain/reading/chunking.ts";
 import { generateCues } from "../../../support/long-transcript.ts";
 
-const COSTS: CallCosts = { answerPrompt: 300, notesPrompt: 250, combinePrompt: 280, output: 1024, notes: 320 };
+const COSTS: CallCosts = {
+  answerPrompt: 300,
+  notesPrompt: 250,
+  combinePrompt: 280,
+  output: 1024,
+  notes: 320,
+  reasoning: 0,
+};
 const lines = (minutes: number) => transcriptLines(generateCues(minutes * 60), "coarse");
 
 describe("planSummary()", () => {

@@ -1,0 +1,123 @@
+/** @module Reads the LLM endpoint's settings: `LLM_*` (or their `GROQ_*` synonyms), the model and its figures. */
+import type { EnvReader } from "./readers.ts";
+import type { LimitDialect } from "../../adapters/llm/budget/limits-report.ts";
+import { NO_STATED_LIMIT } from "../../adapters/llm/budget/headerless.ts";
+import { dialectOf, GROQ_BASE_URL, isPrivateEndpoint } from "../../adapters/llm/calls/groq-client.ts";
+import {
+  DEFAULT_MODEL,
+  modelFacts,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
+} from "../../adapters/llm/models/model-table.ts";
+
+/** The endpoint the answers are written by, and the model behind `chat-1.0`. */
+export interface LlmApiConfig {
+  /** `LLM_API_KEY` (or `GROQ_API_KEY`); without it the offline engine answers. */
+  apiKey?: string;
+  /** OpenAI-compatible base URL, as such clients take it (`https://api.groq.com/openai/v1`). */
+  baseUrl: string;
+  /** `LLM_MODEL` (or `GROQ_MODEL`). */
+  model: string;
+  /** How the endpoint writes its rate-limit headers: Groq's, or OpenAI's. */
+  dialect: LimitDialect;
+  /** `LLM_REASONING_EFFORT`: how hard a reasoning model thinks. */
+  reasoningEffort: ReasoningEffort;
+}
+
+/** The figures the LLM budget and planner start from, until the endpoint states its own. */
+export interface ModelFigures {
+  tokensPerMinute: number;
+  requestsPerMinute: number;
+  /** The day's limits (Groq's free plan): assumed only for a model of Groq's table, unless stated. */
+  tokensPerDay?: number;
+  requestsPerDay?: number;
+  /** `LLM_CONTEXT_TOKENS`, else the model table's; undefined: the endpoint's `/models`, else 8,192. */
+  contextTokens?: number;
+  /** The operator set `LLM_CONTEXT_TOKENS`: it wins over what the endpoint states. */
+  contextStated: boolean;
+  /** The operator set `LLM_TOKENS_PER_MINUTE`: an endpoint stating no limits is paced by it, never unpaced. */
+  limitsStated: boolean;
+  /** A private endpoint with no stated limits: unpaced from the start, and after one answer that states none. */
+  privateUnpaced: boolean;
+}
+
+/**
+ * The smallest per-minute figures Groq's free plan publishes today (gpt-oss), assumed for a model the table does not
+ * know until the endpoint's first answer states its own.
+ */
+const PROVISIONAL = { tokensPerMinute: 8_000, requestsPerMinute: 30 };
+
+/**
+ * @param read the environment reader (problems are collected, not thrown)
+ * @returns the endpoint's settings; a `GROQ_*` name and its `LLM_*` synonym set to different values is a problem
+ */
+export function readLlmApi(read: EnvReader): LlmApiConfig {
+  const apiKey = synonym(read, "LLM_API_KEY", "GROQ_API_KEY", (value) => value, true);
+  const baseUrl = synonym(read, "LLM_BASE_URL", "GROQ_BASE_URL", sdkBaseToOpenAi) ?? GROQ_BASE_URL;
+  const model = synonym(read, "LLM_MODEL", "GROQ_MODEL", (value) => value) ?? DEFAULT_MODEL;
+  return {
+    apiKey,
+    baseUrl,
+    model,
+    dialect: dialectOf(baseUrl),
+    reasoningEffort: read.oneOf("LLM_REASONING_EFFORT", REASONING_EFFORTS, "low"),
+  };
+}
+
+/**
+ * @param api the endpoint's settings
+ * @returns the figures to start from: the operator's, else the model table's free plan on Groq's API, else a private
+ *   endpoint's none, else provisional ones
+ */
+export function readModelFigures(read: EnvReader, api: LlmApiConfig): ModelFigures {
+  const facts = modelFacts(api.model);
+  const free = api.dialect === "groq" ? facts?.freePlan : undefined;
+  const limitsStated = read.raw("LLM_TOKENS_PER_MINUTE") !== undefined;
+  const privateUnpaced = !free && !limitsStated && isPrivateEndpoint(api.baseUrl);
+  const start = privateUnpaced
+    ? { tokensPerMinute: NO_STATED_LIMIT, requestsPerMinute: NO_STATED_LIMIT }
+    : free ?? PROVISIONAL;
+  return {
+    tokensPerMinute: read.int("LLM_TOKENS_PER_MINUTE", start.tokensPerMinute, 100, Number.MAX_SAFE_INTEGER),
+    requestsPerMinute: read.int("LLM_REQUESTS_PER_MINUTE", start.requestsPerMinute, 1, Number.MAX_SAFE_INTEGER),
+    // A plan's minute figures set by the operator are another plan than the free one: its day is not assumed.
+    tokensPerDay: limitsStated ? undefined : free?.tokensPerDay,
+    requestsPerDay: limitsStated ? undefined : free?.requestsPerDay,
+    contextTokens: read.optionalInt("LLM_CONTEXT_TOKENS", 1_024, 10_000_000) ?? facts?.contextTokens,
+    contextStated: read.raw("LLM_CONTEXT_TOKENS") !== undefined,
+    limitsStated,
+    privateUnpaced,
+  };
+}
+
+/**
+ * groq-sdk takes `GROQ_BASE_URL` as an origin and adds `/openai/v1`; a base already ending in `/v1` is taken as
+ * written.
+ */
+function sdkBaseToOpenAi(value: string): string {
+  return /\/v1$/.test(value) ? value : `${value}/openai/v1`;
+}
+
+/**
+ * Reads a setting known by two names: the neutral one wins; both set to values that differ (as read) stop start-up.
+ *
+ * @param fromSynonym turns the synonym's value into the neutral setting's form
+ * @param secret its values are never echoed in problems
+ */
+function synonym(
+  read: EnvReader,
+  name: string,
+  other: string,
+  fromSynonym: (value: string) => string,
+  secret = false,
+): string | undefined {
+  const url = /BASE_URL$/.test(name);
+  const own = url ? read.url(name, undefined) : read.raw(name);
+  const theirs = url ? read.url(other, undefined) : read.raw(other);
+  const converted = theirs === undefined ? undefined : fromSynonym(theirs);
+  if (own !== undefined && converted !== undefined && own !== converted) {
+    const shown = secret ? "" : `: ${JSON.stringify(own)} and ${JSON.stringify(theirs)}`;
+    read.fail(`${name} and ${other} name the same setting but differ${shown}; set only ${name}`);
+  }
+  return own ?? converted;
+}
