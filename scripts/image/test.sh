@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 export CONTAINERS_CONF="$PWD/scripts/image/containers.conf"
+export CONTAINERS_STORAGE_CONF="$PWD/scripts/image/storage.conf"
 export IMAGE_UNDER_TEST=${IMAGE_UNDER_TEST:-localhost/video-chat-service:test}
 for tool in podman runc mmdebstrap; do
   command -v "$tool" >/dev/null || { echo "$tool is missing: scripts/install-system-deps.sh installs it (as root)"; exit 1; }
@@ -14,7 +15,14 @@ done
 [ "$(id -u)" -eq 0 ] || { echo "the image suite runs podman as root"; exit 1; }
 
 started=$SECONDS
-# Both bases are made once per run; the build below reuses podman's layer cache between runs on one machine.
+# A clean slate: the previous run's images, containers and volumes (all in the suite's own storage) go first.
+# What this run makes stays until the next one, for a look after a failure.
+podman rm --all --force >/dev/null
+podman volume prune --force >/dev/null
+podman rmi --all --force >/dev/null
+# No container outlives the suite, even when the test process is killed (they all live in the suite's storage).
+trap 'podman rm --all --force --time 0 >/dev/null 2>&1 || true' EXIT
+# Both bases are made once per run, and the build's stages are cached within it.
 bases=$(bash scripts/image/local-bases.sh)
 bases_done=$SECONDS
 # shellcheck disable=SC2086 # two --build-arg words

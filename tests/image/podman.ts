@@ -45,8 +45,11 @@ export function startContainer(
     ...Object.entries(settings).flatMap(([key, value]) => ["--env", `${key}=${value}`]),
     IMAGE,
   ];
+  // The client's environment is otherwise emptied: it keeps the suite's podman settings and storage.
   const clientEnv: Record<string, string> = {};
-  if (process.env.CONTAINERS_CONF) clientEnv.CONTAINERS_CONF = process.env.CONTAINERS_CONF;
+  for (const name of ["CONTAINERS_CONF", "CONTAINERS_STORAGE_CONF"]) {
+    if (process.env[name]) clientEnv[name] = process.env[name]!;
+  }
   return startService(clientEnv, { command, timeoutMs: 30_000 });
 }
 
