@@ -8,6 +8,11 @@ command -v redis-server >/dev/null 2>&1 || needed+=(redis-server)
 command -v promtool >/dev/null 2>&1 || needed+=(prometheus)
 # ffprobe checks that each audio piece cut for speech-to-text decodes on its own (tests/e2e/speech*).
 command -v ffprobe >/dev/null 2>&1 || needed+=(ffmpeg)
+# The image suite (scripts/image/test.sh) builds and runs the container image with podman on runc, on bases that
+# mmdebstrap makes from Debian packages.
+command -v podman >/dev/null 2>&1 || needed+=(podman)
+command -v runc >/dev/null 2>&1 || needed+=(runc)
+command -v mmdebstrap >/dev/null 2>&1 || needed+=(mmdebstrap)
 [ ${#needed[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
   echo "missing ${needed[*]}: install them with your package manager (Debian: apt-get install ${needed[*]})"

@@ -53,6 +53,8 @@ suite "end-to-end (deno task server)" env E2E_TARGET=deno bun test --timeout 600
 # A short soak against the binary: steady mixed traffic, fails on any 500, hang or growing RSS.
 suite "soak (compiled binary, ${SOAK_SECONDS:-45} s)" env E2E_BINARY="$binary_dir/video-chat-service" SOAK_SECONDS="${SOAK_SECONDS:-45}" bun tests/soak/soak.run.ts
 rm -rf "$binary_dir"
+# The container image, built on local Debian bases and run with podman against the fakes (scripts/image/test.sh).
+suite "container image (podman)" bash scripts/image/test.sh
 
 stop_test_redis
 printf "suites:$summary\n"

@@ -1,0 +1,180 @@
+/** @module The deployment examples an operator copies (Containerfile, compose.yaml, Kubernetes) agree with the service. */
+// deno-lint-ignore-file no-explicit-any -- reads YAML whose shape each test checks where it uses it
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { loadConfig } from "../../src/app/config/config.ts";
+import { ROOT } from "../support/service-process.ts";
+
+const read = (path: string) => readFileSync(`${ROOT}${path}`, "utf8");
+type Yaml = any;
+const parseAll = (path: string): Yaml[] => [Bun.YAML.parse(read(path))].flat();
+
+const CONTAINERFILE = read("Containerfile");
+const COMPOSE: Yaml = Bun.YAML.parse(read("deploy/compose.yaml"));
+const MANIFESTS: Yaml[] = readdirSync(`${ROOT}deploy/kubernetes`).sort().flatMap((name) =>
+  parseAll(`deploy/kubernetes/${name}`)
+);
+const manifest = (kind: string, name: string): Yaml =>
+  MANIFESTS.find((m) => m.kind === kind && m.metadata.name === name);
+const DEPLOYMENT = manifest("Deployment", "video-chat-service");
+const CONTAINER = DEPLOYMENT.spec.template.spec.containers[0];
+
+/** The Containerfile's `ENV` settings of the final stage. */
+function imageEnv(): Record<string, string> {
+  const finalStage = CONTAINERFILE.slice(CONTAINERFILE.lastIndexOf("\nFROM "));
+  const env: Record<string, string> = {};
+  for (const block of finalStage.matchAll(/^ENV ((?:.*\\\n)*.*)$/gm)) {
+    for (const [, name, value] of block[1]!.matchAll(/([A-Z_]+)=(\S+)/g)) env[name!] = value!;
+  }
+  return env;
+}
+
+/** A compose value with `${NAME:-default}` and `${NAME:?message}` filled in as an operator's shell would. */
+function interpolate(value: unknown): string {
+  return String(value).replace(/\$\{\w+(?::-([^}]*)|:\?[^}]*)?\}/g, (_, fallback) => fallback ?? "set-by-operator");
+}
+
+/** Every variable name `loadConfig` reads when started on `env`, and whether that environment loads. */
+function namesRead(env: Record<string, string>): { read: Set<string>; problem?: string } {
+  const read = new Set<string>();
+  const recording = new Proxy(env, {
+    get(target, name) {
+      if (typeof name === "string") read.add(name);
+      return target[name as string];
+    },
+  });
+  try {
+    loadConfig(recording);
+    return { read };
+  } catch (error) {
+    return { read, problem: String(error) };
+  }
+}
+
+/** The environments the examples give a container, the image's own settings under them. */
+function exampleEnvironments(): Record<string, Record<string, string>> {
+  const environments: Record<string, Record<string, string>> = { Containerfile: imageEnv() };
+  for (const [name, service] of Object.entries<Yaml>(COMPOSE.services)) {
+    if (service.image !== "video-chat-service:latest") continue;
+    const env = Object.fromEntries(Object.entries<unknown>(service.environment).map(([k, v]) => [k, interpolate(v)]));
+    environments[`compose.yaml ${name}`] = { ...imageEnv(), ...env };
+  }
+  const secret = manifest("Secret", CONTAINER.envFrom[0].secretRef.name);
+  const env = Object.fromEntries(CONTAINER.env.map((e: { name: string; value: string }) => [e.name, e.value]));
+  environments["kubernetes Deployment"] = { ...imageEnv(), ...secret.stringData, ...env };
+  return environments;
+}
+
+describe("the Containerfile", () => {
+  test("Dockerfile and .dockerignore are copies of Containerfile and .containerignore (docker reads only those)", () => {
+    expect(read("Dockerfile")).toBe(CONTAINERFILE);
+    expect(read(".dockerignore")).toBe(read(".containerignore"));
+  });
+
+  test("the default build base is Bun at the version package-lock.json installs (the one the tests ran)", () => {
+    const locked = JSON.parse(read("package-lock.json")).packages["node_modules/bun"].version;
+    expect(/^ARG BUILD_IMAGE=docker\.io\/oven\/bun:(\S+)$/m.exec(CONTAINERFILE)?.[1]).toBe(locked);
+  });
+});
+
+describe("every variable the examples set is one the configuration reads, with a value it accepts", () => {
+  const environments = Object.entries(exampleEnvironments());
+
+  test("the image, both compose instances and the Kubernetes Deployment are checked", () => {
+    expect(environments.map(([where]) => where)).toEqual([
+      "Containerfile",
+      "compose.yaml chat-1",
+      "compose.yaml chat-2",
+      "kubernetes Deployment",
+    ]);
+  });
+
+  test.each(environments)("%s", (_where, env) => {
+    const { read, problem } = namesRead(env);
+    expect(problem).toBeUndefined();
+    expect(Object.keys(env).filter((name) => !read.has(name))).toEqual([]);
+  });
+
+  test("the check notices a name the configuration does not read", () => {
+    const { read } = namesRead({ ...imageEnv(), GROQ_APIKEY: "typo" });
+    expect(read.has("GROQ_APIKEY")).toBe(false);
+    expect(read.has("KEYS_FILE")).toBe(true);
+  });
+});
+
+describe("compose.yaml", () => {
+  const instances = Object.entries<Yaml>(COMPOSE.services).filter(([, s]) => s.image === "video-chat-service:latest");
+
+  test("runs two instances of the image sharing the file's Redis", () => {
+    expect(instances.length).toBe(2);
+    for (const [, service] of instances) {
+      expect(service.environment.REDIS_URL).toBe("redis://redis:6379");
+      expect(service.depends_on).toContain("redis");
+    }
+    expect(COMPOSE.services.redis.image).toMatch(/redis/);
+  });
+
+  test("publishes each public port, and each admin port on the host's loopback only", () => {
+    for (const [, service] of instances) {
+      const ports: string[] = service.ports;
+      expect(ports.filter((p) => p.endsWith(":3000")).length).toBe(1);
+      expect(ports.filter((p) => p.endsWith(":9100"))).toEqual([expect.stringMatching(/^127\.0\.0\.1:\d+:9100$/)]);
+    }
+  });
+
+  test("read-only but for a /data volume, with a stop grace longer than the service's", () => {
+    for (const [, service] of instances) {
+      expect(service.read_only).toBe(true);
+      expect(service.volumes).toEqual([expect.stringMatching(/^[\w-]+:\/data$/)]);
+      expect(Number.parseInt(service.stop_grace_period) * 1000).toBeGreaterThan(
+        Number(service.environment.SHUTDOWN_GRACE_MS),
+      );
+    }
+  });
+});
+
+describe("the Kubernetes manifests", () => {
+  const env = Object.fromEntries(CONTAINER.env.map((e: { name: string; value: string }) => [e.name, e.value]));
+  const ports = Object.fromEntries(CONTAINER.ports.map((p: { name: string; containerPort: number }) => [p.name, p]));
+
+  test("the probes ask the admin listener's /healthz and /readyz, on the port ADMIN_PORT opens on the pod", () => {
+    expect(CONTAINER.livenessProbe.httpGet).toEqual({ path: "/healthz", port: "admin" });
+    expect(CONTAINER.readinessProbe.httpGet).toEqual({ path: "/readyz", port: "admin" });
+    expect(ports.admin.containerPort).toBe(Number(env.ADMIN_PORT));
+    expect(ports.http.containerPort).toBe(Number(env.PORT));
+    expect(env.ADMIN_HOST).toBe("0.0.0.0");
+  });
+
+  test("the Service exposes the public port only", () => {
+    const service = manifest("Service", "video-chat-service");
+    expect(service.spec.ports.map((p: { targetPort: string }) => p.targetPort)).toEqual(["http"]);
+    expect(service.spec.selector).toEqual(DEPLOYMENT.spec.selector.matchLabels);
+  });
+
+  test("the grace period covers the preStop pause and SHUTDOWN_GRACE_MS", () => {
+    const pause = CONTAINER.lifecycle.preStop.sleep.seconds;
+    expect(DEPLOYMENT.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(
+      pause + Number(env.SHUTDOWN_GRACE_MS) / 1000,
+    );
+  });
+
+  test("runs as the image's user on a read-only root filesystem, /data a volume of the pod", () => {
+    const pod = DEPLOYMENT.spec.template.spec;
+    const user = /^USER (\d+):(\d+)$/m.exec(CONTAINERFILE.slice(CONTAINERFILE.lastIndexOf("\nFROM ")));
+    expect([pod.securityContext.runAsUser, pod.securityContext.runAsGroup]).toEqual([
+      Number(user![1]),
+      Number(user![2]),
+    ]);
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    expect(CONTAINER.securityContext.readOnlyRootFilesystem).toBe(true);
+    const mount = CONTAINER.volumeMounts.find((m: { mountPath: string }) => m.mountPath === "/data");
+    expect(pod.volumes.map((v: { name: string }) => v.name)).toContain(mount.name);
+  });
+
+  test("the Secret's REDIS_URL names the Redis Service of redis.yaml", () => {
+    const secret = manifest("Secret", CONTAINER.envFrom[0].secretRef.name);
+    const redis = manifest("Service", "redis");
+    expect(new URL(secret.stringData.REDIS_URL).port).toBe(String(redis.spec.ports[0].port));
+    expect(new URL(secret.stringData.REDIS_URL).hostname).toBe(redis.metadata.name);
+  });
+});
