@@ -1,0 +1,67 @@
+/** @module How the fake YouTube treats client identities: the app versions it has retired, and how it says so. */
+import { fixture } from "./fixtures.ts";
+
+/**
+ * How YouTube refuses an app version it no longer serves: HTTP 400 `FAILED_PRECONDITION` on the player call (2024-2026
+ * reports), a 200 whose status is `ERROR` with "no longer supported" (2026-04), or one whose sub-reason asks for the
+ * latest version of the app (2023).
+ */
+export type RetiredForm = "400" | "unsupported" | "latest-version";
+
+/** A client name's oldest version still served, and how older ones are refused. */
+export interface Retirement {
+  current: string;
+  form: RetiredForm;
+}
+
+/** Client name → its retirement; names not listed are served whatever their version. */
+export type RetirementPolicy = Readonly<Record<string, Retirement>>;
+
+/**
+ * As YouTube answered in late 2026: ANDROID and IOS versions before 21 refused with HTTP 400 (ANDROID 20.10.38 stopped
+ * working for captions in August 2026; 21.x is what yt-dlp sends since July).
+ */
+export const LATE_2026: RetirementPolicy = {
+  ANDROID: { current: "21", form: "400" },
+  IOS: { current: "21", form: "400" },
+};
+
+/** The identity a player call's body presents. */
+export function presentedClient(body: string | undefined): { name: string; version: string } | undefined {
+  try {
+    const client = JSON.parse(body ?? "{}")?.context?.client;
+    if (typeof client?.clientName !== "string") return undefined;
+    return { name: client.clientName, version: String(client.clientVersion ?? "") };
+  } catch {
+    return undefined;
+  }
+}
+
+/** @returns YouTube's refusal of a retired identity, or undefined when the identity is served */
+export function retiredAnswer(policy: RetirementPolicy, body: string | undefined): Response | undefined {
+  const client = presentedClient(body);
+  const rule = client && policy[client.name];
+  if (!client || !rule || !olderThan(client.version, rule.current)) return undefined;
+  if (rule.form === "400") {
+    return new Response(fixture("player_failed_precondition.json"), {
+      status: 400,
+      headers: { "content-type": "application/json; charset=UTF-8" },
+    });
+  }
+  const file = rule.form === "unsupported"
+    ? "player_client_unsupported.innertube.json"
+    : "player_latest_version.innertube.json";
+  return new Response(fixture(file), { headers: { "content-type": "application/json; charset=UTF-8" } });
+}
+
+/** @returns whether `version` is older than `current` (numbers compared part by part); a version not in numbers is */
+function olderThan(version: string, current: string): boolean {
+  if (!/^\d+(\.\d+)*$/.test(version)) return true;
+  const a = version.split(".").map(Number);
+  const b = current.split(".").map(Number);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const difference = (a[i] ?? 0) - (b[i] ?? 0);
+    if (difference !== 0) return difference < 0;
+  }
+  return false;
+}
