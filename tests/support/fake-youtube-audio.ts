@@ -2,7 +2,7 @@
 // deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { LATE_2026, retiredAnswer } from "./fake-youtube-clients.ts";
+import { LATE_2026, POT_REQUIRED, retiredAnswer } from "./fake-youtube-clients.ts";
 import { fixture, VIDEOS } from "./fixtures.ts";
 
 const AUDIO_DIR = fileURLToPath(new URL("../fixtures/audio/", import.meta.url));
@@ -40,6 +40,7 @@ export interface AudioSeen {
   endpoint: "player" | "caption" | "audio" | "other";
   /** The peer's address (a proxy's outgoing address when there is one). */
   ip: string;
+  /** The client of a player call, or the one an audio URL was given to (its `c`). */
   client?: string;
   videoId?: string;
   range?: string;
@@ -100,7 +101,8 @@ export function startFakeYoutubeAudio(): FakeYoutubeAudio {
         const answer = blocked.has(ip)
           ? new Response("Too Many Requests", { status: 429, headers: { "retry-after": "30" } })
           : audio(url, ip, range);
-        return note({ endpoint: "audio", videoId: url.searchParams.get("id") ?? "", range }, answer);
+        const client = url.searchParams.get("c") ?? undefined;
+        return note({ endpoint: "audio", videoId: url.searchParams.get("id") ?? "", range, client }, answer);
       }
       return note({ endpoint: "other" }, new Response("Not found", { status: 404 }));
     },
@@ -152,9 +154,6 @@ function playerFor(videoId: string, client: string | undefined, ip: string): str
   player.streamingData.adaptiveFormats = [...video, ...audio];
   return JSON.stringify(player);
 }
-
-/** Clients whose audio URLs YouTube serves only with a proof-of-origin token (`pot`): 403 without, as in late 2026. */
-const POT_REQUIRED = new Set(["ANDROID", "IOS"]);
 
 /**
  * The audio bytes asked for: 403 unless asked from the address the URL is bound to, with a `pot` for the clients that

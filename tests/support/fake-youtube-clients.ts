@@ -65,3 +65,26 @@ function olderThan(version: string, current: string): boolean {
   }
   return false;
 }
+
+/** Clients whose audio URLs YouTube serves only with a proof-of-origin token (`pot`): 403 without, as in late 2026. */
+export const POT_REQUIRED = new Set(["ANDROID", "IOS"]);
+
+/** The bytes every audio URL of the captured video serves (the fake checks who may fetch them, not what they are). */
+const AUDIO_BYTES = new Uint8Array(4096).map((_, i) => i % 251);
+
+/**
+ * `GET /videoplayback` of the captured video: 403 for a client that needs a token and sent none (its `c`), else the
+ * range asked (206).
+ */
+export function audioAnswer(url: URL, range: string | null): Response {
+  if (POT_REQUIRED.has(url.searchParams.get("c") ?? "") && !url.searchParams.has("pot")) {
+    return new Response("", { status: 403 });
+  }
+  const match = /^bytes=(\d+)-(\d*)$/.exec(range ?? "");
+  const start = Math.min(Number(match?.[1] ?? 0), AUDIO_BYTES.length - 1);
+  const end = Math.min(AUDIO_BYTES.length - 1, match?.[2] ? Number(match[2]) : AUDIO_BYTES.length - 1);
+  return new Response(AUDIO_BYTES.slice(start, end + 1), {
+    status: 206,
+    headers: { "content-range": `bytes ${start}-${end}/${AUDIO_BYTES.length}`, "content-type": "audio/mp4" },
+  });
+}

@@ -1,6 +1,6 @@
 /** @module Loopback fake of YouTube's player, watch-page and caption endpoints, built from captured responses. */
 import { padded, resetMidBody, trickle } from "./fault-bodies.ts";
-import { LATE_2026, retiredAnswer, type RetirementPolicy } from "./fake-youtube-clients.ts";
+import { audioAnswer, LATE_2026, retiredAnswer, type RetirementPolicy } from "./fake-youtube-clients.ts";
 import { fixture, VIDEOS } from "./fixtures.ts";
 import { startLoopbackServer } from "./loopback-server.ts";
 
@@ -17,6 +17,9 @@ export type Fault =
   | { kind: "oversized"; padBytes: number };
 
 export type Endpoint = "player" | "watch" | "caption";
+
+/** What the fake serves besides the endpoints faults are played on: audio of the captured video. */
+type Other = "audio" | "other";
 
 /**
  * Which page `GET /watch` serves: the real one, the EU consent wall, or reCAPTCHA. `consent` is the captured 2021 wall,
@@ -49,7 +52,7 @@ export interface PlayerGate {
 
 /** One request the fake received. */
 export interface Seen {
-  endpoint: Endpoint | "other";
+  endpoint: Endpoint | Other;
   path: string;
   query: Record<string, string>;
   body?: string;
@@ -73,7 +76,7 @@ export const CONSENT_COOKIE = "CONSENT=YES+cb.20210328-17-p0.de+FX+119";
 export interface FakeYoutube {
   origin: string;
   seen: Seen[];
-  count(endpoint: Endpoint): number;
+  count(endpoint: Endpoint | "audio"): number;
   /** Plays `fault` on every request to `endpoint` until cleared (undefined clears). */
   setFault(endpoint: Endpoint, fault: Fault | undefined): void;
   /**
@@ -155,7 +158,10 @@ export function startFakeYoutube(options: { latencyMs?: number; anyVideo?: boole
     if (bound && endpoint === "caption" && playerAddress.get(url.searchParams.get("v") ?? "") !== address) {
       return new Response("", { status: 403 });
     }
-    const fault = endpoint === "other" ? undefined : faults.get(endpoint);
+    // A retired app version is refused whatever else the call says (keyed or not, fault or not).
+    const retired = endpoint === "player" ? retiredAnswer(retirement, body) : undefined;
+    if (retired) return retired;
+    const fault = endpoint === "other" || endpoint === "audio" ? undefined : faults.get(endpoint);
     if (fault) {
       const played = await play(fault);
       if (played) return played;
@@ -165,16 +171,13 @@ export function startFakeYoutube(options: { latencyMs?: number; anyVideo?: boole
   }
 
   function answer(
-    endpoint: Endpoint | "other",
+    endpoint: Endpoint | Other,
     url: URL,
     body: string | undefined,
     client: string | undefined,
     headers: Headers,
   ): Response | Promise<Response> {
     if (endpoint === "player") {
-      // A retired app version is refused whatever else the call says, keyed or not.
-      const retired = retiredAnswer(retirement, body);
-      if (retired) return retired;
       const blocked = !url.searchParams.has("key") && (gate.blockKeyless || gate.blockClients?.includes(client ?? ""));
       if (blocked) return json(fixture(VIDEOS.botCheck.player));
       if (gate.garbleKeyless && !url.searchParams.has("key")) return json("{}");
@@ -183,6 +186,7 @@ export function startFakeYoutube(options: { latencyMs?: number; anyVideo?: boole
         ? withTracks(playerResponse(body), (tracks) => gate.tracks!(client ?? "", tracks))
         : playerResponse(body);
     }
+    if (endpoint === "audio") return audioAnswer(url, headers.get("range"));
     if (endpoint === "watch") return html(watchBody(watchPage, headers.get("cookie") ?? undefined));
     if (endpoint === "caption") {
       if (isGated(url)) return new Response("", { headers: { "content-type": "text/xml" } });
@@ -230,8 +234,9 @@ export function startFakeYoutube(options: { latencyMs?: number; anyVideo?: boole
   };
 }
 
-function endpointOf(path: string): Endpoint | "other" {
+function endpointOf(path: string): Endpoint | Other {
   if (path === "/youtubei/v1/player") return "player";
+  if (path === "/videoplayback") return "audio";
   if (path === "/watch") return "watch";
   if (path === "/api/timedtext") return "caption";
   return "other";
@@ -250,8 +255,10 @@ function playerResponse(body: string | undefined): Response {
   // A capture standing for a video it was not made of answers about the id asked, as YouTube would (but the answer
   // about another video, which is the point of `otherVideo`).
   const captured = /"videoDetails":\s*\{\s*"videoId":\s*"([^"]+)"/.exec(text)?.[1];
-  if (!captured || captured === videoId || videoId === VIDEOS.otherVideo.id) return json(text);
-  return json(text.replaceAll(captured, videoId));
+  // Its audio URLs name the client that asked (`c=`), as YouTube's do: the capture was made as ANDROID.
+  const asked = text.replaceAll("&c=ANDROID&", `&c=${clientOf(body) ?? ""}&`);
+  if (!captured || captured === videoId || videoId === VIDEOS.otherVideo.id) return json(asked);
+  return json(asked.replaceAll(captured, videoId));
 }
 
 /** The normal video's player answer for any well-formed id not captured, under that id (caption URLs included). */
@@ -273,7 +280,7 @@ async function withTracks(
 }
 
 /** What a blocked address gets from every endpoint. */
-function refusal(kind: BlockKind, endpoint: Endpoint | "other"): Response {
+function refusal(kind: BlockKind, endpoint: Endpoint | Other): Response {
   if (kind === "429") return new Response("Too Many Requests", { status: 429 });
   if (kind === "sorry") {
     return new Response("", {

@@ -25,7 +25,7 @@ export function audioUnreadable(videoId: string, why: string, cause?: unknown): 
  *   needs a proof-of-origin token: another client's URL may be served
  */
 export function isAudioRefused(error: unknown): boolean {
-  return isAppError(error, "transcript_unavailable") && httpStatusOf(error.cause) === 403;
+  return isAppError(error, "transcript_unavailable") && httpStatusOf(error) === 403;
 }
 
 /**
@@ -79,7 +79,8 @@ async function readRange(
     // 403 (the URL needs a PoToken, or was bound to another address), 404, a body over the cap: the audio cannot be
     // read.
     if (isAppError(error, "upstream_error")) {
-      throw audioUnreadable(videoId, error.message.replace(/; try again later$/, ""), error);
+      // The status goes along (not the AppError itself: an AppError's cause is taken for the error to answer with).
+      throw audioUnreadable(videoId, error.message.replace(/; try again later$/, ""), error.cause);
     }
     throw error;
   }

@@ -4,7 +4,7 @@ import type { Config } from "../config/config.ts";
 import type { YoutubeRow } from "./probe.ts";
 
 /** Where newer client versions are published, for when the service's own table is behind too. */
-const NEWER = "yt-dlp's client table (yt_dlp/extractor/youtube/_base.py)";
+const NEWER = "yt-dlp's client table, yt_dlp/extractor/youtube/_base.py";
 
 /**
  * @param rows what every route and client got
@@ -41,8 +41,8 @@ function retiredAdvice(rows: readonly YoutubeRow[], config: Config): string[] {
     const variable = use === "captions" ? "YOUTUBE_CLIENTS" : "YOUTUBE_AUDIO_CLIENTS";
     const configured = (use === "captions" ? config.youtube.clients : config.youtube.audioClients)
       .map((c) => `${c.name}:${c.name === name && c.version === version ? newest(name, version) : c.version}`);
-    return `YouTube refuses ${label} as retired: set ${variable}=${configured.join(",")} ` +
-      `(newer versions, when YouTube retires these too: ${NEWER})`;
+    return `YouTube refuses ${label} as retired: set ${variable}=${configured.join(",")}; when YouTube retires ` +
+      `those too, the versions its apps send now are in ${NEWER}`;
   });
 }
 
@@ -70,7 +70,7 @@ function gatedAdvice(rows: readonly YoutubeRow[]): string[] {
   if (!captionRows.some((r) => r.player === "gated")) return [];
   return [
     "YouTube gates the caption tracks of every client of YOUTUBE_CLIENTS behind a proof-of-origin token: add a " +
-    `client whose tracks are not (see ${NEWER})`,
+    `client whose tracks are not (${NEWER} lists the clients)`,
   ];
 }
 
@@ -79,7 +79,7 @@ function audioAdvice(rows: readonly YoutubeRow[]): string[] {
   if (audio.length === 0 || audio.some((r) => r.audio === "ok")) return [];
   return [
     "No client of YOUTUBE_AUDIO_CLIENTS reached a video's audio: with STT=groq, caption-less videos answer 422 until " +
-    `it names a client whose audio needs no proof-of-origin token (see ${NEWER})`,
+    `it names a client whose audio needs no proof-of-origin token (${NEWER} says which)`,
   ];
 }
 

@@ -21,8 +21,7 @@ export function createUpstreamMetrics(
   const registers = [registry];
   const youtubeCalls = batchedCounter({
     name: "vcs_youtube_requests_total",
-    help:
-      "YouTube calls by kind (player, watch_page, caption) and outcome (ok, blocked, unavailable, " +
+    help: "YouTube calls by kind (player, watch_page, caption) and outcome (ok, blocked, unavailable, " +
       "retired: the client identity refused, timeout, error).",
     labelNames: ["call", "outcome"],
     registers,

@@ -136,6 +136,7 @@ describe("createPrometheusMetrics()", () => {
       "vcs_refused_requests_total",
       "vcs_stt_audio_seconds_total",
       "vcs_stt_uploads_total",
+      "vcs_youtube_client_up",
       "vcs_youtube_request_duration_seconds",
       "vcs_youtube_requests_total",
       "vcs_youtube_route_requests_total",
