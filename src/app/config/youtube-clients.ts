@@ -27,8 +27,9 @@ export function readYoutubeClients(read: EnvReader): { clients: ClientSetting[];
 function readList(read: EnvReader, variable: string, defaults: readonly string[]): ClientSetting[] {
   const example = defaults.map((name) => `${name}:${currentVersion(name)}`).join(",");
   const clients = read.list(variable).map((entry) => {
-    const [name, version] = entry.split(":").map((s) => s.trim());
-    if (!name || !version || !/^[A-Z][A-Z0-9_]*$/.test(name) || !/^\d+(\.\d+)*$/.test(version)) {
+    const parts = entry.split(":").map((s) => s.trim());
+    const [name, version] = parts;
+    if (parts.length !== 2 || !name || !version || !/^[A-Z][A-Z0-9_]*$/.test(name) || !/^\d+(\.\d+)*$/.test(version)) {
       read.fail(
         `${variable} must list NAME:VERSION pairs such as ${example} (names in capitals, versions in numbers and ` +
           `dots): current entry is ${JSON.stringify(entry)}`,
