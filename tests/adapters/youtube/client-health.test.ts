@@ -50,7 +50,7 @@ describe("ClientTrail", () => {
     trail.note(android!, "retired");
     trail.note(ios!, "ok");
     expect(trail.answers).toEqual({ ANDROID: "retired", IOS: "ok" });
-    expect(trail.retired).toEqual([android]);
+    expect(trail.retired).toEqual([android!]);
     expect([trail.isRetired(android!), trail.isRetired(ios!)]).toEqual([true, false]);
     expect(health.snapshot().map((c) => c.up)).toEqual([false, true]);
   });
