@@ -1,5 +1,6 @@
 /** @module Where a caption-less video's audio may come from: the audio clients' URLs first, the primary's last. */
 import { isAppError } from "../../domain/errors.ts";
+import { downloadAudio, isAudioRefused } from "./audio-download.ts";
 import { type AudioFormat, lowestDirectAudio } from "../youtube/audio-formats.ts";
 import { clientAnswer, type ClientHealth } from "../youtube/client-health.ts";
 import type { InnertubeClient } from "../youtube/innertube-clients.ts";
@@ -51,4 +52,37 @@ export async function* audioSources(input: AudioSourceInput): AsyncGenerator<Aud
   }
   const own = lowestDirectAudio(input.info.audioFormats ?? []);
   if (own) yield { format: own, client: input.client };
+}
+
+/** The sources of one video: the first already read (to size the work), the others still to ask. */
+export interface AudioSources {
+  first: AudioSource;
+  rest: AsyncGenerator<AudioSource>;
+}
+
+/**
+ * @param sources the first source and the ones after it
+ * @param at the video's transport and id, and the download's bounds
+ * @returns the first source's audio, or the next one's while YouTube refuses a URL with 403
+ * @throws {AppError} the last refusal when every source was refused, or the download's other errors at once
+ */
+export async function downloadFirst(
+  sources: AudioSources,
+  at: { transport: YoutubeTransport; videoId: string; maxBytes: number; rangeBytes?: number; signal?: AbortSignal },
+): Promise<{ bytes: Uint8Array; format: AudioFormat }> {
+  let source = sources.first;
+  for (;;) {
+    try {
+      const bytes = await downloadAudio(at.transport, at.videoId, source.format, {
+        ...at,
+        userAgent: source.client?.userAgent,
+      });
+      return { bytes, format: source.format };
+    } catch (error) {
+      if (!isAudioRefused(error)) throw error;
+      const next = await sources.rest.next();
+      if (next.done) throw error;
+      source = next.value;
+    }
+  }
 }

@@ -6,8 +6,8 @@ import type { ClientHealth } from "../youtube/client-health.ts";
 import type { InnertubeClient } from "../youtube/innertube-clients.ts";
 import type { PlayerInfo } from "../youtube/player-response.ts";
 import type { YoutubeTransport } from "../youtube/transport.ts";
-import { audioUnreadable, downloadAudio, isAudioRefused } from "./audio-download.ts";
-import { type AudioSource, audioSources } from "./audio-sources.ts";
+import { audioUnreadable } from "./audio-download.ts";
+import { type AudioSources, audioSources, downloadFirst } from "./audio-sources.ts";
 import type { AudioPiece } from "./audio-pieces.ts";
 import { type SpeechObserver, transcribePieces } from "./piece-transcription.ts";
 import type { SpeechBudget } from "./speech-budget.ts";
@@ -111,34 +111,10 @@ export function createSpeechReader(options: SpeechReaderOptions): SpeechReader {
     },
   };
 
-  /** The first source's audio, or the next one's while YouTube refuses a URL with 403. */
-  async function download(
-    input: SpeechInput,
-    sources: { first: AudioSource; rest: AsyncGenerator<AudioSource> },
-  ): Promise<{ bytes: Uint8Array; format: AudioFormat }> {
-    let source = sources.first;
-    for (;;) {
-      try {
-        const bytes = await downloadAudio(input.transport, input.videoId, source.format, {
-          maxBytes: MAX_AUDIO_BYTES,
-          rangeBytes: options.rangeBytes,
-          signal: input.query.signal,
-          userAgent: source.client?.userAgent,
-        });
-        return { bytes, format: source.format };
-      } catch (error) {
-        if (!isAudioRefused(error)) throw error;
-        const next = await sources.rest.next();
-        if (next.done) throw error;
-        source = next.value;
-      }
-    }
-  }
-
   /** Inside a slot: the budget's seconds, the download, the pieces, their transcription. */
   async function transcribe(
     input: SpeechInput,
-    sources: { first: AudioSource; rest: AsyncGenerator<AudioSource> },
+    sources: AudioSources,
     expected: number,
     deadline: number,
   ): Promise<Transcript> {
@@ -147,7 +123,12 @@ export function createSpeechReader(options: SpeechReaderOptions): SpeechReader {
     const started = now();
     let cut: { pieces: AudioPiece[]; durationSeconds: number };
     try {
-      const { bytes, format } = await download(input, sources);
+      const { bytes, format } = await downloadFirst(sources, {
+        ...input,
+        maxBytes: MAX_AUDIO_BYTES,
+        rangeBytes: options.rangeBytes,
+        signal: input.query.signal,
+      });
       // Loaded with the first caption-less video: Mediabunny costs a service that never meets one nothing at start-up.
       const { AudioFormatError, cutAudio } = await import("./audio-pieces.ts");
       cut = await cutAudio(bytes, options.chunkBytes).catch((error) => {

@@ -1,6 +1,6 @@
 /** @module Tests of audio-sources.ts: the audio clients' URLs first and one at a time, the primary's last. */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { audioSources } from "../../../src/adapters/speech/audio-sources.ts";
+import { audioSources, downloadFirst } from "../../../src/adapters/speech/audio-sources.ts";
 import { createClientHealth } from "../../../src/adapters/youtube/client-health.ts";
 import { innertubeClient, innertubeClients } from "../../../src/adapters/youtube/innertube-clients.ts";
 import { askPlayer } from "../../../src/adapters/youtube/player-request.ts";
@@ -46,6 +46,24 @@ describe("audioSources()", () => {
     const sources = audioSources({ transport, videoId, info, client: android, audioClients: [retired], health });
     expect((await sources.next()).value!.client!.name).toBe("ANDROID");
     expect(health.snapshot()).toEqual([{ client: "IOS", version: "20.10.4", up: false }]);
+  });
+
+  test("downloadFirst() moves past a URL refused with 403 to the next source", async () => {
+    const info = await primary();
+    youtube.reset();
+    // ANDROID as an audio client first: its URL needs a token (403); VISIONOS's is served.
+    const audioClients = innertubeClients([{ name: "ANDROID", version: "21.26.364" }, {
+      name: "VISIONOS",
+      version: "1.02",
+    }]);
+    const rest = audioSources({ transport, videoId, info, client: android, audioClients });
+    const first = (await rest.next()).value!;
+    const { bytes, format } = await downloadFirst({ first, rest }, { transport, videoId, maxBytes: 1_000_000 });
+    expect(bytes.byteLength).toBeGreaterThan(1000);
+    expect(format.itag).toBe(249);
+    const audio = youtube.seen.filter((s) => s.endpoint === "audio").map((s) => `${s.client}:${s.status}`);
+    expect(audio[0]).toBe("ANDROID:403");
+    expect(audio.slice(1).every((entry) => entry === "VISIONOS:206")).toBe(true);
   });
 
   test("a caption-less video no client offers audio for yields nothing", async () => {
