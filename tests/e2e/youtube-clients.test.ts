@@ -1,6 +1,6 @@
 /** @module End-to-end tests of InnerTube client identities: a retired client survived, all retired refused, seen. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import type { RetiredForm } from "../support/fake-youtube-clients.ts";
+import type { RetiredForm } from "../support/fake-youtube-rules.ts";
 import { fixture, VIDEOS } from "../support/fixtures.ts";
 import { parseSamples, sampleKey } from "../support/prometheus-text.ts";
 import { requestLogLines } from "../support/request-log-lines.ts";

@@ -1,6 +1,16 @@
 /** @module Loopback fake of YouTube's player, watch-page and caption endpoints, built from captured responses. */
 import { padded, resetMidBody, trickle } from "./fault-bodies.ts";
-import { audioAnswer, LATE_2026, retiredAnswer, type RetirementPolicy } from "./fake-youtube-clients.ts";
+import {
+  audioAnswer,
+  isGated,
+  LATE_2026,
+  refusesTranslation,
+  retiredAnswer,
+  type RetirementPolicy,
+  type TranslationLimit,
+} from "./fake-youtube-rules.ts";
+
+export type { TranslationLimit } from "./fake-youtube-rules.ts";
 import { fixture, VIDEOS } from "./fixtures.ts";
 import { startLoopbackServer } from "./loopback-server.ts";
 
@@ -27,13 +37,6 @@ type Other = "audio" | "other";
  * accepted the banner holds, as YouTube's wall is today; `consent-invalid` lacks its `v` input.
  */
 export type WatchPage = "page" | "consent" | "consent-current" | "consent-invalid" | "recaptcha";
-
-/**
- * How the fake answers translated caption requests (`tlang`): `none` serves them; `plain` answers 429 unless the
- * request looks like YouTube's web player's (its `c=WEB`/`cplayer` parameters, a browser user agent and a watch-page
- * referer), as YouTube did from addresses it did not block; `all` answers 429 to every one.
- */
-export type TranslationLimit = "none" | "plain" | "all";
 
 /** Player calls the fake answers with the bot check, as YouTube does for blocked clients. */
 export interface PlayerGate {
@@ -306,20 +309,6 @@ function versionOf(body: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Caption URLs YouTube serves only with a proof-of-origin token: any `exp` value `xpe` or `xpv` (an empty 200 else). */
-function isGated(url: URL): boolean {
-  return url.searchParams.getAll("exp").flatMap((v) => v.split(",")).some((v) => v === "xpe" || v === "xpv");
-}
-
-/** Whether a translated caption request is refused with 429 under `limit`. */
-function refusesTranslation(limit: TranslationLimit, url: URL, headers: Headers): boolean {
-  if (limit === "all") return true;
-  if (limit === "none") return false;
-  const webPlayer = url.searchParams.get("c") === "WEB" && url.searchParams.get("cplayer") === "UNIPLAYER";
-  const browser = /^Mozilla\//.test(headers.get("user-agent") ?? "");
-  return !(webPlayer && browser && /\/watch\?v=/.test(headers.get("referer") ?? ""));
 }
 
 function clientOf(body: string | undefined): string | undefined {

@@ -1,4 +1,4 @@
-/** @module How the fake YouTube treats client identities: the app versions it has retired, and how it says so. */
+/** @module What the fake YouTube refuses as YouTube does: retired app versions, gated captions, translations, audio. */
 import { fixture } from "./fixtures.ts";
 
 /**
@@ -87,4 +87,25 @@ export function audioAnswer(url: URL, range: string | null): Response {
     status: 206,
     headers: { "content-range": `bytes ${start}-${end}/${AUDIO_BYTES.length}`, "content-type": "audio/mp4" },
   });
+}
+
+/**
+ * How the fake answers translated caption requests (`tlang`): `none` serves them; `plain` answers 429 unless the
+ * request looks like YouTube's web player's (its `c=WEB`/`cplayer` parameters, a browser user agent and a watch-page
+ * referer), as YouTube did from addresses it did not block; `all` answers 429 to every one.
+ */
+export type TranslationLimit = "none" | "plain" | "all";
+
+/** Caption URLs YouTube serves only with a proof-of-origin token: any `exp` value `xpe` or `xpv` (an empty 200 else). */
+export function isGated(url: URL): boolean {
+  return url.searchParams.getAll("exp").flatMap((v) => v.split(",")).some((v) => v === "xpe" || v === "xpv");
+}
+
+/** Whether a translated caption request is refused with 429 under `limit`. */
+export function refusesTranslation(limit: TranslationLimit, url: URL, headers: Headers): boolean {
+  if (limit === "all") return true;
+  if (limit === "none") return false;
+  const webPlayer = url.searchParams.get("c") === "WEB" && url.searchParams.get("cplayer") === "UNIPLAYER";
+  const browser = /^Mozilla\//.test(headers.get("user-agent") ?? "");
+  return !(webPlayer && browser && /\/watch\?v=/.test(headers.get("referer") ?? ""));
 }
