@@ -1,23 +1,14 @@
 /** @module What each InnerTube client answered: per fetch for the request log, per client for metrics. */
-import { isAppError } from "../../domain/errors.ts";
 import { clientLabel, type InnertubeClient } from "./innertube-clients.ts";
-import { isRetired } from "./retired-client.ts";
+import { type YoutubeOutcome, youtubeOutcome } from "./observed-call.ts";
 import { isUnreadable } from "./unreadable.ts";
 
-/** How one client's player call ended, as the request log and the doctor name it. */
-export type ClientAnswer = "ok" | "retired" | "blocked" | "unavailable" | "unreadable" | "timeout" | "error";
+/** How one client's player call ended, as the request log and the doctor name it: a call's outcome, or unreadable. */
+export type ClientAnswer = YoutubeOutcome | "unreadable";
 
 /** @returns what a failed player call says about its client */
 export function clientAnswer(error: unknown): ClientAnswer {
-  if (isRetired(error)) return "retired";
-  if (isUnreadable(error)) return "unreadable";
-  if (isAppError(error, "upstream_blocked")) return "blocked";
-  if (isAppError(error, "upstream_timeout")) return "timeout";
-  if (
-    isAppError(error, "video_unavailable") || isAppError(error, "video_age_restricted") ||
-    isAppError(error, "video_unplayable")
-  ) return "unavailable";
-  return "error";
+  return isUnreadable(error) ? "unreadable" : youtubeOutcome(error);
 }
 
 /** Whether each configured client was last seen served or refused as retired, as this instance saw it. */
