@@ -15,16 +15,16 @@ export interface InnertubeClient {
 /** What the table knows about one client name; the user agent may carry the version. */
 interface KnownClient {
   id: number;
-  /** The version yt-dlp sends (what YouTube accepts as current); the default when configured without one. */
+  /** The version the app sends today (one YouTube serves); the default when configured without one. */
   version: string;
   userAgent(version: string): string;
   context: Readonly<Record<string, string | number>>;
 }
 
 /**
- * Every client the service knows, as the apps present themselves. The one place to update when YouTube retires a
- * version: yt-dlp's client table (`yt_dlp/extractor/youtube/_base.py`) says what the apps send now. As of its
- * 2026-08 snapshot: ANDROID 21.26.364 and IOS 21.26.4 since 2026-07-09, VISIONOS 1.02 since 2026-07-20.
+ * Every client the service knows, as the apps present themselves: the one place to update when YouTube retires a
+ * version (the README's "When YouTube changes its apps" says where current versions are published). As of 2026-08:
+ * ANDROID 21.26.364 and IOS 21.26.4 (sent since 2026-07-09), VISIONOS 1.02 (since 2026-07-20).
  */
 const KNOWN: Readonly<Record<string, KnownClient>> = {
   ANDROID: {

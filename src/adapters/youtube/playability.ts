@@ -5,7 +5,7 @@ import { retiredClient, speaksOfRetirement } from "./retired-client.ts";
 import { unreadable } from "./unreadable.ts";
 
 const BOT_CHECK = /confirm you(’|')re not a bot|unusual traffic/i;
-/** The session (the address) is rate-limited for up to an hour, as yt-dlp reads this reason. */
+/** The session (the address) is rate-limited for up to an hour: a block, not a refusal of the video. */
 const TRY_AGAIN_LATER = /content isn(’|')t available, try again later/i;
 const AGE_GATE = /inappropriate for some users|confirm your age|age-restricted/i;
 const AGE_STATUSES = new Set(["AGE_VERIFICATION_REQUIRED", "AGE_CHECK_REQUIRED"]);
