@@ -4,7 +4,7 @@ import type { Listener } from "./start/shutdown.ts";
 
 /** Entry point on Bun: `bun run server`, and the compiled binary (`bun run build`). */
 async function main(): Promise<void> {
-  // Subcommands (`keys`, `mcp`) are dispatched here, before the server starts.
+  // Subcommands (`keys`, `doctor`, `mcp`) are dispatched here, before the server starts.
   if (process.argv[2] === "keys") {
     const { runKeysCli } = await import("./keys-cli.ts");
     process.exit(
@@ -14,6 +14,11 @@ async function main(): Promise<void> {
         printError: (line) => console.error(line),
       }),
     );
+  }
+  if (process.argv[2] === "doctor") {
+    const { runDoctorCli } = await import("./doctor/doctor-cli.ts");
+    const print = (line: string) => console.log(line);
+    process.exit(await runDoctorCli(process.argv.slice(3), { env: process.env, print, printError: console.error }));
   }
   // MCP mode: JSON-RPC on stdio. console.log goes to stderr, so nothing (a library's print included) can break the
   // protocol.
@@ -31,6 +36,10 @@ async function main(): Promise<void> {
         for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => handler(signal));
       },
     });
+  }
+  if (process.argv[2] !== undefined) {
+    console.error(`Unknown subcommand ${JSON.stringify(process.argv[2])}: use keys, doctor or mcp, or none to serve`);
+    process.exit(2);
   }
   await runService({
     name: `Bun ${Bun.version}`,

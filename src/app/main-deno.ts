@@ -5,7 +5,7 @@ import { runService } from "./start/start.ts";
 
 /** Entry point on Deno: `deno task server` (permissions in deno.json). */
 async function main(): Promise<void> {
-  // Subcommands, as on Bun: `deno task server keys list`.
+  // Subcommands, as on Bun: `deno task server keys list`, `deno task server doctor`.
   if (Deno.args[0] === "keys") {
     const { runKeysCli } = await import("./keys-cli.ts");
     Deno.exit(
@@ -15,6 +15,11 @@ async function main(): Promise<void> {
         printError: (line) => console.error(line),
       }),
     );
+  }
+  if (Deno.args[0] === "doctor") {
+    const { runDoctorCli } = await import("./doctor/doctor-cli.ts");
+    const print = (line: string) => console.log(line);
+    Deno.exit(await runDoctorCli(Deno.args.slice(1), { env: Deno.env.toObject(), print, printError: console.error }));
   }
   // MCP mode, as on Bun: JSON-RPC on stdio (the SDK's transport reads Node streams), console.log to stderr.
   if (Deno.args[0] === "mcp") {
@@ -31,6 +36,10 @@ async function main(): Promise<void> {
         for (const signal of ["SIGTERM", "SIGINT"] as const) Deno.addSignalListener(signal, () => handler(signal));
       },
     });
+  }
+  if (Deno.args[0] !== undefined) {
+    console.error(`Unknown subcommand ${JSON.stringify(Deno.args[0])}: use keys, doctor or mcp, or none to serve`);
+    Deno.exit(2);
   }
   await runService({
     name: `Deno ${Deno.version.deno}`,

@@ -15,7 +15,7 @@ import type {
   WorkGate,
   WorkRole,
 } from "./ports.ts";
-import { lastCueEnd, type SpeechFacts } from "./transcript.ts";
+import { lastCueEnd, type SpeechFacts, type TranscriptQuery } from "./transcript.ts";
 
 /** The response body of spec §2.2. */
 export interface ChatResponse {
@@ -77,7 +77,12 @@ export interface AnswerOptions {
    * (request log).
    */
   onRoute?: (route: string, retries: number) => void;
+  /** Told which YouTube client served each try of that fetch, and what each client answered (request log). */
+  onClients?: TranscriptQuery["onClients"];
 }
+
+/** What a caller is told about its transcript fetch's own work: routes and clients. */
+type FetchNotes = Pick<AnswerOptions, "onRoute" | "onClients">;
 
 /** The use case: answers one chat request about a video. */
 export interface ChatService {
@@ -97,12 +102,12 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     generation: Generation,
     timeoutMs: number,
     streamed: boolean,
-    onRoute?: AnswerOptions["onRoute"],
+    notes: FetchNotes,
   ): Promise<GeneratedAnswer> {
     const linked = linkSignals([generation.signal], { ms: timeoutMs });
     const { signal } = linked;
     const deadline = Date.now() + timeoutMs;
-    const work = deps.gate.run(() => fetchAndWrite(request, signal, deadline, generation, streamed, onRoute));
+    const work = deps.gate.run(() => fetchAndWrite(request, signal, deadline, generation, streamed, notes));
     try {
       return await withDeadline(work, signal, timeoutMs);
     } finally {
@@ -116,7 +121,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     deadline: number,
     generation: Generation,
     streamed: boolean,
-    onRoute?: AnswerOptions["onRoute"],
+    notes: FetchNotes,
   ): Promise<GeneratedAnswer> {
     generation.events.progress({ stage: "transcript" });
     const started = now();
@@ -125,7 +130,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       translate: true,
       signal,
       deadline,
-      onRoute,
+      onRoute: notes.onRoute,
+      onClients: notes.onClients,
       onTranscribing: (done, total) => generation.events.progress({ stage: "transcribing", done, total }),
     });
     const fetched = now();
@@ -160,12 +166,12 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     generation: Generation,
     timeoutMs: number,
     streamed: boolean,
-    onRoute?: AnswerOptions["onRoute"],
+    notes: FetchNotes,
   ): Promise<GeneratedAnswer> {
     try {
       const finished = await deps.answers.get(key);
       if (finished) return finished;
-      const fresh = await generate(request, generation, timeoutMs, streamed, onRoute);
+      const fresh = await generate(request, generation, timeoutMs, streamed, notes);
       await deps.answers.set(key, fresh, deps.answerTtlMs);
       return fresh;
     } finally {
@@ -187,8 +193,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       const generation = generations.enter(key);
       const leave = generation.join(options.listener);
       try {
-        const work = () =>
-          generateOnce(key, request, generation, timeoutMs, options.listener !== undefined, options.onRoute);
+        const work = () => generateOnce(key, request, generation, timeoutMs, options.listener !== undefined, options);
         // Another instance's events are followed only for a streamed caller (the first one decides, as for the model's
         // stream).
         const events = {

@@ -60,6 +60,11 @@ export interface TranscriptQuery {
   reusePlayer?: boolean;
   /** Told the egress route (`direct` or `host:port`) of each try and how many tries came before it (request log). */
   onRoute?: (route: string, retries: number) => void;
+  /**
+   * Told, at the end of each try, which YouTube client identity served it (undefined: none did) and what each client
+   * asked answered, by name (`retired`, `ok`, ...) (request log).
+   */
+  onClients?: (served: string | undefined, answers: Readonly<Record<string, string>>) => void;
   /** Called for each request sent to YouTube for this fetch (none when it is served from the cache or shared). */
   countRequest?: () => void;
   /**

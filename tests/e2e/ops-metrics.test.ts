@@ -12,7 +12,7 @@ const rig = servicePerTest(({ youtube, llm }) => ({
   API_KEYS: KEY,
   ADMIN_PORT: "0",
   YOUTUBE_BASE_URL: youtube.origin,
-  YOUTUBE_CLIENTS: "ANDROID:20.10.38",
+  YOUTUBE_CLIENTS: "ANDROID:21.26.364",
   GROQ_API_KEY: "gsk_fake_metrics",
   GROQ_BASE_URL: llm.baseUrl,
   GROQ_MODEL: "fake-model",

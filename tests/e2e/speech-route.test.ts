@@ -23,25 +23,27 @@ describe(`speech-to-text: route and settings (${targetFromEnv()})`, () => {
     expect(outcome.status).toBe(200);
     const player = rig.youtube.seen.filter((s) => s.endpoint === "player");
     const audio = rig.youtube.seen.filter((s) => s.endpoint === "audio");
-    expect(player.map((s) => s.ip)).toEqual(["127.0.0.2"]);
+    // The primary client's call, then the audio client's (VISIONOS, whose audio needs no token): one address.
+    expect(player.map((s) => [s.client, s.ip])).toEqual([["ANDROID", "127.0.0.2"], ["VISIONOS", "127.0.0.2"]]);
     expect(audio.length).toBeGreaterThan(0);
     expect(audio.every((s) => s.ip === "127.0.0.2" && s.status === 206)).toBe(true);
   });
 
   test("the fake really binds: the same audio URL asked from another address is a 403", async () => {
+    // VISIONOS: a client whose audio needs no token, so that the address is the only thing that differs.
     const player = await fetch(`${rig.youtube.origin}/youtubei/v1/player`, {
       method: "POST",
-      body: JSON.stringify({ videoId: SPEECH_VIDEOS.webm, context: { client: { clientName: "ANDROID" } } }),
+      body: JSON.stringify({
+        videoId: SPEECH_VIDEOS.webm,
+        context: { client: { clientName: "VISIONOS", clientVersion: "1.02" } },
+      }),
     }).then((r) => r.json());
-    const bound = player.streamingData.adaptiveFormats.find((f: any) => f.itag === 249).url.replace(
-      "ip=127.0.0.1",
-      "ip=127.0.0.2",
-    );
-    const url = new URL(bound);
-    const response = await fetch(`${rig.youtube.origin}${url.pathname}${url.search}`, {
-      headers: { range: "bytes=0-99" },
-    });
-    expect(response.status).toBe(403);
+    const own = new URL(player.streamingData.adaptiveFormats.find((f: any) => f.itag === 249).url);
+    const other = new URL(own.href.replace("ip=127.0.0.1", "ip=127.0.0.2"));
+    const asked = (url: URL) =>
+      fetch(`${rig.youtube.origin}${url.pathname}${url.search}`, { headers: { range: "bytes=0-99" } });
+    expect((await asked(own)).status).toBe(206);
+    expect((await asked(other)).status).toBe(403);
   });
 
   test("off by default: a caption-less video stays a 422 and its audio is never touched", async () => {

@@ -33,8 +33,10 @@ describe(`speech-to-text over YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
     expect(outcome.status).toBe(200);
     const player = seenFor(SPEECH_VIDEOS.webm, "player");
     const audio = seenFor(SPEECH_VIDEOS.webm, "audio");
-    expect(player.length).toBe(1);
+    // The primary client's call and the audio client's (VISIONOS), from one address.
+    expect(player.map((s) => s.client)).toEqual(["ANDROID", "VISIONOS"]);
     expect(ADDRESSES).toContain(player[0]!.ip);
+    expect(player[1]!.ip).toBe(player[0]!.ip);
     expect(audio.length).toBeGreaterThan(0);
     expect(audio.every((s) => s.ip === player[0]!.ip && s.status === 206)).toBe(true);
   });
@@ -66,7 +68,7 @@ describe(`speech-to-text over YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
   });
 
   // Last: the fake provider's 429 teaches the speech budget to wait.
-  test("the speech service's 429 is 503 upstream_blocked with no other route tried: one player call, one download", async () => {
+  test("the speech service's 429 is 503 upstream_blocked with no other route tried: one try's calls, one download", async () => {
     rig.stt.respondWith(() => ({
       status: 429,
       body: {
@@ -81,7 +83,9 @@ describe(`speech-to-text over YOUTUBE_PROXIES (${targetFromEnv()})`, () => {
     expect(outcome.status).toBe(503);
     expect(outcome.code).toBe("upstream_blocked");
     expect(outcome.message).toContain("speech-to-text");
-    expect(seenFor(SPEECH_VIDEOS.spare, "player").length).toBe(1);
+    // One try: the primary client's player call and the audio client's, both from one address.
+    expect(seenFor(SPEECH_VIDEOS.spare, "player").map((s) => s.client)).toEqual(["ANDROID", "VISIONOS"]);
+    expect(new Set(seenFor(SPEECH_VIDEOS.spare, "player").map((s) => s.ip)).size).toBe(1);
     expect(new Set(seenFor(SPEECH_VIDEOS.spare, "audio").map((s) => s.ip)).size).toBe(1);
   });
 });

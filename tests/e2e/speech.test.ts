@@ -107,6 +107,15 @@ describe(`speech-to-text for videos without captions (${targetFromEnv()})`, () =
     expect(outcome.message).toMatch(/no captions and its audio could not be read/);
   });
 
+  test("the audio URL comes from VISIONOS first: ANDROID's own (which needs a PoToken) is never downloaded", async () => {
+    rig.youtube.reset();
+    const outcome = await ask(rig.service, SPEECH_VIDEOS.spare);
+    expect(outcome.status).toBe(200);
+    const audio = rig.youtube.seen.filter((s) => s.endpoint === "audio");
+    expect(audio.length).toBeGreaterThan(0);
+    expect(audio.every((s) => s.client === "VISIONOS" && s.status === 206)).toBe(true);
+  });
+
   test("a video whose primary client gets no direct audio URL is read through the audio client on the same route", async () => {
     rig.youtube.reset();
     const outcome = await ask(rig.service, SPEECH_VIDEOS.noUrl);

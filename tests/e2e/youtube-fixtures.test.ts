@@ -91,6 +91,7 @@ describe(`the watch-page fallback through POST /chat (${targetFromEnv()})`, () =
     [
       ["page", 200, undefined],
       ["consent", 200, undefined],
+      ["consent-current", 200, undefined],
       ["consent-invalid", 502, "upstream_error"],
       ["recaptcha", 503, "upstream_blocked"],
     ] as const,
@@ -108,7 +109,14 @@ describe(`the watch-page fallback through POST /chat (${targetFromEnv()})`, () =
     expect((await ask(rig.service, VIDEOS.normal.id)).status).toBe(200);
     const keyed = rig.youtube.seen.find((s) => s.endpoint === "player" && s.query.key);
     expect(keyed?.cookie).toBe(CONSENT_COOKIE);
-    expect(rig.youtube.seen.find((s) => s.endpoint === "caption")?.cookie).toBe(CONSENT_COOKIE);
+    expect(rig.youtube.seen.find((s) => s.endpoint === "caption")?.cookie).toBe(`SOCS=CAI; ${CONSENT_COOKIE}`);
+  });
+
+  test("today's consent wall is never shown: the watch page goes out with SOCS=CAI set in advance", async () => {
+    rig.youtube.setPlayerGate({ garbleKeyless: true });
+    rig.youtube.setWatch("consent-current");
+    expect((await ask(rig.service, VIDEOS.normal.id)).status).toBe(200);
+    expect(rig.youtube.seen.filter((s) => s.endpoint === "watch").map((s) => s.cookie)).toEqual(["SOCS=CAI"]);
   });
 
   test("the invalid consent page gets a clear message", async () => {

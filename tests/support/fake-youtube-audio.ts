@@ -2,6 +2,7 @@
 // deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { LATE_2026, POT_REQUIRED, retiredAnswer } from "./fake-youtube-rules.ts";
 import { fixture, VIDEOS } from "./fixtures.ts";
 
 const AUDIO_DIR = fileURLToPath(new URL("../fixtures/audio/", import.meta.url));
@@ -39,6 +40,7 @@ export interface AudioSeen {
   endpoint: "player" | "caption" | "audio" | "other";
   /** The peer's address (a proxy's outgoing address when there is one). */
   ip: string;
+  /** The client of a player call, or the one an audio URL was given to (its `c`). */
   client?: string;
   videoId?: string;
   range?: string;
@@ -82,9 +84,11 @@ export function startFakeYoutubeAudio(): FakeYoutubeAudio {
         response: Response,
       ) => (seen.push({ ip, ...entry, status: response.status }), response);
       if (url.pathname === "/youtubei/v1/player") {
-        const body = JSON.parse(await request.text());
+        const text = await request.text();
+        const body = JSON.parse(text);
         const client = body?.context?.client?.clientName;
-        return note({ endpoint: "player", client, videoId: body.videoId }, json(playerFor(body.videoId, client, ip)));
+        const answer = retiredAnswer(LATE_2026, text) ?? json(playerFor(body.videoId, client, ip));
+        return note({ endpoint: "player", client, videoId: body.videoId }, answer);
       }
       if (url.pathname === "/api/timedtext") {
         return note(
@@ -97,7 +101,8 @@ export function startFakeYoutubeAudio(): FakeYoutubeAudio {
         const answer = blocked.has(ip)
           ? new Response("Too Many Requests", { status: 429, headers: { "retry-after": "30" } })
           : audio(url, ip, range);
-        return note({ endpoint: "audio", videoId: url.searchParams.get("id") ?? "", range }, answer);
+        const client = url.searchParams.get("c") ?? undefined;
+        return note({ endpoint: "audio", videoId: url.searchParams.get("id") ?? "", range, client }, answer);
       }
       return note({ endpoint: "other" }, new Response("Not found", { status: 404 }));
     },
@@ -132,10 +137,11 @@ function playerFor(videoId: string, client: string | undefined, ip: string): str
     : [249, 250, 251, 140];
   const audio = player.streamingData.adaptiveFormats.filter((f: any) => itags.includes(f.itag)).map((f: any) => {
     const bytes = FILE_BY_ITAG[f.itag]!;
-    // googlevideo-like URL on another host (the service must move it onto YOUTUBE_BASE_URL), bound to the asking address.
+    // googlevideo-like URL on another host (the service must move it onto YOUTUBE_BASE_URL), bound to the asking address
+    // and naming the client that got it (`c`), as YouTube's do.
     const url = `https://rr1---sn-fake.googlevideo.com/videoplayback?expire=1&id=${videoId}&itag=${f.itag}&ip=${
       encodeURIComponent(ip)
-    }&source=youtube`;
+    }&source=youtube&c=${client}`;
     const direct = videoId !== SPEECH_VIDEOS.noUrl || client === "VISIONOS";
     const { url: _url, signatureCipher: _cipher, ...rest } = f;
     return {
@@ -149,10 +155,16 @@ function playerFor(videoId: string, client: string | undefined, ip: string): str
   return JSON.stringify(player);
 }
 
-/** The audio bytes asked for: 403 unless asked from the address the URL is bound to; ranges honoured (206). */
+/**
+ * The audio bytes asked for: 403 unless asked from the address the URL is bound to, with a `pot` for the clients that
+ * need one; ranges honoured (206).
+ */
 function audio(url: URL, ip: string, range: string | undefined): Response {
   const bytes = FILE_BY_ITAG[Number(url.searchParams.get("itag"))];
-  if (!bytes || url.searchParams.get("ip") !== ip || url.searchParams.get("id") === SPEECH_VIDEOS.forbidden) {
+  const needsToken = POT_REQUIRED.has(url.searchParams.get("c") ?? "") && !url.searchParams.has("pot");
+  if (
+    !bytes || url.searchParams.get("ip") !== ip || url.searchParams.get("id") === SPEECH_VIDEOS.forbidden || needsToken
+  ) {
     return new Response("", { status: 403 });
   }
   const match = /^bytes=(\d+)-(\d*)$/.exec(range ?? "");

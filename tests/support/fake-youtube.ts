@@ -1,5 +1,16 @@
 /** @module Loopback fake of YouTube's player, watch-page and caption endpoints, built from captured responses. */
 import { padded, resetMidBody, trickle } from "./fault-bodies.ts";
+import {
+  audioAnswer,
+  isGated,
+  LATE_2026,
+  refusesTranslation,
+  retiredAnswer,
+  type RetirementPolicy,
+  type TranslationLimit,
+} from "./fake-youtube-rules.ts";
+
+export type { TranslationLimit } from "./fake-youtube-rules.ts";
 import { fixture, VIDEOS } from "./fixtures.ts";
 import { startLoopbackServer } from "./loopback-server.ts";
 
@@ -17,8 +28,15 @@ export type Fault =
 
 export type Endpoint = "player" | "watch" | "caption";
 
-/** Which page `GET /watch` serves: the real one, the EU consent wall (valid or without its `v` input), or reCAPTCHA. */
-export type WatchPage = "page" | "consent" | "consent-invalid" | "recaptcha";
+/** What the fake serves besides the endpoints faults are played on: audio of the captured video. */
+type Other = "audio" | "other";
+
+/**
+ * Which page `GET /watch` serves: the real one, the EU consent wall, or reCAPTCHA. `consent` is the captured 2021 wall,
+ * passed only with the cookie its form sets; `consent-current` is passed by the `SOCS=CAI` cookie a browser that
+ * accepted the banner holds, as YouTube's wall is today; `consent-invalid` lacks its `v` input.
+ */
+export type WatchPage = "page" | "consent" | "consent-current" | "consent-invalid" | "recaptcha";
 
 /** Player calls the fake answers with the bot check, as YouTube does for blocked clients. */
 export interface PlayerGate {
@@ -37,12 +55,16 @@ export interface PlayerGate {
 
 /** One request the fake received. */
 export interface Seen {
-  endpoint: Endpoint | "other";
+  endpoint: Endpoint | Other;
   path: string;
   query: Record<string, string>;
   body?: string;
   /** `context.client.clientName` of a player call. */
   client?: string;
+  /** `context.client.clientVersion` of a player call. */
+  clientVersion?: string;
+  /** The request's `user-agent`, `x-youtube-client-name`, `x-youtube-client-version` and `referer` headers. */
+  headers: { userAgent?: string; clientName?: string; clientVersion?: string; referer?: string };
   cookie?: string;
   /** The address the request came from (a fake proxy's source address). */
   address: string;
@@ -57,7 +79,7 @@ export const CONSENT_COOKIE = "CONSENT=YES+cb.20210328-17-p0.de+FX+119";
 export interface FakeYoutube {
   origin: string;
   seen: Seen[];
-  count(endpoint: Endpoint): number;
+  count(endpoint: Endpoint | "audio"): number;
   /** Plays `fault` on every request to `endpoint` until cleared (undefined clears). */
   setFault(endpoint: Endpoint, fault: Fault | undefined): void;
   /**
@@ -73,6 +95,13 @@ export interface FakeYoutube {
   setBlocked(blocked: (address: string) => BlockKind | undefined): void;
   /** Answers a caption request only from the address of the video's last player call (as YouTube binds caption URLs). */
   bindCaptions(on: boolean): void;
+  /**
+   * Which client versions are refused as retired, and how ({@linkcode LATE_2026} by default: ANDROID and IOS before 21,
+   * with HTTP 400). A name not listed is served whatever its version.
+   */
+  setRetirement(policy: RetirementPolicy): void;
+  /** How translated caption requests are answered (`none` by default). */
+  setTranslationLimit(limit: TranslationLimit): void;
   reset(): void;
   /** Stops listening, so that every request meets a refused connection (the origin is shared by every endpoint). */
   refuseConnections(): Promise<void>;
@@ -91,6 +120,8 @@ const PLAYER_BY_ID = new Map<string, string>(Object.values(VIDEOS).map((v) => [v
  */
 export function startFakeYoutube(options: { latencyMs?: number; anyVideo?: boolean } = {}): FakeYoutube {
   const seen: Seen[] = [];
+  let retirement: RetirementPolicy = LATE_2026;
+  let translationLimit: TranslationLimit = "none";
   const faults = new Map<Endpoint, Fault>();
   const captions = new Map<string, string>();
   const transcript = fixture("transcript.xml");
@@ -106,12 +137,20 @@ export function startFakeYoutube(options: { latencyMs?: number; anyVideo?: boole
     const body = request.method === "POST" ? await request.text() : undefined;
     const client = endpoint === "player" ? clientOf(body) : undefined;
     const cookie = request.headers.get("cookie") ?? undefined;
+    const header = (name: string) => request.headers.get(name) ?? undefined;
     seen.push({
       endpoint,
       path: url.pathname,
       query: Object.fromEntries(url.searchParams),
       body,
       client,
+      clientVersion: endpoint === "player" ? versionOf(body) : undefined,
+      headers: {
+        userAgent: header("user-agent"),
+        clientName: header("x-youtube-client-name"),
+        clientVersion: header("x-youtube-client-version"),
+        referer: header("referer"),
+      },
       cookie,
       address,
     });
@@ -122,21 +161,24 @@ export function startFakeYoutube(options: { latencyMs?: number; anyVideo?: boole
     if (bound && endpoint === "caption" && playerAddress.get(url.searchParams.get("v") ?? "") !== address) {
       return new Response("", { status: 403 });
     }
-    const fault = endpoint === "other" ? undefined : faults.get(endpoint);
+    // A retired app version is refused whatever else the call says (keyed or not, fault or not).
+    const retired = endpoint === "player" ? retiredAnswer(retirement, body) : undefined;
+    if (retired) return retired;
+    const fault = endpoint === "other" || endpoint === "audio" ? undefined : faults.get(endpoint);
     if (fault) {
       const played = await play(fault);
       if (played) return played;
     }
-    const normal = await answer(endpoint, url, body, client, cookie);
+    const normal = await answer(endpoint, url, body, client, request.headers);
     return fault ? await shape(normal, fault) : normal;
   }
 
   function answer(
-    endpoint: Endpoint | "other",
+    endpoint: Endpoint | Other,
     url: URL,
     body: string | undefined,
     client: string | undefined,
-    cookie: string | undefined,
+    headers: Headers,
   ): Response | Promise<Response> {
     if (endpoint === "player") {
       const blocked = !url.searchParams.has("key") && (gate.blockKeyless || gate.blockClients?.includes(client ?? ""));
@@ -147,9 +189,13 @@ export function startFakeYoutube(options: { latencyMs?: number; anyVideo?: boole
         ? withTracks(playerResponse(body), (tracks) => gate.tracks!(client ?? "", tracks))
         : playerResponse(body);
     }
-    if (endpoint === "watch") return html(watchBody(watchPage, cookie));
+    if (endpoint === "audio") return audioAnswer(url, headers.get("range"));
+    if (endpoint === "watch") return html(watchBody(watchPage, headers.get("cookie") ?? undefined));
     if (endpoint === "caption") {
-      if (url.search.includes("exp=xpe")) return new Response("", { headers: { "content-type": "text/xml" } });
+      if (isGated(url)) return new Response("", { headers: { "content-type": "text/xml" } });
+      if (url.searchParams.has("tlang") && refusesTranslation(translationLimit, url, headers)) {
+        return new Response("Too Many Requests", { status: 429 });
+      }
       const videoId = url.searchParams.get("v") ?? "";
       const language = url.searchParams.get("tlang") ?? url.searchParams.get("lang") ?? "";
       return new Response(captions.get(`${videoId}|${language}`) ?? captions.get(videoId) ?? transcript, {
@@ -171,7 +217,11 @@ export function startFakeYoutube(options: { latencyMs?: number; anyVideo?: boole
     setPlayerGate: (next) => (gate = next),
     setBlocked: (next) => (blocked = next),
     bindCaptions: (on) => (bound = on),
+    setRetirement: (policy) => (retirement = policy),
+    setTranslationLimit: (limit) => (translationLimit = limit),
     reset() {
+      retirement = LATE_2026;
+      translationLimit = "none";
       blocked = () => undefined;
       bound = false;
       playerAddress.clear();
@@ -187,8 +237,9 @@ export function startFakeYoutube(options: { latencyMs?: number; anyVideo?: boole
   };
 }
 
-function endpointOf(path: string): Endpoint | "other" {
+function endpointOf(path: string): Endpoint | Other {
   if (path === "/youtubei/v1/player") return "player";
+  if (path === "/videoplayback") return "audio";
   if (path === "/watch") return "watch";
   if (path === "/api/timedtext") return "caption";
   return "other";
@@ -203,7 +254,14 @@ function playerResponse(body: string | undefined): Response {
   }
   // Unknown ids play like a removed video, as YouTube answers them.
   const file = PLAYER_BY_ID.get(videoId) ?? "youtube_video_unavailable.innertube.json";
-  return json(fixture(file));
+  const text = fixture(file);
+  // A capture standing for a video it was not made of answers about the id asked, as YouTube would (but the answer
+  // about another video, which is the point of `otherVideo`).
+  const captured = /"videoDetails":\s*\{\s*"videoId":\s*"([^"]+)"/.exec(text)?.[1];
+  // Its audio URLs name the client that asked (`c=`), as YouTube's do: the capture was made as ANDROID.
+  const asked = text.replaceAll("&c=ANDROID&", `&c=${clientOf(body) ?? ""}&`);
+  if (!captured || captured === videoId || videoId === VIDEOS.otherVideo.id) return json(asked);
+  return json(asked.replaceAll(captured, videoId));
 }
 
 /** The normal video's player answer for any well-formed id not captured, under that id (caption URLs included). */
@@ -225,7 +283,7 @@ async function withTracks(
 }
 
 /** What a blocked address gets from every endpoint. */
-function refusal(kind: BlockKind, endpoint: Endpoint | "other"): Response {
+function refusal(kind: BlockKind, endpoint: Endpoint | Other): Response {
   if (kind === "429") return new Response("Too Many Requests", { status: 429 });
   if (kind === "sorry") {
     return new Response("", {
@@ -245,6 +303,14 @@ function videoIdOf(body: string | undefined): string {
   }
 }
 
+function versionOf(body: string | undefined): string | undefined {
+  try {
+    return JSON.parse(body ?? "{}").context?.client?.clientVersion;
+  } catch {
+    return undefined;
+  }
+}
+
 function clientOf(body: string | undefined): string | undefined {
   try {
     return JSON.parse(body ?? "{}").context?.client?.clientName;
@@ -253,11 +319,12 @@ function clientOf(body: string | undefined): string | undefined {
   }
 }
 
-/** A consent wall until the form's cookie is sent; the real watch page after. */
+/** A consent wall until its cookie is sent (the form's, or today's `SOCS=CAI` for `consent-current`); the page after. */
 function watchBody(page: WatchPage, cookie: string | undefined): string {
   if (page === "recaptcha") return fixture("youtube_too_many_requests.html");
   if (page === "consent-invalid") return fixture("youtube_consent_page_invalid.html");
-  if (page === "consent" && !cookie?.includes(CONSENT_COOKIE)) return fixture("youtube_consent_page.html");
+  const passed = cookie?.includes(CONSENT_COOKIE) || (page === "consent-current" && /\bSOCS=CAI\b/.test(cookie ?? ""));
+  if ((page === "consent" || page === "consent-current") && !passed) return fixture("youtube_consent_page.html");
   return fixture("youtube.html");
 }
 

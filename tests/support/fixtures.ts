@@ -1,19 +1,24 @@
 /** @module Access to the captured YouTube fixtures and the video ids the fake YouTube serves. */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** Folder of the captured YouTube responses (`../shared/fixtures/youtube/`). */
 export const FIXTURES_DIR = fileURLToPath(new URL("../../../shared/fixtures/youtube/", import.meta.url));
 
-/** @returns a fixture file's text */
+/** Folder of the responses written here from public reports (`tests/fixtures/youtube/`, see its README). */
+export const OWN_FIXTURES_DIR = fileURLToPath(new URL("../fixtures/youtube/", import.meta.url));
+
+/** @returns a fixture file's text: one of this repository's own when it has one by that name, else a captured one */
 export function fixture(name: string): string {
-  return readFileSync(FIXTURES_DIR + name, "utf8");
+  const own = OWN_FIXTURES_DIR + name;
+  return readFileSync(existsSync(own) ? own : FIXTURES_DIR + name, "utf8");
 }
 
 /**
  * Video ids served by the fake YouTube and the fixture each one replays. The
  * first five are the real ids of the captures; the others are ids chosen
- * here for captures that carry none.
+ * here for captures that carry none or name another (the fake answers about the id asked,
+ * as YouTube does, except for `otherVideo`: the answer about another video YouTube gives a blocked address).
  */
 export const VIDEOS = {
   normal: { id: "GJLlxj_dtq8", player: "youtube.innertube.json" },
@@ -26,6 +31,11 @@ export const VIDEOS = {
   unplayable: { id: "unplayable1", player: "youtube_unplayable.innertube.json" },
   poToken: { id: "poTokenReq1", player: "youtube_po_token_required.innertube.json" },
   alteredAgent: { id: "altAgent_01", player: "youtube_altered_user_agent.innertube.json" },
+  captcha: { id: "captcha0001", player: "player_captcha.innertube.json" },
+  tryAgainLater: { id: "tryLater001", player: "player_try_again_later.innertube.json" },
+  otherVideo: { id: "otherVideo1", player: "youtube.innertube.json" },
+  ageVerification: { id: "ageVerify01", player: "player_age_verification.innertube.json" },
+  xpvGated: { id: "xpvGated001", player: "player_caption_xpv.innertube.json" },
 } as const;
 
 export type VideoName = keyof typeof VIDEOS;

@@ -65,12 +65,12 @@ function childEnv(env: Record<string, string>): Record<string, string> {
 
 /**
  * Runs the service's entry point to its exit (a subcommand, or a start-up
- * that must fail) and returns its exit code and everything it printed.
+ * that must fail) and returns its exit code, everything it printed, and its standard output alone.
  */
 export async function runToExit(
   env: Record<string, string>,
   options: { target?: Target; cwd?: string; args?: string[]; timeoutMs?: number } = {},
-): Promise<{ code: number; output: string }> {
+): Promise<{ code: number; output: string; stdout: string }> {
   const target = options.target ?? targetFromEnv();
   const child = track(
     spawn(commandFor(target, options.args), {
@@ -87,7 +87,7 @@ export async function runToExit(
     child.exited,
   ]);
   clearTimeout(timer);
-  return { code, output: stdout + stderr };
+  return { code, output: stdout + stderr, stdout };
 }
 
 /**

@@ -2,7 +2,7 @@
 import { AppError, isAppError } from "../../domain/errors.ts";
 import type { AudioFormat } from "../youtube/audio-formats.ts";
 import { onOrigin } from "../youtube/origin.ts";
-import type { YoutubeTransport } from "../youtube/transport.ts";
+import { httpStatusOf, type YoutubeTransport } from "../youtube/transport.ts";
 
 /**
  * Bytes asked per range request (YouTube throttles a plain GET of a whole format; ranges of ~10 MB are served at full
@@ -11,12 +11,21 @@ import type { YoutubeTransport } from "../youtube/transport.ts";
 export const RANGE_BYTES = 10 * 1024 * 1024;
 
 /** The message of every audio that could not be read: the caller learns why there is no transcript. */
-export function audioUnreadable(videoId: string, why: string): AppError {
+export function audioUnreadable(videoId: string, why: string, cause?: unknown): AppError {
   return new AppError(
     "transcript_unavailable",
     `Video ${videoId} has no captions and its audio could not be read (${why}), so there is no transcript to ` +
       `answer from`,
+    { cause },
   );
+}
+
+/**
+ * @returns whether a download failed because YouTube refused the URL with 403, as it does for a client whose audio
+ *   needs a proof-of-origin token: another client's URL may be served
+ */
+export function isAudioRefused(error: unknown): boolean {
+  return isAppError(error, "transcript_unavailable") && httpStatusOf(error) === 403;
 }
 
 /**
@@ -32,7 +41,7 @@ export async function downloadAudio(
   transport: YoutubeTransport,
   videoId: string,
   format: AudioFormat,
-  options: { maxBytes: number; rangeBytes?: number; signal?: AbortSignal },
+  options: { maxBytes: number; rangeBytes?: number; signal?: AbortSignal; userAgent?: string },
 ): Promise<Uint8Array> {
   const url = onOrigin(format.url ?? "", "http://audio.invalid");
   const path = url.pathname + url.search;
@@ -43,7 +52,7 @@ export async function downloadAudio(
   for (;;) {
     if (at >= options.maxBytes) throw audioUnreadable(videoId, `it is larger than ${options.maxBytes} bytes`);
     const asked = Math.min(step, options.maxBytes - at);
-    const { body, headers } = await readRange(transport, videoId, path, at, at + asked - 1, options.signal);
+    const { body, headers } = await readRange(transport, videoId, path, { start: at, end: at + asked - 1, ...options });
     parts.push(body);
     at += body.byteLength;
     const range = headers.get("content-range");
@@ -59,17 +68,19 @@ async function readRange(
   transport: YoutubeTransport,
   videoId: string,
   path: string,
-  start: number,
-  end: number,
-  signal?: AbortSignal,
+  range: { start: number; end: number; signal?: AbortSignal; userAgent?: string },
 ) {
+  const headers: Record<string, string> = { range: `bytes=${range.start}-${range.end}` };
+  // The client that got the URL downloads it: its app's user agent, else a browser's (the transport's).
+  if (range.userAgent) headers["user-agent"] = range.userAgent;
   try {
-    return await transport.bytes(path, { headers: { range: `bytes=${start}-${end}` }, signal }, end - start + 1);
+    return await transport.bytes(path, { headers, signal: range.signal }, range.end - range.start + 1);
   } catch (error) {
     // 403 (the URL needs a PoToken, or was bound to another address), 404, a body over the cap: the audio cannot be
     // read.
     if (isAppError(error, "upstream_error")) {
-      throw audioUnreadable(videoId, error.message.replace(/; try again later$/, ""));
+      // The status goes along (not the AppError itself: an AppError's cause is taken for the error to answer with).
+      throw audioUnreadable(videoId, error.message.replace(/; try again later$/, ""), error.cause);
     }
     throw error;
   }

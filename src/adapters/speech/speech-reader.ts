@@ -1,11 +1,13 @@
 /** @module Reads a caption-less video's transcript from its audio: format, download, pieces, transcription. */
-import { AppError, isAppError } from "../../domain/errors.ts";
+import { AppError } from "../../domain/errors.ts";
 import type { Cue, Transcript, TranscriptQuery } from "../../domain/transcript.ts";
-import { type AudioFormat, lowestDirectAudio } from "../youtube/audio-formats.ts";
-import { type InnertubeClient, readPlayerBody, requestPlayer } from "../youtube/player-request.ts";
+import type { AudioFormat } from "../youtube/audio-formats.ts";
+import type { ClientHealth } from "../youtube/client-health.ts";
+import type { InnertubeClient } from "../youtube/innertube-clients.ts";
 import type { PlayerInfo } from "../youtube/player-response.ts";
 import type { YoutubeTransport } from "../youtube/transport.ts";
-import { audioUnreadable, downloadAudio } from "./audio-download.ts";
+import { audioUnreadable } from "./audio-download.ts";
+import { type AudioSources, audioSources, downloadFirst } from "./audio-sources.ts";
 import type { AudioPiece } from "./audio-pieces.ts";
 import { type SpeechObserver, transcribePieces } from "./piece-transcription.ts";
 import type { SpeechBudget } from "./speech-budget.ts";
@@ -18,6 +20,8 @@ export interface SpeechInput {
   transport: YoutubeTransport;
   videoId: string;
   info: PlayerInfo;
+  /** The client that got `info`. */
+  client?: InnertubeClient;
   query: TranscriptQuery;
 }
 
@@ -32,8 +36,10 @@ export interface SpeechReader {
 export interface SpeechReaderOptions {
   transcribe: Transcriber;
   budget: SpeechBudget;
-  /** Asked, in order, on the video's transport when the player response offers no direct audio URL. */
+  /** Asked first, in order, on the video's transport for a direct audio URL that needs no proof-of-origin token. */
   audioClients: readonly InnertubeClient[];
+  /** Told what each audio client's player call answered (the per-client gauge). */
+  health?: ClientHealth;
   /** `STT_MAX_MINUTES`: longer videos are refused before any download. */
   maxMinutes: number;
   /** `STT_CHUNK_BYTES`: most bytes of one upload. */
@@ -83,43 +89,22 @@ export function createSpeechReader(options: SpeechReaderOptions): SpeechReader {
       } minutes long; its audio is transcribed only up to ${options.maxMinutes} minutes (STT_MAX_MINUTES)`,
     );
 
-  /** The lowest-bitrate direct audio: the primary client's, else the first audio client's that offers one. */
-  async function audioFormat(
-    transport: YoutubeTransport,
-    videoId: string,
-    info: PlayerInfo,
-    signal?: AbortSignal,
-  ): Promise<AudioFormat> {
-    const direct = lowestDirectAudio(info.audioFormats ?? []);
-    if (direct) return direct;
-    for (const client of options.audioClients) {
-      try {
-        const other = readPlayerBody(await requestPlayer(transport, videoId, { client, signal }), videoId);
-        const found = lowestDirectAudio(other.audioFormats ?? []);
-        if (found) return found;
-      } catch (error) {
-        // A refusal of one client leaves the others; the request's own limits (429, timeout) end here.
-        if (isAppError(error, "upstream_blocked") || isAppError(error, "upstream_timeout")) throw error;
-      }
-    }
-    throw audioUnreadable(
-      videoId,
-      (info.audioFormats ?? []).length > 0 ? "no audio format has a direct URL" : "YouTube lists no audio-only format",
-    );
-  }
-
   return {
-    async read({ transport, videoId, info, query }) {
+    async read(input) {
+      const { videoId, info, query } = input;
       const deadline = query.deadline ?? now() + (options.defaultTimeoutMs ?? 120_000);
       if (info.lengthSeconds !== undefined && info.lengthSeconds > maxSeconds) {
         throw tooLong(videoId, info.lengthSeconds);
       }
-      const format = await audioFormat(transport, videoId, info, query.signal);
+      const sources = audioSources({ ...input, ...options, signal: query.signal });
+      const first = await sources.next();
+      if (first.done) throw audioUnreadable(videoId, noDirectAudio(info));
+      const { format } = first.value;
       const expected = info.lengthSeconds ?? format.durationSeconds ?? estimatedSeconds(format) ?? maxSeconds;
       if (expected > maxSeconds) throw tooLong(videoId, expected);
       const release = await slots.take(deadline, query.signal);
       try {
-        return await transcribe(transport, videoId, info, format, expected, deadline, query);
+        return await transcribe(input, { first: first.value, rest: sources }, expected, deadline);
       } finally {
         release();
       }
@@ -128,22 +113,21 @@ export function createSpeechReader(options: SpeechReaderOptions): SpeechReader {
 
   /** Inside a slot: the budget's seconds, the download, the pieces, their transcription. */
   async function transcribe(
-    transport: YoutubeTransport,
-    videoId: string,
-    info: PlayerInfo,
-    format: AudioFormat,
+    input: SpeechInput,
+    sources: AudioSources,
     expected: number,
     deadline: number,
-    query: TranscriptQuery,
   ): Promise<Transcript> {
+    const { videoId, info, query } = input;
     await options.budget.takeSeconds(expected, deadline, query.signal);
     const started = now();
     let cut: { pieces: AudioPiece[]; durationSeconds: number };
     try {
-      const bytes = await downloadAudio(transport, videoId, format, {
+      const { bytes, format } = await downloadFirst(sources, {
+        ...input,
         maxBytes: MAX_AUDIO_BYTES,
         rangeBytes: options.rangeBytes,
-        signal: query.signal,
+        signal: input.query.signal,
       });
       // Loaded with the first caption-less video: Mediabunny costs a service that never meets one nothing at start-up.
       const { AudioFormatError, cutAudio } = await import("./audio-pieces.ts");
@@ -200,6 +184,12 @@ export function createSpeechReader(options: SpeechReaderOptions): SpeechReader {
       },
     } satisfies Transcript;
   }
+}
+
+function noDirectAudio(info: PlayerInfo): string {
+  return (info.audioFormats ?? []).length > 0
+    ? "no audio format has a direct URL"
+    : "YouTube lists no audio-only format";
 }
 
 /** @returns the length a format's size and bitrate imply, when both are stated */

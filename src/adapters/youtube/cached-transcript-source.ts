@@ -43,7 +43,7 @@ export function createCachedTranscriptSource(options: CachedTranscriptOptions): 
     const heard = options.speech ? await options.cache.get(speechKey(videoId)).catch(() => undefined) : undefined;
     if (heard) return heard;
     // The owner's counter sees the requests; callers sharing the fetch or served from the cache made none.
-    const { languages, translate, reusePlayer, countRequest, deadline, onRoute, onTranscribing } = query;
+    const { languages, translate, reusePlayer, countRequest, deadline, onRoute, onClients, onTranscribing } = query;
     const fresh = await options.source.fetch(videoId, {
       languages,
       translate,
@@ -51,6 +51,7 @@ export function createCachedTranscriptSource(options: CachedTranscriptOptions): 
       countRequest,
       deadline,
       onRoute,
+      onClients,
       onTranscribing,
     });
     await options.cache.set(key, fresh, options.ttlMs).catch(() => {});

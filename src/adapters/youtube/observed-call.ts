@@ -1,11 +1,12 @@
 /** @module Times each YouTube call and reports how it ended to the metrics. */
 import { isAppError } from "../../domain/errors.ts";
+import { isRetired } from "./retired-client.ts";
 
 /** Which YouTube request a call is: the InnerTube player, the watch page, or a caption track. */
 export type YoutubeCall = "player" | "watch_page" | "caption";
 
-/** How a YouTube call ended, as operators count it. */
-export type YoutubeOutcome = "ok" | "blocked" | "unavailable" | "timeout" | "error";
+/** How a YouTube call ended, as operators count it (`retired`: YouTube refused the client identity, not the video). */
+export type YoutubeOutcome = "ok" | "blocked" | "unavailable" | "retired" | "timeout" | "error";
 
 /** Told about every YouTube call once it has ended (metrics); must not throw. */
 export type YoutubeObserver = (call: YoutubeCall, outcome: YoutubeOutcome, seconds: number) => void;
@@ -42,6 +43,7 @@ export async function observeCall<T>(
 
 /** @returns the outcome a failed call counts as */
 export function youtubeOutcome(error: unknown): YoutubeOutcome {
+  if (isRetired(error)) return "retired";
   if (isAppError(error, "upstream_blocked")) return "blocked";
   if (isAppError(error, "upstream_timeout")) return "timeout";
   if (

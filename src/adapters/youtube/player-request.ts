@@ -1,15 +1,12 @@
 /** @module Sends an InnerTube player request for a video with a given client identity, and reads its body. */
 import type { YoutubeTransport } from "./transport.ts";
+import { httpStatusOf } from "./transport.ts";
+import { clientContext, clientHeaders, type InnertubeClient } from "./innertube-clients.ts";
 import { type PlayerInfo, readPlayerResponse } from "./player-response.ts";
+import { isRetired, retiredClient, retiredDetail } from "./retired-client.ts";
 import { unreadable } from "./unreadable.ts";
 
-/** An InnerTube client identity, e.g. ANDROID 20.10.38. */
-export interface InnertubeClient {
-  name: string;
-  version: string;
-  /** More `context.client` fields the client is known by (an audio client's device, OS and user agent). */
-  context?: Readonly<Record<string, string | number>>;
-}
+export type { InnertubeClient } from "./innertube-clients.ts";
 
 /** How one player call is made. */
 export interface PlayerCall {
@@ -21,35 +18,35 @@ export interface PlayerCall {
 }
 
 /**
- * Asks `POST /youtubei/v1/player` about a video.
+ * Asks `POST /youtubei/v1/player` about a video, as the client's app does: its context fields, user agent and
+ * `X-YouTube-Client-*` headers.
  *
  * @returns the body as sent, to be read by {@linkcode readPlayerBody}
- * @throws {AppError} the transport's errors (HTTP status, timeout, network)
+ * @throws {AppError} a retired client for HTTP 400 (YouTube's "Precondition check failed" to an app version it no
+ *   longer serves), else the transport's errors (HTTP status, timeout, network)
  */
 export async function requestPlayer(transport: YoutubeTransport, videoId: string, call: PlayerCall): Promise<string> {
   const key = call.apiKey ? `&key=${encodeURIComponent(call.apiKey)}` : "";
   const body = JSON.stringify({
-    context: {
-      client: {
-        clientName: call.client.name,
-        clientVersion: call.client.version,
-        hl: "en",
-        gl: "US",
-        ...call.client.context,
-      },
-    },
+    context: { client: clientContext(call.client) },
     videoId,
     contentCheckOk: true,
     racyCheckOk: true,
   });
-  const headers: Record<string, string> = { "content-type": "application/json", "user-agent": userAgent(call.client) };
+  const headers: Record<string, string> = { "content-type": "application/json", ...clientHeaders(call.client) };
   if (call.cookie) headers.cookie = call.cookie;
-  return await transport.text(`/youtubei/v1/player?prettyPrint=false${key}`, {
-    method: "POST",
-    body,
-    headers,
-    signal: call.signal,
-  });
+  try {
+    return await transport.text(`/youtubei/v1/player?prettyPrint=false${key}`, {
+      method: "POST",
+      body,
+      headers,
+      signal: call.signal,
+    });
+  } catch (error) {
+    // The request is the same for every video: a 400 refuses the identity it presents, not the video.
+    if (httpStatusOf(error) === 400) throw retiredClient(call.client, "HTTP 400 on the player call");
+    throw error;
+  }
 }
 
 /**
@@ -68,12 +65,18 @@ export function readPlayerBody(text: string, videoId: string): PlayerInfo {
   return readPlayerResponse(json, videoId);
 }
 
-/** The apps' own user agents; YouTube answers some clients differently without them. */
-function userAgent(client: InnertubeClient): string {
-  if (typeof client.context?.userAgent === "string") return client.context.userAgent;
-  if (client.name === "ANDROID") return `com.google.android.youtube/${client.version} (Linux; U; Android 14) gzip`;
-  if (client.name === "IOS") {
-    return `com.google.ios.youtube/${client.version} (iPhone16,2; U; CPU iOS 17_5_1 like Mac OS X)`;
+/**
+ * One player call, sent and read, with a retired answer naming the client that got it.
+ *
+ * @returns playability, length and tracks
+ * @throws {AppError} as {@linkcode requestPlayer} and {@linkcode readPlayerBody}
+ */
+export async function askPlayer(transport: YoutubeTransport, videoId: string, call: PlayerCall): Promise<PlayerInfo> {
+  const text = await requestPlayer(transport, videoId, call);
+  try {
+    return readPlayerBody(text, videoId);
+  } catch (error) {
+    if (isRetired(error)) throw retiredClient(call.client, retiredDetail(error));
+    throw error;
   }
-  return "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36";
 }

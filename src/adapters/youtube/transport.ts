@@ -2,6 +2,7 @@
 import { AppError, isAppError } from "../../domain/errors.ts";
 import { linkSignals } from "../../domain/linked-signal.ts";
 import { limitBody, mebibytes } from "../body-limit.ts";
+import { BROWSER_USER_AGENT } from "./innertube-clients.ts";
 import { onOrigin } from "./origin.ts";
 
 export interface TransportOptions {
@@ -47,7 +48,8 @@ export interface YoutubeTransport {
   hook(signal?: AbortSignal): typeof fetch;
 }
 
-const HEADERS = { "accept-language": "en-US,en;q=0.9" };
+/** Every request looks like a browser's unless it says otherwise (a player call sends its app's user agent). */
+const HEADERS = { "accept-language": "en-US,en;q=0.9", "user-agent": BROWSER_USER_AGENT };
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** What marks Google's reCAPTCHA page (the "unusual traffic" wall). */
 const RECAPTCHA = 'class="g-recaptcha"';
@@ -158,14 +160,29 @@ function isOk(response: Response): boolean {
 }
 
 function assertOk(response: Response): void {
+  const cause = new HttpStatus(response.status);
   if (response.status === 429 || /\/sorry\b/.test(response.headers.get("location") ?? "")) {
     throw new AppError("upstream_blocked", "YouTube is rate-limiting this server (HTTP 429); try again later", {
       retryAfterSeconds: retryAfter(response) ?? 60,
+      cause,
     });
   }
   if (response.status < 200 || response.status >= 300) {
-    throw new AppError("upstream_error", `YouTube answered with HTTP ${response.status}; try again later`);
+    throw new AppError("upstream_error", `YouTube answered with HTTP ${response.status}; try again later`, { cause });
   }
+}
+
+/** The status of a refused response, kept as its error's cause (a 400 on a player call, a 429 on a translation). */
+class HttpStatus extends Error {
+  override name = "HttpStatus";
+  constructor(readonly status: number) {
+    super(`HTTP ${status}`);
+  }
+}
+
+/** @returns the HTTP status YouTube refused a request with, when `error` is such a refusal */
+export function httpStatusOf(error: unknown): number | undefined {
+  return isAppError(error) && error.cause instanceof HttpStatus ? error.cause.status : undefined;
 }
 
 function retryAfter(response: Response): number | undefined {

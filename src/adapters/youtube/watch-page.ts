@@ -1,5 +1,6 @@
 /** @module Fetches and reads YouTube's watch page, getting past the consent wall once. */
 import { AppError } from "../../domain/errors.ts";
+import { CONSENT_IN_ADVANCE } from "./innertube-clients.ts";
 import type { YoutubeTransport } from "./transport.ts";
 import { unreadable } from "./unreadable.ts";
 
@@ -26,8 +27,9 @@ export function classifyPage(html: string): PageKind {
 }
 
 /**
- * Fetches `/watch?v=ID`. A consent wall is answered once with the cookie
- * YouTube's form would set (`CONSENT=YES+<v>`).
+ * Fetches `/watch?v=ID` with the consent cookie a browser holds once it accepted YouTube's banner (`SOCS=CAI`), so
+ * that no consent wall is shown. A wall shown anyway is answered once with the cookie its form would set
+ * (`CONSENT=YES+<v>`), which the session's later requests carry.
  *
  * @throws {AppError} upstream_blocked for a reCAPTCHA page, upstream_error for
  *   a consent wall that cannot be accepted, and the transport's errors
@@ -40,7 +42,8 @@ export async function fetchWatchPage(
   const path = `/watch?v=${encodeURIComponent(videoId)}&hl=en`;
   let cookie: string | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
-    const html = await transport.text(path, { signal, headers: cookie ? { cookie } : {} });
+    const sent = cookie ? `${CONSENT_IN_ADVANCE}; ${cookie}` : CONSENT_IN_ADVANCE;
+    const html = await transport.text(path, { signal, headers: { cookie: sent } });
     const page = classifyPage(html);
     if (page.kind === "recaptcha") {
       throw new AppError(

@@ -9,6 +9,8 @@ import {
 import { AppError } from "../../domain/errors.ts";
 import type { TranscriptSource } from "../../domain/ports.ts";
 import type { Cue, Transcript, TranscriptQuery } from "../../domain/transcript.ts";
+import { type InnertubeClient, innertubeClient } from "./innertube-clients.ts";
+import { presentedAs } from "./package-identity.ts";
 import { type CaptionFormat, captionFormat, cleanText } from "./timedtext.ts";
 import { createYoutubeTransport, type TransportOptions, type YoutubeTransport } from "./transport.ts";
 
@@ -29,27 +31,35 @@ interface Observed {
  * which goes through the fetch hook, so it honours `YOUTUBE_BASE_URL`, the
  * proxy and the time limit. Its output is normalised: srv3 milliseconds
  * become seconds, entities and markup are decoded, empty cues are dropped,
- * and an empty result is an error, never a transcript.
+ * and an empty result is an error, never a transcript. Its requests present the service's own client identity
+ * (package-identity.ts), never the package's.
  *
- * @param options origin, time limit and fetch, as for the primary path
+ * @param options origin, time limit and fetch, as for the primary path, and the identity to present (the client
+ *   table's current ANDROID by default)
  * @returns the transcript source
  */
-export function createYoutubeTranscriptPackageSource(options: TransportOptions): TranscriptSource {
+export function createYoutubeTranscriptPackageSource(
+  options: TransportOptions & { client?: InnertubeClient },
+): TranscriptSource {
   const transport = createYoutubeTransport(options);
-  return { fetch: (videoId, query) => readWithPackage(transport, videoId, query) };
+  const client = options.client ?? innertubeClient("ANDROID");
+  return { fetch: (videoId, query) => readWithPackage(transport, videoId, query, client) };
 }
 
 /**
  * The same reading through a given transport (one egress route): the
  * package's `fetch` option is the transport's hook, so it never sends by another route.
+ *
+ * @param client the client identity its player call presents
  */
 export async function readWithPackage(
   transport: YoutubeTransport,
   videoId: string,
   query: TranscriptQuery,
+  client: InnertubeClient,
 ): Promise<Transcript> {
   const seen: Observed = { tracks: [] };
-  const hook = observing(transport.hook(query.signal), seen, query.countRequest);
+  const hook = observing(presentedAs(transport.hook(query.signal), client), seen, query.countRequest);
   const items = await fetchInOrder(videoId, query.languages, hook, seen);
   if (seen.format === "broken") {
     throw new AppError(

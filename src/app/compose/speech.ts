@@ -4,22 +4,25 @@ import { type BudgetStore, createMemoryBudgetStore } from "../../adapters/llm/bu
 import { createRedisBudgetStore } from "../../adapters/llm/budget/redis-budget-store.ts";
 import type { Limits } from "../../adapters/llm/budget/token-bucket.ts";
 import type { RedisConnection } from "../../adapters/redis/redis-connection.ts";
-import { audioClients } from "../../adapters/speech/audio-clients.ts";
 import { createGroqTranscriber } from "../../adapters/speech/groq-transcriber.ts";
 import { createSpeechBudget } from "../../adapters/speech/speech-budget.ts";
 import { createSpeechReader, type SpeechReader } from "../../adapters/speech/speech-reader.ts";
+import type { ClientHealth } from "../../adapters/youtube/client-health.ts";
+import { innertubeClients } from "../../adapters/youtube/innertube-clients.ts";
 import type { Config } from "../config/config.ts";
 
 /**
  * @param config the validated settings (`config.stt` undefined: speech-to-text off)
  * @param io `fetch` for the provider (a loopback fake's in tests) and the metrics
  * @param redis the shared connection, when the budget is shared by instances
+ * @param health told what each audio client answered (the per-client gauge)
  * @returns the reader the InnerTube source falls back to, or undefined when off
  */
 export function composeSpeech(
   config: Config,
   io: Pick<ServiceIo, "fetch" | "metrics">,
   redis?: RedisConnection,
+  health?: ClientHealth,
 ): SpeechReader | undefined {
   const stt = config.stt;
   const api = config.llmApi;
@@ -48,7 +51,8 @@ export function composeSpeech(
       fetch: io.fetch,
     }),
     budget: createSpeechBudget({ seconds, requests }),
-    audioClients: audioClients(stt.audioClients),
+    audioClients: innertubeClients(stt.audioClients),
+    health,
     maxMinutes: stt.maxMinutes,
     chunkBytes: stt.chunkBytes,
     defaultTimeoutMs: config.requestTimeoutMs,

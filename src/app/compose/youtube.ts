@@ -1,7 +1,7 @@
 /** @module Builds the YouTube transcript source, and a `fetch` that goes through `HTTPS_PROXY`. */
 import type { ServiceIo } from "./io.ts";
 import type { Cache, SharedFlight, TranscriptSource } from "../../domain/ports.ts";
-import type { Transcript } from "../../domain/transcript.ts";
+import type { Transcript, TranscriptQuery } from "../../domain/transcript.ts";
 import { sha256Hex } from "../../adapters/keys/key-digest.ts";
 import { createCachedTranscriptSource } from "../../adapters/youtube/cached-transcript-source.ts";
 import { createInnertubeReader } from "../../adapters/youtube/innertube-transcript-source.ts";
@@ -13,12 +13,14 @@ import {
 } from "../../adapters/youtube/route-breaker.ts";
 import { createRoutedTranscriptSource, type EgressRoute } from "../../adapters/youtube/routed-transcript-source.ts";
 import { withSecondStrategy } from "../../adapters/youtube/second-strategy.ts";
-import { createYoutubeTransport } from "../../adapters/youtube/transport.ts";
+import { createYoutubeTransport, type YoutubeTransport } from "../../adapters/youtube/transport.ts";
 import { readWithPackage } from "../../adapters/youtube/youtube-transcript-package-source.ts";
+import { createClientHealth } from "../../adapters/youtube/client-health.ts";
+import { innertubeClients } from "../../adapters/youtube/innertube-clients.ts";
 import type { RedisConnection } from "../../adapters/redis/redis-connection.ts";
 import { composeSpeech } from "./speech.ts";
 import { isSpeechServiceFailure } from "../../adapters/speech/speech-reader.ts";
-import { isAppError } from "../../domain/errors.ts";
+import { AppError, isAppError } from "../../domain/errors.ts";
 import type { Config } from "../config/config.ts";
 import { routeFetch } from "./route-fetch.ts";
 import { routeLabel, withSession } from "../config/youtube-routes.ts";
@@ -99,12 +101,22 @@ export function composeTranscriptSource(
 ): TranscriptSource {
   const egress = io.egress ?? composeYoutubeEgress(config, undefined, io.fetch);
   io.metrics?.watchRoutes(() => egress.routes.map((r) => ({ route: r.label, up: egress.breaker.up(r.key) })));
+  const clients = innertubeClients(config.youtube.clients);
+  const health = createClientHealth([...clients, ...(config.stt?.audioClients ?? [])]);
+  io.metrics?.watchClients(() => health.snapshot());
   const innertube = createInnertubeReader({
     baseUrl: config.youtube.baseUrl,
-    clients: config.youtube.clients,
+    clients,
     observe: io.metrics?.youtube,
-    speech: composeSpeech(config, io, redis),
+    health,
+    speech: composeSpeech(config, io, redis, health),
   });
+  // The package presents a client the primary path has not seen retired; with none left it is not asked.
+  const withPackage = (transport: YoutubeTransport, videoId: string, query: TranscriptQuery) => {
+    const client = health.current(clients);
+    if (!client) throw new AppError("upstream_error", "Every configured YouTube client is retired");
+    return readWithPackage(transport, videoId, query, client);
+  };
   const source = createRoutedTranscriptSource({
     routes: egress.routes,
     breaker: egress.breaker,
@@ -114,7 +126,7 @@ export function composeTranscriptSource(
     isBlock: (error) => isAppError(error, "upstream_blocked") && !isSpeechServiceFailure(error),
     read: (transport, videoId, query) =>
       withSecondStrategy({ fetch: (id, q) => innertube(transport, id, q) }, {
-        fetch: (id, q) => readWithPackage(transport, id, q),
+        fetch: (id, q) => withPackage(transport, id, q),
       }).fetch(videoId, query),
   });
   return createCachedTranscriptSource({

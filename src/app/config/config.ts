@@ -4,6 +4,7 @@ import { readYoutubeRoutes, type YoutubeRoutesConfig } from "./youtube-routes.ts
 import { parseRateLimit, type RateLimitSpec } from "./rate-limit-spec.ts";
 import { readStt, type SttConfig } from "./stt.ts";
 import { type LlmApiConfig, type ModelFigures, readLlmApi, readModelFigures } from "./llm-api.ts";
+import { type ClientSetting, readYoutubeClients } from "./youtube-clients.ts";
 
 /** Every setting of the service, read once at start-up. Names are in README's configuration table. */
 export interface Config {
@@ -14,7 +15,9 @@ export interface Config {
   /** The LLM endpoint and model (`LLM_*`, or their `GROQ_*` synonyms). */
   llmApi: LlmApiConfig;
   youtube:
-    & { baseUrl: string; proxy?: string; timeoutMs: number; clients: { name: string; version: string }[] }
+    & { baseUrl: string; proxy?: string; timeoutMs: number }
+    /** `YOUTUBE_CLIENTS` (caption clients) and `YOUTUBE_AUDIO_CLIENTS` (audio clients), read whatever `STT` says. */
+    & { clients: ClientSetting[]; audioClients: ClientSetting[] }
     & YoutubeRoutesConfig;
   llm: {
     timeoutMs: number;
@@ -82,7 +85,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       baseUrl: read.url("YOUTUBE_BASE_URL", "https://www.youtube.com", true)!,
       proxy,
       timeoutMs: read.int("YOUTUBE_TIMEOUT_MS", 10_000, 100, 120_000),
-      clients: readClients(read),
+      ...readYoutubeClients(read),
       ...readYoutubeRoutes(read, proxy),
     },
     llm: {
@@ -127,24 +130,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     shutdownGraceMs: read.int("SHUTDOWN_GRACE_MS", 30_000, 0, 600_000),
   };
   config.admin = readAdmin(read, config.port);
-  config.stt = readStt(read, config.llmApi.apiKey !== undefined);
+  config.stt = readStt(read, config.llmApi.apiKey !== undefined, config.youtube.audioClients);
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
-}
-
-function readClients(read: EnvReader): { name: string; version: string }[] {
-  const clients = read.list("YOUTUBE_CLIENTS").map((entry) => {
-    const [name, version] = entry.split(":").map((s) => s.trim());
-    if (!name || !version || !/^[A-Z_]+$/.test(name)) {
-      read.fail(
-        `YOUTUBE_CLIENTS must list NAME:VERSION pairs such as ANDROID:20.10.38,IOS:20.10.4: current entry is ${
-          JSON.stringify(entry)
-        }`,
-      );
-    }
-    return { name: name ?? "", version: version ?? "" };
-  });
-  return clients.length > 0 ? clients : [{ name: "ANDROID", version: "20.10.38" }, { name: "IOS", version: "20.10.4" }];
 }
 
 /** `ADMIN_PORT` turns the admin listener on; it must differ from `PORT` (0 for both means two free ports). */

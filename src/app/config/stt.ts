@@ -24,9 +24,14 @@ export interface SttConfig {
 /**
  * @param read the environment reader (problems are collected, not thrown)
  * @param hasGroqKey whether `GROQ_API_KEY` is set: `STT=groq` without it is a configuration error
+ * @param audioClients `YOUTUBE_AUDIO_CLIENTS`, as read with the other YouTube settings
  * @returns the settings, or undefined when speech-to-text is off
  */
-export function readStt(read: EnvReader, hasGroqKey: boolean): SttConfig | undefined {
+export function readStt(
+  read: EnvReader,
+  hasGroqKey: boolean,
+  audioClients: { name: string; version: string }[],
+): SttConfig | undefined {
   const provider = read.oneOf("STT", ["off", "groq"] as const, "off");
   const config: SttConfig = {
     provider: "groq",
@@ -37,7 +42,7 @@ export function readStt(read: EnvReader, hasGroqKey: boolean): SttConfig | undef
     audioSecondsPerHour: read.int("STT_AUDIO_SECONDS_PER_HOUR", 7_200, 60, 1_000_000_000),
     requestsPerMinute: read.int("STT_REQUESTS_PER_MINUTE", 20, 1, 1_000_000),
     budgetWindowMs: read.int("STT_BUDGET_WINDOW_MS", 3_600_000, 6_000, 86_400_000),
-    audioClients: readAudioClients(read),
+    audioClients,
   };
   if (provider === "off") return undefined;
   if (!hasGroqKey) {
@@ -47,19 +52,4 @@ export function readStt(read: EnvReader, hasGroqKey: boolean): SttConfig | undef
     );
   }
   return config;
-}
-
-function readAudioClients(read: EnvReader): { name: string; version: string }[] {
-  const clients = read.list("YOUTUBE_AUDIO_CLIENTS").map((entry) => {
-    const [name, version] = entry.split(":").map((s) => s.trim());
-    if (!name || !version || !/^[A-Z_]+$/.test(name)) {
-      read.fail(
-        `YOUTUBE_AUDIO_CLIENTS must list NAME:VERSION pairs such as VISIONOS:1.02: current entry is ${
-          JSON.stringify(entry)
-        }`,
-      );
-    }
-    return { name: name ?? "", version: version ?? "" };
-  });
-  return clients.length > 0 ? clients : [{ name: "VISIONOS", version: "1.02" }];
 }

@@ -1,6 +1,6 @@
 /** @module The Elysia app of the public port: `POST /chat`, the docs, hooks and the contract's errors. */
 import { Elysia } from "elysia";
-import type { ChatOutcome, ChatResponse, ChatService } from "../../domain/chat.ts";
+import type { AnswerOptions, ChatOutcome, ChatResponse, ChatService } from "../../domain/chat.ts";
 import { type ChatInput, type ChatRequest, createChatRequest } from "../../domain/chat-request.ts";
 import { AppError } from "../../domain/errors.ts";
 import { linkSignals } from "../../domain/linked-signal.ts";
@@ -149,7 +149,7 @@ export function createHttpApp(deps: HttpAppDeps) {
             listener,
             signal: linked.signal,
             timeoutMs: streams.timeoutMs,
-            onRoute: routeNotes(deps.notes, request),
+            ...fetchNotes(deps.notes, request),
           });
           noteOutcome(request, outcome);
           return outcome.response;
@@ -204,7 +204,7 @@ export function createHttpApp(deps: HttpAppDeps) {
       get signal() {
         return request.signal;
       },
-      onRoute: routeNotes(deps.notes, request),
+      ...fetchNotes(deps.notes, request),
     });
     noteOutcome(request, outcome);
     const { timings, usage } = outcome.answer;
@@ -273,10 +273,11 @@ function isChatPath(url: string): boolean {
   return start >= 0 && url.startsWith("/chat", start) && (url.length === start + 5 || url[start + 5] === "?");
 }
 
-/** Notes the YouTube egress route of each try on the request's log line (the last try's stays). */
-function routeNotes(
-  notes: RequestNotes | undefined,
-  request: Request,
-): ((route: string, retries: number) => void) | undefined {
-  return notes && ((route, retries) => notes.note(request, { youtubeRoute: route, youtubeRetries: retries }));
+/** Notes the YouTube egress route and clients of each try on the request's log line (the last try's stay). */
+function fetchNotes(notes: RequestNotes | undefined, request: Request): Pick<AnswerOptions, "onRoute" | "onClients"> {
+  if (!notes) return {};
+  return {
+    onRoute: (route, retries) => notes.note(request, { youtubeRoute: route, youtubeRetries: retries }),
+    onClients: (served, answers) => notes.note(request, { youtubeClient: served, youtubeClientAnswers: answers }),
+  };
 }

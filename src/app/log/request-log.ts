@@ -24,6 +24,10 @@ export interface RequestFacts {
   youtubeRoute?: string;
   /** Tries of that fetch before its last (blocks met). */
   youtubeRetries?: number;
+  /** The InnerTube client (`ANDROID`, `IOS`, ...) that served that try; undefined when none did. */
+  youtubeClient?: string;
+  /** What each client asked during that try answered, by name (`retired`, `ok`, `blocked`, ...). */
+  youtubeClientAnswers?: Readonly<Record<string, string>>;
   errorCode?: string;
   /** The id the response carries (`x-request-id`), when the app chose it. */
   requestId?: string;
@@ -133,8 +137,16 @@ export function requestFields(
   }
   if (facts.youtubeRoute !== undefined) fields.youtube_route = facts.youtubeRoute;
   if (facts.youtubeRetries !== undefined) fields.youtube_retries = facts.youtubeRetries;
+  if (facts.youtubeClient !== undefined) fields.youtube_client = facts.youtubeClient;
+  const answers = facts.youtubeClientAnswers && clientAnswers(facts.youtubeClientAnswers);
+  if (answers) fields.youtube_clients = answers;
   if (facts.errorCode !== undefined) fields.error_code = facts.errorCode;
   return fields;
+}
+
+/** `ANDROID=retired,IOS=ok`: one string, the same in JSON and pretty lines. */
+function clientAnswers(answers: Readonly<Record<string, string>>): string {
+  return Object.entries(answers).map(([client, answer]) => `${client}=${answer}`).join(",");
 }
 
 // The query string is left out: it is caller-controlled and may carry anything.

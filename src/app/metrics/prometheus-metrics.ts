@@ -63,10 +63,23 @@ export function createPrometheusMetrics(options: { defaultMetrics?: boolean } = 
     },
   });
 
+  let clients: () => { client: string; version: string; up: boolean }[] = () => [];
+  new Gauge({
+    name: "vcs_youtube_client_up",
+    help: "Whether a configured InnerTube client was last served (1) or refused by YouTube as retired (0).",
+    labelNames: ["client", "version"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const c of clients()) this.set({ client: c.client, version: c.version }, c.up ? 1 : 0);
+    },
+  });
+
   return {
     request: http.request,
     youtubeRoute: (route, outcome) => routeTries.inc({ route, outcome }),
     watchRoutes: (read) => (routes = read),
+    watchClients: (read) => (clients = read),
     watchInFlight: http.watchInFlight,
     ...upstream,
     speech: createSpeechMetrics(registry),

@@ -39,6 +39,8 @@ export interface ServiceMetrics {
   youtubeRoute(route: string, outcome: RouteOutcome): void;
   /** Reads at each scrape whether each egress route is usable (its breaker not open). */
   watchRoutes(routes: () => { route: string; up: boolean }[]): void;
+  /** Reads at each scrape whether each configured InnerTube client was last served (1) or refused as retired (0). */
+  watchClients(clients: () => { client: string; version: string; up: boolean }[]): void;
   /** Reads the number of requests in flight at each scrape. */
   watchInFlight(count: () => number): void;
   /** Redis became reachable (true) or unreachable (false); the gauge appears with the first call. */

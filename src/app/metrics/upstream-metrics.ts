@@ -6,7 +6,7 @@ import { batchedCounter, bind } from "./label-children.ts";
 import type { LlmBudgetObserver } from "./service-metrics.ts";
 
 const YOUTUBE_CALLS: YoutubeCall[] = ["player", "watch_page", "caption"];
-const YOUTUBE_OUTCOMES: YoutubeOutcome[] = ["ok", "blocked", "unavailable", "timeout", "error"];
+const YOUTUBE_OUTCOMES: YoutubeOutcome[] = ["ok", "blocked", "unavailable", "retired", "timeout", "error"];
 const LLM_OUTCOMES: LlmOutcome[] = ["ok", "429", "413", "5xx", "timeout", "model_unavailable", "error"];
 /** Upstream calls: a fast YouTube answer is tens of ms, a slow LLM call a minute. */
 const UPSTREAM_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -21,7 +21,8 @@ export function createUpstreamMetrics(
   const registers = [registry];
   const youtubeCalls = batchedCounter({
     name: "vcs_youtube_requests_total",
-    help: "YouTube calls by kind (player, watch_page, caption) and outcome (ok, blocked, unavailable, timeout, error).",
+    help: "YouTube calls by kind (player, watch_page, caption) and outcome (ok, blocked, unavailable, " +
+      "retired: the client identity refused, timeout, error).",
     labelNames: ["call", "outcome"],
     registers,
   });

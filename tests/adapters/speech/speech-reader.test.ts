@@ -1,7 +1,7 @@
 /** @module Tests of speech-reader.ts: format choice, download, pieces and transcription into cues, and its refusals. */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { createMemoryBudgetStore } from "../../../src/adapters/llm/budget/budget-store.ts";
-import { audioClients } from "../../../src/adapters/speech/audio-clients.ts";
+import { innertubeClient, innertubeClients } from "../../../src/adapters/youtube/innertube-clients.ts";
 import { createGroqTranscriber } from "../../../src/adapters/speech/groq-transcriber.ts";
 import { createSpeechBudget } from "../../../src/adapters/speech/speech-budget.ts";
 import {
@@ -30,6 +30,7 @@ afterAll(async () => {
 });
 
 const transport = createYoutubeTransport({ baseUrl: youtube.origin, timeoutMs: 5_000 });
+const VISIONOS = { name: "VISIONOS", version: "1.02" };
 const query = { languages: ["en"], translate: true };
 
 function reader(overrides: Partial<SpeechReaderOptions> = {}, limits = { seconds: 7_200, requests: 20 }) {
@@ -50,7 +51,7 @@ function reader(overrides: Partial<SpeechReaderOptions> = {}, limits = { seconds
         windowMs: 60_000,
       }),
     }),
-    audioClients: audioClients([{ name: "VISIONOS", version: "1.02" }]),
+    audioClients: innertubeClients([VISIONOS]),
     maxMinutes: 120,
     chunkBytes: 30_000,
     rangeBytes: 16_384,
@@ -58,12 +59,9 @@ function reader(overrides: Partial<SpeechReaderOptions> = {}, limits = { seconds
   });
 }
 
-/** The player call the InnerTube source would have made, on the same transport. */
-async function player(videoId: string) {
-  return readPlayerBody(
-    await requestPlayer(transport, videoId, { client: { name: "ANDROID", version: "20.10.38" } }),
-    videoId,
-  );
+/** The player call the InnerTube source would have made (as ANDROID, unless told), on the same transport. */
+async function player(videoId: string, client = innertubeClient("ANDROID", "21.26.364")) {
+  return readPlayerBody(await requestPlayer(transport, videoId, { client }), videoId);
 }
 
 async function refusal(promise: Promise<unknown>) {
@@ -142,6 +140,30 @@ describe("createSpeechReader", () => {
     expect(transcript.cues.length).toBeGreaterThan(0);
   });
 
+  test("the audio comes from an audio client first, even when the primary's answer lists a direct URL", async () => {
+    const info = await player(SPEECH_VIDEOS.webm);
+    expect(info.audioFormats!.some((f) => f.url !== undefined)).toBe(true);
+    youtube.reset();
+    const transcript = await reader().read({ transport, videoId: SPEECH_VIDEOS.webm, info, query });
+    const audio = youtube.seen.filter((s) => s.endpoint === "audio");
+    expect(youtube.seen.filter((s) => s.endpoint === "player").map((s) => s.client)).toEqual(["VISIONOS"]);
+    expect(audio.length > 0 && audio.every((s) => s.status === 206)).toBe(true);
+    expect(transcript.cues.length).toBeGreaterThan(0);
+  });
+
+  test("a 403 on one client's audio tries the next client's before answering 422", async () => {
+    const info = await player(SPEECH_VIDEOS.webm);
+    youtube.reset();
+    // ANDROID's audio needs a proof-of-origin token (403 without); VISIONOS's does not.
+    const speech = reader({ audioClients: innertubeClients([{ name: "ANDROID", version: "21.26.364" }, VISIONOS]) });
+    const transcript = await speech.read({ transport, videoId: SPEECH_VIDEOS.webm, info, query });
+    const audio = youtube.seen.filter((s) => s.endpoint === "audio").map((s) => s.status);
+    expect(youtube.seen.filter((s) => s.endpoint === "player").map((s) => s.client)).toEqual(["ANDROID", "VISIONOS"]);
+    expect(audio[0]).toBe(403);
+    expect(audio.slice(1).every((status) => status === 206)).toBe(true);
+    expect(transcript.cues.length).toBeGreaterThan(0);
+  });
+
   test("refuses a video longer than STT_MAX_MINUTES with 422 naming the limit, before any download or upload", async () => {
     const error = await refusal(
       reader({ maxMinutes: 120 }).read({
@@ -180,12 +202,16 @@ describe("createSpeechReader", () => {
   });
 
   test("audio that does not decode is 422, not a 500", async () => {
-    const info = await player(SPEECH_VIDEOS.webm);
+    // The primary's own audio (no audio client asked), from a client whose URLs need no token: it is downloaded.
+    const info = await player(SPEECH_VIDEOS.webm, innertubeClient("VISIONOS", "1.02"));
     const garbled = {
       ...info,
       audioFormats: info.audioFormats!.map((f) => ({ ...f, url: f.url?.replace(/itag=\d+/, "itag=1") })),
     };
-    const error = await refusal(reader().read({ transport, videoId: SPEECH_VIDEOS.webm, info: garbled, query }));
+    const speech = reader({ audioClients: [] });
+    const error = await refusal(speech.read({ transport, videoId: SPEECH_VIDEOS.webm, info: garbled, query }));
+    const statuses = youtube.seen.filter((s) => s.endpoint === "audio").map((s) => s.status);
+    expect(statuses.length > 0 && statuses.every((status) => status === 206)).toBe(true);
     expect(isAppError(error, "transcript_unavailable")).toBe(true);
   });
 

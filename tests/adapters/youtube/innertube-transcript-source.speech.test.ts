@@ -5,6 +5,7 @@ import { createInnertubeTranscriptSource } from "../../../src/adapters/youtube/i
 import type { Transcript } from "../../../src/domain/transcript.ts";
 import { startFakeYoutube } from "../../support/fake-youtube.ts";
 import { VIDEOS } from "../../support/fixtures.ts";
+import { innertubeClients } from "../../../src/adapters/youtube/innertube-clients.ts";
 
 const youtube = startFakeYoutube();
 afterAll(() => youtube.close());
@@ -29,7 +30,7 @@ function recordingSpeech() {
   return { speech, inputs };
 }
 
-const clients = [{ name: "ANDROID", version: "20.10.38" }];
+const clients = innertubeClients([{ name: "ANDROID", version: "21.26.364" }]);
 
 describe("the InnerTube source's speech fallback (STT=groq)", () => {
   test("a video whose player response lists no caption track is handed to speech with its player facts and this fetch's own transport", async () => {

@@ -5,21 +5,22 @@ import { SRV3 } from "../../support/caption-bodies.ts";
 import { CONSENT_COOKIE, startFakeYoutube } from "../../support/fake-youtube.ts";
 import { fixture, VIDEOS } from "../../support/fixtures.ts";
 import { failure } from "../../support/failure.ts";
+import { innertubeClients } from "../../../src/adapters/youtube/innertube-clients.ts";
 
 const youtube = startFakeYoutube();
-const clients = [{ name: "ANDROID", version: "20.10.38" }, { name: "IOS", version: "20.10.4" }];
+const clients = innertubeClients([{ name: "ANDROID", version: "21.26.364" }, { name: "IOS", version: "21.26.4" }]);
 const source = createInnertubeTranscriptSource({ baseUrl: youtube.origin, clients, timeoutMs: 2_000 });
 const en = { languages: ["en"] as const, translate: true };
 
 afterAll(() => youtube.close());
 beforeEach(() => youtube.reset());
 
-/** The requests the fake saw, as `endpoint[:client][+key][+cookie]`. */
+/** The requests the fake saw, as `endpoint[:client][+key][+socs][+consent]` (the cookies each carried). */
 const trail = () =>
   youtube.seen.map((s) =>
     `${s.endpoint}${s.client ? `:${s.client}` : ""}${s.endpoint === "player" && s.query.key ? "+key" : ""}${
-      s.cookie ? "+cookie" : ""
-    }`
+      s.cookie?.includes("SOCS=CAI") ? "+socs" : ""
+    }${s.cookie?.includes("CONSENT=") ? "+consent" : ""}`
   );
 
 describe("createInnertubeTranscriptSource()", () => {
@@ -78,7 +79,7 @@ describe("createInnertubeTranscriptSource()", () => {
   test("a caption track gated by a PoToken for the first client is fetched through the next client that lists it ungated", async () => {
     youtube.setPlayerGate({ tracks: (client, tracks) => (client === "ANDROID" ? gated(tracks) : tracks) });
     const transcript = await source.fetch(VIDEOS.normal.id, en);
-    expect(trail()).toEqual(["player:ANDROID", "player:IOS", "caption"]);
+    expect(trail()).toEqual(["player:ANDROID", "player:IOS", "caption+socs"]);
     expect(youtube.seen[2]!.query.exp).toBeUndefined();
     expect(transcript).toMatchObject({ language: "en", isGenerated: false, isTranslated: false });
     expect(transcript.cues).toHaveLength(3);
@@ -116,24 +117,32 @@ describe("createInnertubeTranscriptSource()", () => {
   test("when no key-less answer can be read, the watch page's key makes a keyed call that succeeds", async () => {
     youtube.setPlayerGate({ garbleKeyless: true });
     const transcript = await source.fetch(VIDEOS.normal.id, en);
-    expect(trail()).toEqual(["player:ANDROID", "player:IOS", "watch", "player:ANDROID+key", "caption"]);
+    expect(trail()).toEqual(["player:ANDROID", "player:IOS", "watch+socs", "player:ANDROID+key", "caption+socs"]);
     expect(youtube.seen[3]!.query.key).toBe("AIzaSyAO_FJ2SlqU8Q4STEHLGCilw_Y9_11qcW8");
     expect(transcript.cues).toHaveLength(3);
   });
 
-  test("a consent wall is answered once with the CONSENT cookie, which later requests carry", async () => {
+  test("the watch page carries the consent cookie set in advance (SOCS=CAI): today's wall is never shown", async () => {
+    youtube.setPlayerGate({ garbleKeyless: true });
+    youtube.setWatch("consent-current");
+    const transcript = await source.fetch(VIDEOS.normal.id, en);
+    expect(trail()).toEqual(["player:ANDROID", "player:IOS", "watch+socs", "player:ANDROID+key", "caption+socs"]);
+    expect(transcript.cues).toHaveLength(3);
+  });
+
+  test("a wall that takes only its form's cookie (the 2021 one) is answered once with it, which later requests carry", async () => {
     youtube.setPlayerGate({ garbleKeyless: true });
     youtube.setWatch("consent");
     await source.fetch(VIDEOS.normal.id, en);
     expect(trail()).toEqual([
       "player:ANDROID",
       "player:IOS",
-      "watch",
-      "watch+cookie",
-      "player:ANDROID+key+cookie",
-      "caption+cookie",
+      "watch+socs",
+      "watch+socs+consent",
+      "player:ANDROID+key+consent",
+      "caption+socs+consent",
     ]);
-    expect(youtube.seen[3]!.cookie).toBe(CONSENT_COOKIE);
+    expect(youtube.seen[3]!.cookie).toBe(`SOCS=CAI; ${CONSENT_COOKIE}`);
   });
 
   test("a consent wall without its v value is a clear upstream_error", async () => {

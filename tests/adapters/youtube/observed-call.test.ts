@@ -10,9 +10,10 @@ import {
 import { AppError } from "../../../src/domain/errors.ts";
 import { startFakeYoutube } from "../../support/fake-youtube.ts";
 import { VIDEOS } from "../../support/fixtures.ts";
+import { innertubeClients } from "../../../src/adapters/youtube/innertube-clients.ts";
 
 const youtube = startFakeYoutube();
-const clients = [{ name: "ANDROID", version: "20.10.38" }, { name: "IOS", version: "20.10.4" }];
+const clients = innertubeClients([{ name: "ANDROID", version: "21.26.364" }, { name: "IOS", version: "21.26.4" }]);
 let seen: string[] = [];
 const observe = (call: YoutubeCall, outcome: YoutubeOutcome, seconds: number) => {
   expect(seconds).toBeGreaterThanOrEqual(0);

@@ -72,12 +72,13 @@ describe("speech-to-text settings", () => {
       STT_AUDIO_SECONDS_PER_HOUR: "lots",
       YOUTUBE_AUDIO_CLIENTS: "visionos",
     });
+    // YOUTUBE_AUDIO_CLIENTS is read with the other YouTube settings (the doctor asks it whatever STT says): first.
     expect(found.map((p) => p.split(" ")[0])).toEqual([
+      "YOUTUBE_AUDIO_CLIENTS",
       "STT",
       "STT_MAX_MINUTES",
       "STT_CHUNK_BYTES",
       "STT_AUDIO_SECONDS_PER_HOUR",
-      "YOUTUBE_AUDIO_CLIENTS",
     ]);
   });
 });

@@ -84,6 +84,22 @@ describe("createPrometheusMetrics()", () => {
     expect(s.get('vcs_llm_calls_total{outcome="413"}')).toBe(0);
   });
 
+  test("a retired client is its own outcome, at 0 from the start; each configured client has a gauge read at scrape", async () => {
+    const metrics = createPrometheusMetrics({ defaultMetrics: false });
+    expect((await scrape(metrics)).get('vcs_youtube_requests_total{call="player",outcome="retired"}')).toBe(0);
+    let up = true;
+    metrics.watchClients(
+      () => [{ client: "ANDROID", version: "20.10.38", up }, { client: "IOS", version: "21.26.4", up: true }],
+    );
+    metrics.youtube("player", "retired", 0.02);
+    expect(sample(await scrape(metrics), "vcs_youtube_client_up", { client: "ANDROID", version: "20.10.38" })).toBe(1);
+    up = false;
+    const s = await scrape(metrics);
+    expect(sample(s, "vcs_youtube_requests_total", { call: "player", outcome: "retired" })).toBe(1);
+    expect(sample(s, "vcs_youtube_client_up", { client: "ANDROID", version: "20.10.38" })).toBe(0);
+    expect(sample(s, "vcs_youtube_client_up", { client: "IOS", version: "21.26.4" })).toBe(1);
+  });
+
   test("the LLM budget observer sets the remaining tokens and queue length, and records waits", async () => {
     const metrics = createPrometheusMetrics({ defaultMetrics: false });
     const budget = llmBudgetObserver(metrics);
@@ -136,6 +152,7 @@ describe("createPrometheusMetrics()", () => {
       "vcs_refused_requests_total",
       "vcs_stt_audio_seconds_total",
       "vcs_stt_uploads_total",
+      "vcs_youtube_client_up",
       "vcs_youtube_request_duration_seconds",
       "vcs_youtube_requests_total",
       "vcs_youtube_route_requests_total",
