@@ -108,7 +108,8 @@ describe("/mcp: who may call", () => {
 
   test("with x-api-key and with Authorization: Bearer, the SDK's client lists both tools", async () => {
     const { handler } = endpoint();
-    for (const headers of [{ "x-api-key": KEY }, { authorization: `Bearer ${KEY}` }]) {
+    const ways: Record<string, string>[] = [{ "x-api-key": KEY }, { authorization: `Bearer ${KEY}` }];
+    for (const headers of ways) {
       const { client } = await connect(() => handler, headers);
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["chat_about_video", "get_transcript"]);
       await client.close();
