@@ -10,6 +10,7 @@ import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
 import { connectHttp, mcpUrlOf, textOf } from "../support/mcp-http.ts";
+import { rawRequest } from "../support/raw-http.ts";
 import { type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
 import { GROQ_KEY } from "./llm-harness.ts";
 
@@ -40,6 +41,7 @@ beforeAll(async () => {
     API_KEYS: API_KEY,
     KEYS_FILE: keysFile,
     MCP_PORT: "0",
+    BODY_TIMEOUT_MS: "1000",
     YOUTUBE_BASE_URL: youtube.origin,
     GROQ_API_KEY: GROQ_KEY,
     GROQ_BASE_URL: llm.baseUrl,
@@ -107,6 +109,29 @@ describe(`MCP over Streamable HTTP (${target}): who may call`, () => {
     });
     expect(response.status).toBe(403);
   }, 60_000);
+
+  test(
+    "the public port's body limit and body time limit apply: 413 over 16 KiB, 408 for a body that stops",
+    async () => {
+      const headers = {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "x-api-key": API_KEY,
+      };
+      const large = await fetch(mcpUrl, { method: "POST", headers, body: " ".repeat(16_385) });
+      expect(large.status).toBe(413);
+      expect((await large.json()).error.code).toBe("payload_too_large");
+      const port = Number(new URL(mcpUrl).port);
+      const head = `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
+        `x-api-key: ${API_KEY}\r\ncontent-length: 100\r\n\r\n{"jsonrpc":`;
+      const started = performance.now();
+      const stalled = await rawRequest(port, head, { timeoutMs: 10_000 });
+      expect(stalled.status).toBe(408);
+      expect(JSON.parse(stalled.body.toString()).error.code).toBe("request_timeout");
+      expect(performance.now() - started).toBeLessThan(5_000);
+    },
+    60_000,
+  );
 
   test("/mcp on the public port is 404, and the public port keeps its one operation", async () => {
     const response = await fetch(`${service.url}/mcp`, {
