@@ -1,6 +1,7 @@
 /** @module The MCP listener of a service under test: its URL from the banner, and the SDK's HTTP client on it. */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FakeLlm } from "./fake-llm.ts";
 import type { RunningService } from "./service-process.ts";
 
 /** The MCP endpoint's URL from the banner (`MCP: http://.../mcp`), waiting for its line. */
@@ -45,3 +46,18 @@ export async function connectHttp(
 
 /** The first text of a tool result. */
 export const textOf = (result: object): string => (result as { content: { text: string }[] }).content[0]!.text;
+
+/**
+ * Waits until the fake LLM is asked (one call), cancels the tool call with `cancel`, checks that the call fails for
+ * its client, and waits until the model's call is closed. A model's call that is never closed fails the expectation.
+ */
+export async function cancelWhileModelWorks(llm: FakeLlm, call: Promise<unknown>, cancel: () => unknown) {
+  const until = Date.now() + 20_000;
+  while (llm.calls.length === 0 && Date.now() < until) await Bun.sleep(20);
+  if (llm.calls.length !== 1) throw new Error(`The model was asked ${llm.calls.length} times, not once`);
+  await cancel();
+  const failed = await call.then(() => false, () => true);
+  if (!failed) throw new Error("The cancelled call got a result");
+  while (llm.calls[0]!.closedAt === undefined && Date.now() < until) await Bun.sleep(20);
+  return llm.calls[0]!.closedAt;
+}
