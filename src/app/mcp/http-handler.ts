@@ -18,6 +18,7 @@ import type { Logger } from "../log/logger.ts";
 import type { RequestNotes } from "../log/request-log.ts";
 import type { LiveStreams } from "../stream/live-streams.ts";
 import { authenticate, cancelledIds, hasInitialize, MCP_PATH, refusal, rpcRefusal, sessionOf } from "./http-checks.ts";
+import { following } from "./followed-stream.ts";
 import { createMcpServer } from "./mcp-server.ts";
 
 /** What the MCP endpoint serves with, and the public port's limits it applies. */
@@ -179,28 +180,6 @@ function toolDeps(deps: McpHttpDeps) {
 /** Names one call wherever it runs: the caller's key, the client's session, and the request id within it. */
 function callKey(identity: KeyIdentity, session: string | undefined, requestId: string | number): string {
   return JSON.stringify([identity.id, session ?? null, requestId]);
-}
-
-/** The body of an event stream, telling `ended` once it has ended: sent in full, or cancelled by the client. */
-function following(body: ReadableStream<Uint8Array>, ended: () => void): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await reader.read();
-        if (!next.done) return controller.enqueue(next.value);
-        ended();
-        controller.close();
-      } catch (error) {
-        ended();
-        controller.error(error);
-      }
-    },
-    async cancel(reason) {
-      ended();
-      await reader.cancel(reason).catch(() => {});
-    },
-  });
 }
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {
