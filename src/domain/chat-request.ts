@@ -41,14 +41,7 @@ export interface ChatRequest {
  * @throws {AppError} `invalid_request` when `url` is not a YouTube video URL
  */
 export function createChatRequest(input: ChatInput): ChatRequest {
-  const videoId = parseVideoId(input.url);
-  if (!videoId) {
-    throw new AppError(
-      "invalid_request",
-      'Field "url" must be a YouTube video URL such as https://www.youtube.com/watch?v=VIDEO_ID or ' +
-        `https://youtu.be/VIDEO_ID: got ${quote(input.url)}`,
-    );
-  }
+  const videoId = requireVideoId(input.url);
   const prompt = normalizePrompt(input.prompt);
   return {
     url: input.url,
@@ -59,6 +52,21 @@ export function createChatRequest(input: ChatInput): ChatRequest {
     language: input.language ?? "en",
     outputFormat: input.output_format ?? "text",
   };
+}
+
+/**
+ * @param url the `url` field as sent
+ * @returns its video id
+ * @throws {AppError} `invalid_request` when `url` is not a YouTube video URL
+ */
+export function requireVideoId(url: string): string {
+  const videoId = parseVideoId(url);
+  if (videoId) return videoId;
+  throw new AppError(
+    "invalid_request",
+    'Field "url" must be a YouTube video URL such as https://www.youtube.com/watch?v=VIDEO_ID or ' +
+      `https://youtu.be/VIDEO_ID: got ${quote(url)}`,
+  );
 }
 
 /**

@@ -173,3 +173,18 @@ export interface FlightEvents {
   /** Told each event of the work running on another instance, in order, from its first; absent, nothing is followed. */
   listen?: (event: AnswerEvent) => void;
 }
+
+/**
+ * Cancellations of calls in flight, told to whichever instance runs the call: a client behind a load balancer may
+ * send its cancellation to another instance than the one doing the work.
+ */
+export interface CallCancels {
+  /**
+   * Runs `cancel` once `key` is cancelled here or (shared through Redis) on another instance.
+   *
+   * @returns stops watching; call it once the call has ended
+   */
+  watch(key: string, cancel: () => void): () => void;
+  /** Cancels the calls watching `key`, wherever they run. Never throws: a cancellation that cannot be told is lost. */
+  cancel(key: string): Promise<void>;
+}

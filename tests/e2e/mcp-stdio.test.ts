@@ -70,7 +70,7 @@ describe(`server mcp over stdio (${target})`, () => {
     expect(mcp.getServerVersion()?.name).toBe("video-chat-service");
     expect(mcp.getServerCapabilities()?.tools).toBeDefined();
     const { tools } = await mcp.listTools();
-    expect(tools).toHaveLength(1);
+    expect(tools.map((t) => t.name)).toEqual(["chat_about_video", "get_transcript"]);
     const tool = tools[0]!;
     expect(tool.name).toBe("chat_about_video");
     expect(tool.inputSchema.required).toEqual(["url"]);

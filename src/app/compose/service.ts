@@ -1,6 +1,8 @@
 /** @module The composition root: builds the adapters and wires the chat use case into the running service. */
 import { type ChatService, createChatService } from "../../domain/chat.ts";
-import type { AnswerWriter, RateLimiter, TranscriptSource } from "../../domain/ports.ts";
+import type { AnswerWriter, ApiKeys, CallCancels, RateLimiter, TranscriptSource } from "../../domain/ports.ts";
+import { createTranscriptReader, type TranscriptReader } from "../../domain/transcript-reading.ts";
+import { createRedisCallCancels } from "../../adapters/redis/redis-call-cancels.ts";
 import type { Config } from "../config/config.ts";
 import { composeWriter } from "./llm.ts";
 import { checkModel, type ModelCheck } from "./model-check.ts";
@@ -18,7 +20,19 @@ export interface Service {
   app: ReturnType<typeof createHttpApp>;
   /** Facts for the start-up banner. */
   banner: { backend: string; generatedKey?: string; warnings: string[] };
+  /** What the MCP listener (`MCP_PORT`) serves, on the same use cases, keys and limits as the app; none without it. */
+  tools?: ToolsCore;
   close(): Promise<void>;
+}
+
+/** The MCP listener's parts: both use cases, the keys and rate limits of `POST /chat`, and calls' cancellations. */
+export interface ToolsCore {
+  chat: ChatService;
+  transcripts: TranscriptReader;
+  apiKeys: ApiKeys;
+  rateLimiter: RateLimiter;
+  /** Shared through Redis, so a cancellation sent to another instance reaches the call. */
+  cancels: CallCancels;
 }
 
 export type { ServiceIo } from "./io.ts";
@@ -34,7 +48,7 @@ export async function composeService(
   config: Config,
   io: ServiceIo & { notes?: RequestNotes; onRedisAvailability?: (available: boolean) => void; streams?: LiveStreams },
 ): Promise<Service> {
-  const { state, writer, chat, model } = await composeCore(config, io);
+  const { state, writer, chat, model, transcripts } = await composeCore(config, io);
   const app = createHttpApp({
     chat,
     apiKeys: state.apiKeys,
@@ -46,16 +60,25 @@ export async function composeService(
     notes: io.notes,
     streams: io.streams && { live: io.streams, ...config.stream },
   });
+  const tools: ToolsCore | undefined = config.mcp && {
+    chat,
+    transcripts,
+    apiKeys: state.apiKeys,
+    rateLimiter: state.rateLimiter,
+    cancels: createRedisCallCancels({ connection: state.redis }),
+  };
   return {
     app,
     banner: { backend: backendLine(writer, model), generatedKey: state.generatedKey, warnings: modelWarnings(model) },
+    tools,
     close: () => state.close(),
   };
 }
 
-/** What the MCP mode runs on: the use case and the rate limiter, on the same state as the HTTP service. */
+/** What the MCP mode runs on: the use cases and the rate limiter, on the same state as the HTTP service. */
 export interface McpCore {
   chat: ChatService;
+  transcripts: TranscriptReader;
   rateLimiter: RateLimiter;
   /** The answer writer's name (the Groq model, or the offline engine), for the start-up line. */
   backend: string;
@@ -70,8 +93,14 @@ export async function composeMcp(
   config: Config,
   io: ServiceIo & { onRedisAvailability?: (available: boolean) => void },
 ): Promise<McpCore> {
-  const { state, writer, chat, model } = await composeCore(config, io);
-  return { chat, rateLimiter: state.rateLimiter, backend: backendLine(writer, model), close: () => state.close() };
+  const { state, writer, chat, model, transcripts } = await composeCore(config, io);
+  return {
+    chat,
+    transcripts,
+    rateLimiter: state.rateLimiter,
+    backend: backendLine(writer, model),
+    close: () => state.close(),
+  };
 }
 
 async function composeCore(config: Config, io: ServiceIo & { onRedisAvailability?: (available: boolean) => void }) {
@@ -91,7 +120,8 @@ async function composeCore(config: Config, io: ServiceIo & { onRedisAvailability
   const model = config.llmApi.apiKey ? await checkModel(config, io.fetch) : undefined;
   if (model?.warning) io.logger.warn("llm_model_not_listed", { model: config.llmApi.model, advice: model.warning });
   const writer = composeWriter(config, io, transcripts, state.redis, model);
-  return { state, writer, model, chat: composeChat(config, io, state, writer, transcripts) };
+  const reader = createTranscriptReader({ transcripts, gate: state.gate, requestTimeoutMs: config.requestTimeoutMs });
+  return { state, writer, model, chat: composeChat(config, io, state, writer, transcripts), transcripts: reader };
 }
 
 /** The writer's name, and the context window it plans on and where that figure came from. */

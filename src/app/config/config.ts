@@ -55,6 +55,8 @@ export interface Config {
   stt?: SttConfig;
   /** The admin listener (health, readiness, metrics); none unless `ADMIN_PORT` is set. */
   admin?: { port: number; host: string; redisGraceMs: number };
+  /** The MCP listener (Streamable HTTP at `/mcp`); none unless `MCP_PORT` is set. */
+  mcp?: { port: number; host: string };
 }
 
 /** Start-up stops with this when settings are wrong; its message lists every problem. */
@@ -130,6 +132,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     shutdownGraceMs: read.int("SHUTDOWN_GRACE_MS", 30_000, 0, 600_000),
   };
   config.admin = readAdmin(read, config.port);
+  config.mcp = readMcp(read, config.port, config.admin?.port);
   config.stt = readStt(read, config.llmApi.apiKey !== undefined, config.youtube.audioClients);
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
@@ -142,6 +145,15 @@ function readAdmin(read: EnvReader, port: number): Config["admin"] {
   const adminPort = read.int("ADMIN_PORT", 0, 0, 65535);
   if (adminPort !== 0 && adminPort === port) read.fail(`ADMIN_PORT must differ from PORT: both are ${port}`);
   return { port: adminPort, host: read.host("ADMIN_HOST", "127.0.0.1"), redisGraceMs };
+}
+
+/** `MCP_PORT` turns the MCP listener on; it must differ from `PORT` and `ADMIN_PORT` (0 means a free port). */
+function readMcp(read: EnvReader, port: number, adminPort: number | undefined): Config["mcp"] {
+  if (read.raw("MCP_PORT") === undefined) return undefined;
+  const mcpPort = read.int("MCP_PORT", 0, 0, 65535);
+  if (mcpPort !== 0 && mcpPort === port) read.fail(`MCP_PORT must differ from PORT: both are ${port}`);
+  if (mcpPort !== 0 && mcpPort === adminPort) read.fail(`MCP_PORT must differ from ADMIN_PORT: both are ${mcpPort}`);
+  return { port: mcpPort, host: read.host("MCP_HOST", "127.0.0.1") };
 }
 
 function readRateLimit(read: EnvReader): RateLimitSpec | undefined {

@@ -1,39 +1,18 @@
-/** @module One `chat_about_video` call: arguments checked as POST /chat's body, rate limit, use case, result. */
+/** @module One `chat_about_video` call: arguments checked as POST /chat's body, then the chat use case. */
 import type { ChatService } from "../../domain/chat.ts";
-import { AppError } from "../../domain/errors.ts";
 import type { AnswerListener } from "../../domain/generation.ts";
-import type { KeyIdentity, RateLimiter } from "../../domain/ports.ts";
-import { describeError } from "../http/framework-errors.ts";
-import type { Logger } from "../log/logger.ts";
-import { answerResult, errorResult, toChatRequest, type ToolResult } from "./chat-tool.ts";
-import { createProgressSteps, type ProgressStep } from "./progress.ts";
+import { answerResult, toChatRequest, type ToolResult } from "./chat-tool.ts";
+import { createProgressSteps } from "./progress.ts";
+import { runToolCall, type ToolCallDeps, type ToolCallOptions } from "./tool-call.ts";
 
-/**
- * Whom the rate limiter counts MCP calls against: the person who started the
- * process is its only caller, so there is no key; `RATE_LIMIT` applies to
- * this identity (shared by every MCP process on one Redis).
- */
-export const MCP_IDENTITY: KeyIdentity = { id: "mcp:stdio", name: "MCP (stdio)" };
+export { MCP_IDENTITY } from "./admission.ts";
 
-export interface ChatCallDeps {
+/** What a `chat_about_video` call needs: the chat use case, and what every call needs. */
+export interface ChatCallDeps extends ToolCallDeps {
   chat: ChatService;
-  rateLimiter: RateLimiter;
-  logger: Logger;
-  /** Largest arguments, as JSON bytes: the HTTP body limit (`MAX_BODY_BYTES`). */
-  maxArgumentBytes: number;
-  /** Time limit of a call without a progress token (`REQUEST_TIMEOUT_MS`). */
-  requestTimeoutMs: number;
-  /** Time limit of a call followed with a progress token, as a stream's (`STREAM_TIMEOUT_MS`). */
-  progressTimeoutMs: number;
-  now?: () => number;
 }
 
-export interface ChatCallOptions {
-  /** Aborted when the client cancels the call or goes away: the work stops unless another caller shares it. */
-  signal?: AbortSignal;
-  /** Receives each progress step, when the client sent a progress token. */
-  progress?: (step: ProgressStep) => void;
-}
+export type ChatCallOptions = ToolCallOptions;
 
 /**
  * Runs one call of the tool. Never throws: every failure is a result with
@@ -41,36 +20,19 @@ export interface ChatCallOptions {
  *
  * @param args the call's `arguments`
  */
-export async function callChatTool(
-  deps: ChatCallDeps,
-  args: unknown,
-  options: ChatCallOptions = {},
-): Promise<ToolResult> {
-  const now = deps.now ?? (() => performance.now());
-  const started = now();
-  const fields: Record<string, unknown> = {};
-  try {
-    checkSize(args, deps.maxArgumentBytes);
-    const request = toChatRequest(args);
-    fields.video_id = request.videoId;
-    const decision = await deps.rateLimiter.take(MCP_IDENTITY);
-    if (!decision.allowed) {
-      throw new AppError("rate_limited", "MCP calls are over their rate limit (RATE_LIMIT)", {
-        retryAfterSeconds: decision.resetSeconds,
-      });
-    }
-    const outcome = await answer(deps, request, options);
-    fields.cache = outcome.cache;
-    deps.logger.info("mcp_call", { ...fields, duration_ms: Math.round(now() - started) });
-    return answerResult(outcome.response);
-  } catch (error) {
-    const code = error instanceof AppError ? error.code : "internal_error";
-    // A call the server itself turned away costs nothing, as on HTTP.
-    if (code === "overloaded") await giveBack(deps);
-    if (code === "internal_error") deps.logger.error("unhandled_error", { error: describeError(error) });
-    deps.logger.info("mcp_call", { ...fields, error: code, duration_ms: Math.round(now() - started) });
-    return errorResult(error);
-  }
+export function callChatTool(deps: ChatCallDeps, args: unknown, options: ChatCallOptions = {}): Promise<ToolResult> {
+  return runToolCall(deps, "chat_about_video", args, {
+    check(args, fields) {
+      const request = toChatRequest(args);
+      fields.video_id = request.videoId;
+      return request;
+    },
+    async run(request, fields) {
+      const outcome = await answer(deps, request, options);
+      fields.cache = outcome.cache;
+      return answerResult(outcome.response);
+    },
+  });
 }
 
 async function answer(deps: ChatCallDeps, request: ReturnType<typeof toChatRequest>, options: ChatCallOptions) {
@@ -84,34 +46,4 @@ async function answer(deps: ChatCallDeps, request: ReturnType<typeof toChatReque
     if (step) progress(step);
   };
   return await deps.chat.answer(request, { signal: options.signal, listener, timeoutMs: deps.progressTimeoutMs });
-}
-
-async function giveBack(deps: ChatCallDeps): Promise<void> {
-  try {
-    await deps.rateLimiter.take(MCP_IDENTITY, -1);
-  } catch (cause) {
-    deps.logger.warn("rate_limit_settle_failed", { error: describeError(cause) });
-  }
-}
-
-const encoder = new TextEncoder();
-
-/** Arguments over the HTTP body limit are refused as such a body is (`payload_too_large`). */
-function checkSize(args: unknown, maxBytes: number): void {
-  let json: string;
-  try {
-    json = JSON.stringify(args ?? {});
-  } catch {
-    // Nesting too deep to serialise (it was parsed, so it fits in memory): the schema check names the field.
-    return;
-  }
-  // A UTF-8 byte is at least a UTF-16 unit and at most three: encode only when the length does not decide.
-  if (json.length <= maxBytes / 3) return;
-  if (json.length > maxBytes || encoder.encode(json).byteLength > maxBytes) {
-    throw new AppError(
-      "payload_too_large",
-      `The tool's arguments are larger than ${maxBytes} bytes (MAX_BODY_BYTES); send a shorter prompt (it is cut ` +
-        `at 500 characters anyway)`,
-    );
-  }
 }

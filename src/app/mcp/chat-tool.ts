@@ -78,9 +78,10 @@ const ADVICE: Partial<Record<AppError["code"], string>> = {
  * Nothing internal: an unexpected error is `internal_error`, its details in the log only.
  *
  * @param error what the call failed with
+ * @param internalMessage the message of an unexpected error: where its details are (the process's stderr by default)
  */
-export function errorResult(error: unknown): ToolResult {
-  const appError = error instanceof AppError ? error : new AppError("internal_error", INTERNAL_ERROR);
+export function errorResult(error: unknown, internalMessage = INTERNAL_ERROR): ToolResult {
+  const appError = error instanceof AppError ? error : new AppError("internal_error", internalMessage);
   const parts = [`${appError.code}: ${withStop(appError.message)}`];
   const advice = ADVICE[appError.code];
   if (advice) parts.push(advice);

@@ -39,6 +39,7 @@ export async function runMcp(runtime: McpRuntime): Promise<void> {
   const core = await composeMcp(config, { logger });
   const server = createMcpServer({
     chat: core.chat,
+    transcripts: core.transcripts,
     rateLimiter: core.rateLimiter,
     logger,
     maxArgumentBytes: config.maxBodyBytes,
@@ -61,5 +62,5 @@ export async function runMcp(runtime: McpRuntime): Promise<void> {
   runtime.stdout.on("error", () => void stop("stdout closed"));
   runtime.onStopSignal((signal) => void stop(signal));
   await server.connect(new StdioServerTransport(runtime.stdin, runtime.stdout));
-  logger.info("mcp_ready", { runtime: runtime.name, backend: core.backend, tool: "chat_about_video" });
+  logger.info("mcp_ready", { runtime: runtime.name, backend: core.backend, tools: "chat_about_video,get_transcript" });
 }

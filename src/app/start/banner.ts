@@ -7,6 +7,7 @@ export function bannerLines(
     generatedKey?: string;
     runtime: string;
     adminUrl?: string;
+    mcpUrl?: string;
     warnings?: string[];
   },
 ): string[] {
@@ -19,6 +20,9 @@ export function bannerLines(
     ...(options.warnings ?? []).map((warning) => `  ${warning}`),
   ];
   if (options.adminUrl) lines.push(`  Admin:       ${options.adminUrl} (/healthz, /readyz, /metrics)`);
+  if (options.mcpUrl) {
+    lines.push(`  MCP:         ${options.mcpUrl} (Streamable HTTP; API key in x-api-key or Authorization: Bearer)`);
+  }
   if (options.generatedKey) {
     lines.push(
       `  No API_KEYS or issued keys: generated one key for this run, shown once:`,

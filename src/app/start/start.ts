@@ -6,6 +6,7 @@ import { createBufferedLines } from "../log/buffered-lines.ts";
 import { createLogger } from "../log/logger.ts";
 import { createRequestLog } from "../log/request-log.ts";
 import { type Admin, startAdmin } from "./admin.ts";
+import { type McpListener, startMcpListener } from "./mcp-listener.ts";
 import { createInFlight, type Listener, type ServeOptions, shutDown } from "./shutdown.ts";
 import { createLiveStreams } from "../stream/live-streams.ts";
 import { AppError } from "../../domain/errors.ts";
@@ -82,7 +83,22 @@ export async function runService(runtime: Runtime): Promise<void> {
       streamEnded: streams.ended,
       ...connectionBounds(config),
     });
-  const listener = await listenOrExit(runtime, exit, config.host, config.port, "PORT or HOST", serveMain, closeAll);
+  const main = await listenOrExit(runtime, exit, config.host, config.port, "PORT or HOST", serveMain, closeAll);
+  const mcp = config.mcp && service.tools
+    ? await listenOrExit(
+      runtime,
+      exit,
+      config.mcp.host,
+      config.mcp.port,
+      "MCP_PORT or MCP_HOST",
+      () => startMcpListener({ ...config, mcp: config.mcp! }, service.tools!, { logger, serve: runtime.serve }),
+      async () => {
+        await main.abort();
+        await closeAll();
+      },
+    )
+    : undefined;
+  const listener = mcp ? bothListeners(main, mcp.listener) : main;
   admin?.readiness.serving();
   lines.flush();
   let stopping = false;
@@ -94,14 +110,17 @@ export async function runService(runtime: Runtime): Promise<void> {
     // Streams count as requests in flight until they end; those still open after the grace period get an `error` event.
     const working = {
       get count() {
-        return inFlight.count + streams.count;
+        return inFlight.count + streams.count + (mcp?.count ?? 0);
       },
-      idle: () => Promise.all([inFlight.idle(), streams.idle()]).then(() => {}),
+      idle: () => Promise.all([inFlight.idle(), streams.idle(), mcp?.idle()]).then(() => {}),
     };
-    const interrupt = async (): Promise<void> =>
-      streams.interrupt(
-        new AppError("overloaded", "The server is shutting down; send the request again", { retryAfterSeconds: 1 }),
-      );
+    const interrupt = async (): Promise<void> => {
+      const reason = new AppError("overloaded", "The server is shutting down; send the request again", {
+        retryAfterSeconds: 1,
+      });
+      streams.interrupt(reason);
+      mcp?.interrupt(reason);
+    };
     void shutDown({
       listener,
       inFlight: working,
@@ -113,7 +132,16 @@ export async function runService(runtime: Runtime): Promise<void> {
     }).then(() => exit(0));
   });
   // After the stop signals are handled: a supervisor that signals as soon as it reads the banner must not kill us.
-  printBanner(runtime, config, listener, service, admin);
+  printBanner(runtime, config, main, service, admin, mcp);
+}
+
+/** The public and MCP listeners, stopped and cut together. */
+function bothListeners(main: Listener, mcp: Listener): Listener {
+  return {
+    port: main.port,
+    stop: () => Promise.all([main.stop(), mcp.stop()]).then(() => {}),
+    abort: () => Promise.all([main.abort(), mcp.abort()]).then(() => {}),
+  };
 }
 
 /** Listens, or prints why not and exits 1 (after `cleanUp`). */
@@ -143,6 +171,7 @@ function printBanner(
   listener: Listener,
   service: { banner: { backend: string; generatedKey?: string; warnings: string[] } },
   admin: Admin | undefined,
+  mcp: McpListener | undefined,
 ): void {
   const shown = hostForUrl(config.host);
   for (
@@ -153,6 +182,7 @@ function printBanner(
       warnings: service.banner.warnings,
       runtime: runtime.name,
       adminUrl: admin?.url,
+      mcpUrl: mcp?.url,
     })
   ) {
     runtime.print(line);

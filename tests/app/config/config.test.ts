@@ -105,4 +105,18 @@ describe("loadConfig()", () => {
       /READINESS_REDIS_GRACE_MS must be a whole number[\s\S]*ADMIN_PORT must be a whole number/,
     );
   });
+
+  test("MCP_PORT turns the MCP listener on (127.0.0.1 by default); it must differ from PORT and ADMIN_PORT", () => {
+    expect(loadConfig({}).mcp).toBeUndefined();
+    expect(loadConfig({ MCP_PORT: "3100" }).mcp).toEqual({ port: 3100, host: "127.0.0.1" });
+    expect(loadConfig({ MCP_PORT: "0", PORT: "0", ADMIN_PORT: "0", MCP_HOST: "0.0.0.0" }).mcp)
+      .toEqual({ port: 0, host: "0.0.0.0" });
+    expect(() => loadConfig({ MCP_PORT: "3000" })).toThrow("MCP_PORT must differ from PORT: both are 3000");
+    expect(() => loadConfig({ MCP_PORT: "9100", ADMIN_PORT: "9100" })).toThrow(
+      "MCP_PORT must differ from ADMIN_PORT: both are 9100",
+    );
+    expect(() => loadConfig({ MCP_PORT: "mcp", MCP_HOST: "not a host!" })).toThrow(
+      /MCP_PORT must be a whole number[\s\S]*MCP_HOST/,
+    );
+  });
 });

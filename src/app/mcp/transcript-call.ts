@@ -1,0 +1,49 @@
+/** @module One `get_transcript` call: arguments checked, the transcript read, one page of it as the result. */
+import type { TranscriptReader } from "../../domain/transcript-reading.ts";
+import type { ToolResult } from "./chat-tool.ts";
+import { createProgressSteps } from "./progress.ts";
+import { runToolCall, type ToolCallDeps, type ToolCallOptions } from "./tool-call.ts";
+import { transcriptPage } from "./transcript-page.ts";
+import { toTranscriptArguments, TRANSCRIPT_TOOL_NAME } from "./transcript-tool.ts";
+
+/** What a `get_transcript` call needs: the transcript use case, and what every call needs. */
+export interface TranscriptCallDeps extends ToolCallDeps {
+  transcripts: TranscriptReader;
+}
+
+/**
+ * Runs one call of the tool. Never throws: every failure is a result with
+ * `isError` whose text starts with the error code, as for `chat_about_video`.
+ *
+ * @param args the call's `arguments`
+ */
+export function callTranscriptTool(
+  deps: TranscriptCallDeps,
+  args: unknown,
+  options: ToolCallOptions = {},
+): Promise<ToolResult> {
+  return runToolCall(deps, TRANSCRIPT_TOOL_NAME, args, {
+    check(args, fields) {
+      const request = toTranscriptArguments(args);
+      fields.video_id = request.videoId;
+      return request;
+    },
+    async run(request, fields) {
+      const { progress } = options;
+      const steps = progress ? createProgressSteps() : undefined;
+      const reading = await deps.transcripts.read(request, {
+        signal: options.signal,
+        timeoutMs: progress ? deps.progressTimeoutMs : deps.requestTimeoutMs,
+        onProgress: steps && ((event) => {
+          const step = steps.next(event);
+          if (step) progress!(step);
+        }),
+      });
+      const result = transcriptPage(reading, request);
+      const page = result.structuredContent!;
+      fields.segments = (page.segments as unknown[]).length;
+      if (page.next_from_seconds !== undefined) fields.next_from_seconds = page.next_from_seconds;
+      return result;
+    },
+  });
+}

@@ -1,0 +1,105 @@
+/** @module Tests of the MCP listener at start-up: banner, its own port, the public port's 404, shutdown, a port in use. */
+import { describe, expect, test } from "bun:test";
+import { runService, type Runtime, type ServeOptions } from "../../../src/app/start/start.ts";
+import type { Listener } from "../../../src/app/start/shutdown.ts";
+
+const KEY = "k-0123456789";
+const MCP_PORT = 3100;
+
+class Exit extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
+
+/** A runtime whose listeners are function calls, the MCP one (port 3100) named apart. */
+function fakeRuntime(env: Record<string, string>) {
+  const printed: string[] = [];
+  const errors: string[] = [];
+  const events: string[] = [];
+  const served = new Map<string, ServeOptions>();
+  let signal: ((name: string) => void) | undefined;
+  const exited = Promise.withResolvers<number>();
+  const runtime: Runtime = {
+    name: "Fake 1.0",
+    env,
+    stdoutIsTerminal: false,
+    print: (line) => printed.push(line),
+    printError: (line) => errors.push(line),
+    exit: (code) => {
+      exited.resolve(code);
+      if (code !== 0) throw new Exit(code);
+      return undefined as never;
+    },
+    serve: (options) => {
+      if (options.port === 1) throw new Error("Failed to start server. Is port 1 in use?");
+      const tag = options.port === MCP_PORT ? "mcp" : "public";
+      served.set(tag, options);
+      const listener: Listener = {
+        port: options.port === MCP_PORT ? MCP_PORT : 4321,
+        stop: async () => void events.push(`${tag} stop`),
+        abort: async () => void events.push(`${tag} abort`),
+      };
+      return listener;
+    },
+    onStopSignal: (handler) => (signal = handler),
+  };
+  return {
+    runtime,
+    printed,
+    errors,
+    events,
+    served,
+    exited: exited.promise,
+    send: (name: string) => signal!(name),
+  };
+}
+
+const initialize = (port: number, path = "/mcp") =>
+  new Request(`http://127.0.0.1:${port}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-api-key": KEY },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    }),
+  });
+
+describe("runService() with MCP_PORT", () => {
+  test("serves /mcp on its own listener (banner line), the public port's limits, 404 on the public port", async () => {
+    const fake = fakeRuntime({ API_KEYS: KEY, PORT: "0", HOST: "127.0.0.1", MCP_PORT: String(MCP_PORT) });
+    await runService(fake.runtime);
+    expect(fake.printed).toContain(
+      `  MCP:         http://127.0.0.1:${MCP_PORT}/mcp (Streamable HTTP; API key in x-api-key or Authorization: Bearer)`,
+    );
+    const mcp = fake.served.get("mcp")!;
+    expect(mcp).toMatchObject({ host: "127.0.0.1", maxBodyBytes: 16_384, headersTimeoutMs: 10_000 });
+    const answer = await mcp.fetch(initialize(MCP_PORT));
+    expect(answer.status).toBe(200);
+    expect(mcp.streamEnded?.(answer)).toBeInstanceOf(Promise);
+    expect(await answer.text()).toContain('"protocolVersion"');
+    expect((await fake.served.get("public")!.fetch(initialize(4321))).status).toBe(404);
+    fake.send("SIGTERM");
+    expect(await fake.exited).toBe(0);
+    expect(fake.events.sort()).toEqual(["mcp stop", "public stop"]);
+  });
+
+  test("without MCP_PORT there is no MCP listener", async () => {
+    const fake = fakeRuntime({ API_KEYS: KEY, PORT: "0", HOST: "127.0.0.1" });
+    await runService(fake.runtime);
+    expect(fake.served.has("mcp")).toBe(false);
+    expect(fake.printed.join("\n")).not.toContain("MCP:");
+    fake.send("SIGTERM");
+    expect(await fake.exited).toBe(0);
+  });
+
+  test("an MCP port that cannot be bound exits 1 naming MCP_PORT, and the public listener is closed", async () => {
+    const fake = fakeRuntime({ API_KEYS: KEY, PORT: "0", HOST: "127.0.0.1", MCP_PORT: "1" });
+    await expect(runService(fake.runtime)).rejects.toThrow("exit 1");
+    expect(fake.errors[0]).toStartWith("Cannot listen on 127.0.0.1:1: ");
+    expect(fake.errors[0]).toContain("set MCP_PORT or MCP_HOST");
+    expect(fake.events).toEqual(["public abort"]);
+  });
+});
