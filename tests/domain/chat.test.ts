@@ -28,7 +28,7 @@ describe("ChatService.answer()", () => {
     });
     const { response } = await chat.answer(request({ language: "pt", prompt: "why?" }));
     expect(transcripts.calls[0]!.query.languages).toEqual(["pt"]);
-    expect(writer.specs[0]!.isSummary).toBe(false);
+    expect(writer.specs[0]!.intent).toBe("detail");
     expect(response).toEqual({
       url: "https://youtu.be/GJLlxj_dtq8",
       model: "chat-1.0",
