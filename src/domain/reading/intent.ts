@@ -3,7 +3,7 @@ import { isSummaryPrompt, LANGUAGES } from "../chat-request.ts";
 import type { Cue } from "../transcript.ts";
 import { WHOLE_VIDEO_PHRASES } from "./intent-lexicon.ts";
 import { groupPassages } from "./passages.ts";
-import { terms } from "./terms.ts";
+import { STEM_LENGTH, terms } from "./terms.ts";
 
 /**
  * How a prompt is read: `summary` is the literal default prompt; `whole` asks
@@ -104,10 +104,41 @@ export function aboutTheWholeSubject(prompt: string, cues: readonly Cue[]): bool
   if (passages.length < MIN_PASSAGES) return false;
   const first = passages[0]!.start;
   const span = Math.max(1, passages.at(-1)!.start - first);
-  const tenths = new Map(asked.map((term) => [term, new Set<number>()]));
+  // The passages' text as `terms` reads it, one line each; each asked term is looked for as `terms` would find it.
+  const starts: number[] = [];
+  let text = "";
   for (const passage of passages) {
-    const tenth = Math.min(9, Math.floor(((passage.start - first) / span) * 10));
-    for (const term of terms(passage.text)) tenths.get(term)?.add(tenth);
+    starts.push(text.length);
+    text += `${passage.text.normalize("NFKC").toLowerCase()}\n`;
   }
-  return [...tenths.values()].every((seen) => seen.size >= SPREAD_TENTHS);
+  return asked.every((term) => {
+    const tenths = new Set<number>();
+    for (const match of text.matchAll(wordPattern(term))) {
+      const at = passages[lastAtOrBefore(starts, match.index)]!.start;
+      tenths.add(Math.min(9, Math.floor(((at - first) / span) * 10)));
+    }
+    return tenths.size >= SPREAD_TENTHS;
+  });
+}
+
+/**
+ * Where a text has a word that `terms` turns into `term`: the word itself, or for a term of the full stem length any
+ * word it begins.
+ */
+function wordPattern(term: string): RegExp {
+  const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const end = [...term].length < STEM_LENGTH ? "(?![\\p{L}\\p{M}\\p{N}])" : "";
+  return new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${escaped}${end}`, "gu");
+}
+
+/** @returns the index of the last of the ascending `values` that is at most `target` (0 when none is) */
+function lastAtOrBefore(values: readonly number[], target: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (values[mid]! <= target) low = mid;
+    else high = mid - 1;
+  }
+  return low;
 }
