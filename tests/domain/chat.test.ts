@@ -58,6 +58,30 @@ describe("ChatService.answer()", () => {
     expect(second.response.prompt).toBe(" SUMMARY ");
   });
 
+  test("reads each prompt's intent for the writer; a whole-video request is cached by its own words", async () => {
+    const writer = new FakeWriter();
+    const chat = createChatService({
+      transcripts: new FakeTranscripts(),
+      writer,
+      answers: mapCache(),
+      answerTtlMs: 60_000,
+      gate: openGate,
+      requestTimeoutMs: 1000,
+    });
+    await chat.answer(request({ prompt: "Summarize this video" }));
+    await chat.answer(request({ prompt: "Resume este video" }));
+    const again = await chat.answer(request({ prompt: "Summarize this video" }));
+    await chat.answer(request({ prompt: "How long does the battery last?" }));
+    await chat.answer(request({}));
+    expect(writer.specs.map((spec) => [spec.prompt, spec.intent])).toEqual([
+      ["Summarize this video", "whole"],
+      ["Resume este video", "whole"],
+      ["How long does the battery last?", "detail"],
+      ["summary", "summary"],
+    ]);
+    expect(again.cache).toBe("hit");
+  });
+
   test("makes concurrent identical requests share one generation", async () => {
     const transcripts = new FakeTranscripts();
     transcripts.delayMs = 20;
