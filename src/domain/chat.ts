@@ -15,6 +15,7 @@ import type {
   WorkGate,
   WorkRole,
 } from "./ports.ts";
+import { readIntent } from "./reading/intent.ts";
 import { lastCueEnd, type SpeechFacts, type TranscriptQuery } from "./transcript.ts";
 
 /** The response body of spec §2.2. */
@@ -138,7 +139,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const answer = await deps.writer.write({
       transcript,
       prompt: request.prompt,
-      isSummary: request.isSummary,
+      // Read with the transcript: a question about what the video says all along is about the whole video.
+      intent: readIntent(request.prompt, transcript.cues),
       language: request.language,
       outputFormat: request.outputFormat,
       signal,

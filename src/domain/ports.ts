@@ -1,5 +1,6 @@
 /** @module The ports of the domain: transcript source, answer writer, keys, cache, rate limits and shared work. */
 import type { Language, OutputFormat } from "./chat-request.ts";
+import type { Intent } from "./reading/intent.ts";
 import type { Transcript, TranscriptQuery } from "./transcript.ts";
 
 /** Where transcripts come from (YouTube in production). */
@@ -14,7 +15,8 @@ export interface TranscriptSource {
 export interface AnswerSpec {
   transcript: Transcript;
   prompt: string;
-  isSummary: boolean;
+  /** How the prompt is read (see `readIntent`): the literal summary, the whole video in its own words, or a detail. */
+  intent: Intent;
   language: Language;
   outputFormat: OutputFormat;
   signal?: AbortSignal;
@@ -48,6 +50,8 @@ export interface AnswerUsage {
   calls: number;
   inputTokens: number;
   outputTokens: number;
+  /** How the prompt was read: `summary`, `whole` or `detail`. */
+  intent?: Intent;
   /** How the transcript was read (`one-call`, `excerpts`, `map-reduce`, `condensed+...`). */
   plan?: string;
   /** Share of the transcript's tokens the model read, 0 to 1. */

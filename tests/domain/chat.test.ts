@@ -28,7 +28,7 @@ describe("ChatService.answer()", () => {
     });
     const { response } = await chat.answer(request({ language: "pt", prompt: "why?" }));
     expect(transcripts.calls[0]!.query.languages).toEqual(["pt"]);
-    expect(writer.specs[0]!.isSummary).toBe(false);
+    expect(writer.specs[0]!.intent).toBe("detail");
     expect(response).toEqual({
       url: "https://youtu.be/GJLlxj_dtq8",
       model: "chat-1.0",
@@ -56,6 +56,30 @@ describe("ChatService.answer()", () => {
     expect(writer.specs.length).toBe(1);
     expect(second.cache).toBe("hit");
     expect(second.response.prompt).toBe(" SUMMARY ");
+  });
+
+  test("reads each prompt's intent for the writer; a whole-video request is cached by its own words", async () => {
+    const writer = new FakeWriter();
+    const chat = createChatService({
+      transcripts: new FakeTranscripts(),
+      writer,
+      answers: mapCache(),
+      answerTtlMs: 60_000,
+      gate: openGate,
+      requestTimeoutMs: 1000,
+    });
+    await chat.answer(request({ prompt: "Summarize this video" }));
+    await chat.answer(request({ prompt: "Resume este video" }));
+    const again = await chat.answer(request({ prompt: "Summarize this video" }));
+    await chat.answer(request({ prompt: "How long does the battery last?" }));
+    await chat.answer(request({}));
+    expect(writer.specs.map((spec) => [spec.prompt, spec.intent])).toEqual([
+      ["Summarize this video", "whole"],
+      ["Resume este video", "whole"],
+      ["How long does the battery last?", "detail"],
+      ["summary", "summary"],
+    ]);
+    expect(again.cache).toBe("hit");
   });
 
   test("makes concurrent identical requests share one generation", async () => {

@@ -26,11 +26,11 @@ async function lineFor(response: Response): Promise<Line> {
 }
 
 describe(`request logs and Server-Timing (${targetFromEnv()})`, () => {
-  test("a generated answer logs one JSON line with key id, video id, cache miss, upstream timings and tokens; Server-Timing has transcript, generation and total", async () => {
+  test("a generated answer logs one JSON line with key id, video id, cache miss, upstream timings, tokens and how the prompt was read; Server-Timing has transcript, generation, intent, plan and total", async () => {
     const response = await postChat(rig.service.url, { url: watchUrl("normal"), prompt: PROMPT }, { "x-api-key": KEY });
     expect(response.status).toBe(200);
     expect(response.headers.get("server-timing")).toMatch(
-      /^transcript;dur=[\d.]+, generation;dur=[\d.]+, plan;desc=one-call, coverage;desc=1.000, cache;desc=miss, total;dur=[\d.]+$/,
+      /^transcript;dur=[\d.]+, generation;dur=[\d.]+, intent;desc=detail, plan;desc=one-call, coverage;desc=1.000, cache;desc=miss, total;dur=[\d.]+$/,
     );
     const line = await lineFor(response);
     expect(line).toMatchObject({
@@ -41,6 +41,8 @@ describe(`request logs and Server-Timing (${targetFromEnv()})`, () => {
       video_id: VIDEOS.normal.id,
       cache: "miss",
       prompt_length: [...PROMPT].length,
+      intent: "detail",
+      plan: "one-call",
       llm_calls: expect.any(Number),
       input_tokens: expect.any(Number),
       output_tokens: expect.any(Number),

@@ -54,7 +54,7 @@ export async function scoreOnSet(writer: AnswerWriter): Promise<SetScore> {
     const { text } = await writer.write({
       transcript,
       prompt: item.question,
-      isSummary: false,
+      intent: "detail",
       language: item.answer,
       outputFormat: "text",
     });

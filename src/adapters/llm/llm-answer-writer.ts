@@ -88,7 +88,13 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
           : shaper.text;
         return {
           text,
-          usage: { ...run.usage, plan: draft.plan, coverage: draft.coverage, budgetWaitMs: reservation.waitedMs },
+          usage: {
+            ...run.usage,
+            intent: spec.intent,
+            plan: draft.plan,
+            coverage: draft.coverage,
+            budgetWaitMs: reservation.waitedMs,
+          },
         };
       } finally {
         reservation.close();

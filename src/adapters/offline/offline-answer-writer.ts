@@ -9,8 +9,9 @@ import { PHRASES } from "./phrases.ts";
 
 /**
  * The embedded engine used without an LLM key. It runs no model and writes
- * nothing of its own beyond one framing sentence: a summary is the
- * transcript's most central passages (TextRank), a question gets the
+ * nothing of its own beyond one framing sentence: a summary, or any request
+ * about the whole video, is the transcript's most central passages
+ * (TextRank), a question about a detail gets the
  * passages that share the most words with it (BM25), each quoted with its
  * timestamp, in transcript order. The response language comes from the
  * transcript track fetched in that language (YouTube's translation where the
@@ -34,17 +35,17 @@ export function createOfflineAnswerWriter(options: { readings?: TranscriptSource
       let intro = phrases.summary;
       let picked: Passage[] = [];
       let youtubeRequests = 0;
-      if (!spec.isSummary) {
+      if (spec.intent === "detail") {
         const other = await fetchOtherReading(options.readings, spec);
         youtubeRequests = other.youtubeRequests;
         picked = relevantPassages(cues, spec.prompt, 3, other.transcript ? [other.transcript.cues] : []);
         intro = picked.length > 0 ? phrases.question : phrases.noMatch;
       }
-      if (picked.length === 0) picked = centralPassages(cues, spec.isSummary ? 10 : 3);
+      if (picked.length === 0) picked = centralPassages(cues, spec.intent === "detail" ? 3 : 10);
       const note = primary(spec.transcript.language) === spec.language ? [] : [phrases.otherLanguage];
       return {
         text: render([...note, intro], picked, spec.outputFormat),
-        usage: { calls: 0, inputTokens: 0, outputTokens: 0, youtubeRequests },
+        usage: { calls: 0, inputTokens: 0, outputTokens: 0, intent: spec.intent, youtubeRequests },
       };
     },
   };

@@ -21,7 +21,8 @@ export const ChatBody = t.Object(
       t.String({
         default: "summary",
         description:
-          `A question or instruction about the video; "summary" (any case) or blank asks for a summary. Longer ` +
+          `A question or instruction about the video; "summary" (any case) or blank asks for a summary, and any ` +
+          `other request about the whole video (key points, chapters, "what is it about") reads it whole too. Longer ` +
           `than ${PROMPT_MAX_CODE_POINTS} characters (Unicode code points) is cut to the first ` +
           `${PROMPT_MAX_CODE_POINTS}, not rejected; the response echoes the cut prompt.`,
         examples: ["What does the reviewer think of the keyboard?"],

@@ -29,7 +29,9 @@ const OPERATION_DESCRIPTION =
   `Reads the video's transcript from YouTube and has the language model answer the prompt from it.
 
 - **url** is required; every other field has a default.
-- **prompt**: a question or instruction about the video. Absent, blank, or \`summary\` (any case) asks for a summary.
+- **prompt**: a question or instruction about the video. Absent, blank, or \`summary\` (any case) asks for a summary;
+  any other request about the whole video (a summary in your words, key points, chapters with timestamps, "what is it
+  about", a list of everything of a kind) is read over the whole video as a summary is, in your words.
   A prompt longer than ${PROMPT_MAX_CODE_POINTS} characters (counted in Unicode code points, a surrogate pair never
   split) is **cut to its first ${PROMPT_MAX_CODE_POINTS}**, not rejected; the response echoes the prompt as processed.
 - Unknown fields are refused (a typo such as \`langauge\` must not silently give English); JSON types are not coerced;

@@ -15,7 +15,9 @@ export function serverTiming(
 ): string {
   const total = `total;dur=${totalMs.toFixed(1)}`;
   if (cache === "hit") return `cache;desc=hit, ${total}`;
-  // The plan and the share of the transcript the model read, for whoever wonders why an answer took long.
+  // How the prompt was read, the plan and the share of the transcript the model read, for whoever wonders why an
+  // answer took long.
+  const intent = usage?.intent === undefined ? "" : `intent;desc=${usage.intent}, `;
   const plan = usage?.plan === undefined
     ? ""
     : `plan;desc=${usage.plan}, coverage;desc=${(usage.coverage ?? 1).toFixed(3)}, `;
@@ -23,5 +25,5 @@ export function serverTiming(
   const stt = speech ? `stt;dur=${speech.sttMs.toFixed(1)};desc="${speech.audioSeconds}s audio", ` : "";
   return `transcript;dur=${timings.transcriptMs.toFixed(1)}, ${stt}generation;dur=${
     timings.generationMs.toFixed(1)
-  }, ${plan}cache;desc=${cache}, ${total}`;
+  }, ${intent}${plan}cache;desc=${cache}, ${total}`;
 }

@@ -130,6 +130,7 @@ export function requestFields(
     fields.llm_calls = facts.usage.calls;
     fields.input_tokens = facts.usage.inputTokens;
     fields.output_tokens = facts.usage.outputTokens;
+    if (facts.usage.intent !== undefined) fields.intent = facts.usage.intent;
     if (facts.usage.plan !== undefined) fields.plan = facts.usage.plan;
     if (facts.usage.coverage !== undefined) fields.coverage = Math.round(facts.usage.coverage * 1000) / 1000;
     if (facts.usage.budgetWaitMs !== undefined) fields.budget_wait_ms = round(facts.usage.budgetWaitMs);

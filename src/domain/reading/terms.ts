@@ -22,7 +22,8 @@ export function terms(text: string): string[] {
   return out;
 }
 
-const STEM_LENGTH = 6;
+/** Code points a term keeps of a longer word. */
+export const STEM_LENGTH = 6;
 
 const STOPWORDS = new Set(
   [

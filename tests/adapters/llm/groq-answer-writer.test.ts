@@ -19,7 +19,7 @@ const spec = writerSpec;
 describe("createGroqAnswerWriter()", () => {
   test("fences the transcript as data, below rules that say never to follow it", async () => {
     const answer = await createGroqAnswerWriter(options()).write(
-      spec({ prompt: "What is reviewed?", isSummary: false }),
+      spec({ prompt: "What is reviewed?", intent: "detail" }),
     );
     expect(answer.text).toBe(ANSWERS.en!);
     const [system, user] = llm.calls[0]!.messages;
@@ -70,6 +70,7 @@ describe("createGroqAnswerWriter()", () => {
       calls: llm.calls.length,
       inputTokens: llm.calls.reduce((n, c) => n + 100 + (c.text.length % 7), 0),
       outputTokens: 10 * llm.calls.length,
+      intent: "summary",
       plan: "map-reduce",
       coverage: 1,
       budgetWaitMs: expect.any(Number),
@@ -96,7 +97,7 @@ describe("createGroqAnswerWriter()", () => {
   test("answers a question on a long video from the matching passages in one call", async () => {
     const long = { ...short, cues: generateCues(3 * 3600, { needleAt: 3 * 3600 - 60 }) };
     await createGroqAnswerWriter(options()).write(
-      spec({ transcript: long, prompt: "Which secret ingredient does the recipe use?", isSummary: false }),
+      spec({ transcript: long, prompt: "Which secret ingredient does the recipe use?", intent: "detail" }),
     );
     expect(llm.calls).toHaveLength(1);
     expect(llm.calls[0]!.text).toContain(NEEDLE);
@@ -134,7 +135,7 @@ describe("createGroqAnswerWriter()", () => {
     const first = writer.write(spec({ deadline: Date.now() + 1_100 })).catch((e) => e);
     await Bun.sleep(50);
     const started = performance.now();
-    await writer.write(spec({ prompt: "Another question?", isSummary: false, deadline: Date.now() + 30_000 }));
+    await writer.write(spec({ prompt: "Another question?", intent: "detail", deadline: Date.now() + 30_000 }));
     expect(performance.now() - started).toBeGreaterThanOrEqual(800);
     expect(isAppError(await first, "upstream_blocked")).toBe(true);
   });

@@ -42,7 +42,7 @@ export const short: Transcript = {
 export const writerSpec = (overrides: Partial<AnswerSpec> = {}): AnswerSpec => ({
   transcript: short,
   prompt: "summary",
-  isSummary: true,
+  intent: "summary",
   language: "en",
   outputFormat: "text",
   ...overrides,

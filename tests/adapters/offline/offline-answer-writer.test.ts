@@ -24,7 +24,7 @@ const transcript: Transcript = {
 const spec = (overrides: Partial<AnswerSpec> = {}): AnswerSpec => ({
   transcript,
   prompt: "summary",
-  isSummary: true,
+  intent: "summary",
   language: "en",
   outputFormat: "text",
   ...overrides,
@@ -40,18 +40,27 @@ describe("createOfflineAnswerWriter()", () => {
     expect(lines.join("\n")).toContain("[0:50] The tablet price is fair");
     expect(text).not.toContain("dog barked");
     expect(lines.map((l) => l.slice(0, 5))).toEqual([...lines.map((l) => l.slice(0, 5))].sort());
-    expect(usage).toEqual({ calls: 0, inputTokens: 0, outputTokens: 0, youtubeRequests: 0 });
+    expect(usage).toEqual({ calls: 0, inputTokens: 0, outputTokens: 0, intent: "summary", youtubeRequests: 0 });
+  });
+
+  test("answers a request about the whole video with the key moments, as a summary, whatever its words match", async () => {
+    const prompt = "Give me the main points of the tablet review";
+    const whole = await writer.write(spec({ prompt, intent: "whole" }));
+    expect(whole.text).toBe((await writer.write(spec())).text);
+    expect(whole.usage?.intent).toBe("whole");
+    const detail = await writer.write(spec({ prompt, intent: "detail" }));
+    expect(detail.text).toStartWith("Passages of the video that best match your question:");
   });
 
   test("answers a question with the passages that match it", async () => {
-    const { text } = await writer.write(spec({ prompt: "How many hours does the battery give?", isSummary: false }));
+    const { text } = await writer.write(spec({ prompt: "How many hours does the battery give?", intent: "detail" }));
     expect(text).toStartWith("Passages of the video that best match your question:");
     expect(text).toContain("[0:20] The battery lasts about seven hours of video playback.");
     expect(text).not.toContain("keyboard");
   });
 
   test("says when nothing matches and falls back to the key moments", async () => {
-    const { text } = await writer.write(spec({ prompt: "Does it mention quantum physics?", isSummary: false }));
+    const { text } = await writer.write(spec({ prompt: "Does it mention quantum physics?", intent: "detail" }));
     expect(text).toStartWith("The video does not seem to talk about this.");
     expect(text.split("\n").filter((l) => l.startsWith("[")).length).toBeGreaterThan(0);
   });
@@ -86,7 +95,7 @@ describe("createOfflineAnswerWriter() with near-duplicates and a second reading"
     for (
       const asked of [
         spec({ transcript: echoed }),
-        spec({ transcript: echoed, prompt: "How long does the battery last?", isSummary: false }),
+        spec({ transcript: echoed, prompt: "How long does the battery last?", intent: "detail" }),
       ]
     ) {
       const { text } = await writer.write(asked);
@@ -94,7 +103,7 @@ describe("createOfflineAnswerWriter() with near-duplicates and a second reading"
       expect(text.split("The tablet screen is bright and sharp").length - 1).toBeLessThanOrEqual(1);
     }
     const answer =
-      (await writer.write(spec({ transcript: echoed, prompt: "How long does the battery last?", isSummary: false })))
+      (await writer.write(spec({ transcript: echoed, prompt: "How long does the battery last?", intent: "detail" })))
         .text;
     expect(answer).toContain(`[0:20] ${repeated}`);
     expect(answer).not.toContain("[1:58]");
@@ -127,7 +136,7 @@ describe("createOfflineAnswerWriter() with near-duplicates and a second reading"
       ) => (asked.push(String(query.languages[0])), query.countRequest?.(), enTrack),
     };
     const answer = await createOfflineAnswerWriter({ readings }).write(
-      spec({ transcript: esTrack, language: "es", prompt: "How long does the battery last?", isSummary: false }),
+      spec({ transcript: esTrack, language: "es", prompt: "How long does the battery last?", intent: "detail" }),
     );
     expect(asked).toEqual(["en"]);
     expect(answer.text).toStartWith("Fragmentos del vídeo que mejor responden a tu pregunta:");
@@ -137,7 +146,7 @@ describe("createOfflineAnswerWriter() with near-duplicates and a second reading"
     // Without the second reading (the engine before), the same question found nothing.
     expect(
       (await writer.write(
-        spec({ transcript: esTrack, language: "es", prompt: "How long does the battery last?", isSummary: false }),
+        spec({ transcript: esTrack, language: "es", prompt: "How long does the battery last?", intent: "detail" }),
       )).text,
     ).toStartWith("El vídeo no parece hablar de esto");
   });
@@ -146,7 +155,7 @@ describe("createOfflineAnswerWriter() with near-duplicates and a second reading"
     let fetched = 0;
     const readings = { fetch: async () => (fetched++, enTrack) };
     const answer = await createOfflineAnswerWriter({ readings }).write(
-      spec({ transcript: enTrack, language: "hi", prompt: "How long does the battery last?", isSummary: false }),
+      spec({ transcript: enTrack, language: "hi", prompt: "How long does the battery last?", intent: "detail" }),
     );
     expect(answer.text).toStartWith("हिंदी में कोई ट्रांसक्रिप्ट उपलब्ध नहीं था");
     expect(answer.text).toContain("[0:20] The battery lasts about seven hours of video playback.");
@@ -164,7 +173,7 @@ describe("createOfflineAnswerWriter() with near-duplicates and a second reading"
   test("says the video does not talk about it only when no reading matches", async () => {
     const readings = { fetch: async () => enTrack };
     const answer = await createOfflineAnswerWriter({ readings }).write(
-      spec({ transcript: esTrack, language: "es", prompt: "Does it mention quantum physics?", isSummary: false }),
+      spec({ transcript: esTrack, language: "es", prompt: "Does it mention quantum physics?", intent: "detail" }),
     );
     expect(answer.text).toStartWith("El vídeo no parece hablar de esto");
   });

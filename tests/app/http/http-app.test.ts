@@ -48,7 +48,7 @@ describe("POST /chat success", () => {
       output: "answer to summary in en as text",
       video_duration: "5 minutes",
     });
-    expect(writer.specs[0]!.isSummary).toBe(true);
+    expect(writer.specs[0]!.intent).toBe("summary");
   });
 
   test("processes and echoes a prompt cut at 500 characters", async () => {

@@ -57,7 +57,7 @@ describe("callChatTool", () => {
       output: "answer to ¿Qué opina? in es as text",
       video_duration: "5 minutes",
     });
-    expect(writer.specs[0]!.isSummary).toBe(false);
+    expect(writer.specs[0]!.intent).toBe("detail");
   });
 
   test("a failure of the work is a result with isError naming its code, logged with it", async () => {

@@ -44,8 +44,9 @@ const MAX_REPLANS = 2;
 
 /**
  * The model's first answer, by the cheapest plan the budget allows (see
- * `planSummary`): the whole transcript in one call; for a question, the
- * passages that match it; otherwise map-reduce, or a condensed transcript
+ * `planSummary`): the whole transcript in one call; for a question about a
+ * detail, the passages that match it; otherwise (the summary, any request
+ * about the whole video) map-reduce, or a condensed transcript
  * when the whole cannot be read before the deadline. A 413 (a call larger
  * than the provider allows) teaches the budget the real limit and the
  * request is planned again, smaller; the same call is never sent twice. A
@@ -101,7 +102,7 @@ function choose(
 ): PlanChoice<() => Promise<Draft>> {
   const context: PromptContext = { language: spec.language, format: spec.outputFormat, title: spec.transcript.title };
   const ask = (transcript: string, excerpted?: "matches" | "sampled") =>
-    messages(context, answerPrompt(context, { transcript, prompt: spec.prompt, isSummary: spec.isSummary, excerpted }));
+    messages(context, answerPrompt(context, { transcript, prompt: spec.prompt, intent: spec.intent, excerpted }));
   // Every call is charged its max_tokens: on a small plan, an eighth of the window is room enough for an answer.
   const costs = callCosts(run, spec, context, Math.min(output, Math.max(256, Math.floor(room.tokensPerWindow / 8))));
   const limits: PlanLimits = { maxCallTokens: room.maxCallTokens, available: room.tokens };
@@ -115,7 +116,8 @@ function choose(
     };
     return { hold: oneCall, value };
   }
-  if (!spec.isSummary) {
+  // A detail is read from the passages that match it; a request about the whole video is read as a summary is.
+  if (spec.intent === "detail") {
     const excerpts = selectExcerpts(fine, spec.prompt, excerptRoom(costs, limits, room.tokensPerWindow), run.count);
     if (excerpts.matched) {
       const text = excerpts.runs.map(renderCues).join("\n…\n");
@@ -127,8 +129,9 @@ function choose(
       return { hold: promptTokens(ask(text, "matches"), run.count) + costs.output + costs.reasoning, value };
     }
   }
-  // A question no passage matches is read from a sample, within a third of the window: it must not starve the others.
-  const fair = spec.isSummary
+  // A detail no passage matches is read from a sample, within a third of the window: it must not starve the others. A
+  // request about the whole video plans on the whole fair share, as the summary does.
+  const fair = spec.intent !== "detail"
     ? limits
     : { ...limits, available: Math.min(limits.available, Math.max(3_000, Math.floor(room.tokensPerWindow / 3))) };
   const plan = planSummary(transcriptLines(spec.transcript.cues, "coarse"), costs, fair, run.count);
@@ -205,7 +208,7 @@ async function runPlan(
         answerPrompt(context, {
           transcript: renderCues(plan.lines),
           prompt: spec.prompt,
-          isSummary: spec.isSummary,
+          intent: spec.intent,
           excerpted: sampled,
         }),
       ),
@@ -217,26 +220,25 @@ async function runPlan(
 }
 
 function callCosts(run: Run, spec: AnswerSpec, context: PromptContext, output: number): CallCosts {
-  const question = spec.isSummary ? undefined : spec.prompt;
   const tokens = (ask: Parameters<typeof promptTokens>[0]) => promptTokens(ask, run.count);
   return {
     answerPrompt: tokens(
       messages(
         context,
-        answerPrompt(context, { transcript: "", prompt: spec.prompt, isSummary: spec.isSummary, excerpted: "sampled" }),
+        answerPrompt(context, { transcript: "", prompt: spec.prompt, intent: spec.intent, excerpted: "sampled" }),
       ),
     ),
     notesPrompt: tokens(
       messages(
         context,
-        partNotesPrompt(context, { transcript: "", index: 999, count: 999, prompt: question }),
+        partNotesPrompt(context, { transcript: "", index: 999, count: 999, prompt: spec.prompt, intent: spec.intent }),
         "notes",
       ),
     ),
     combinePrompt: tokens(
       messages(
         context,
-        combinePrompt(context, { notes: "", prompt: spec.prompt, isSummary: spec.isSummary, partial: false }),
+        combinePrompt(context, { notes: "", prompt: spec.prompt, intent: spec.intent, partial: false }),
       ),
     ),
     output,

@@ -38,9 +38,12 @@ export async function mapReduce(
   onText?: OnText,
   prior?: ReadSoFar,
 ): Promise<{ text: string; read: number }> {
-  const question = spec.isSummary ? undefined : spec.prompt;
   const partAsk = (transcript: string, index: number, count: number) =>
-    messages(context, partNotesPrompt(context, { transcript, index, count, prompt: question }), "notes");
+    messages(
+      context,
+      partNotesPrompt(context, { transcript, index, count, prompt: spec.prompt, intent: spec.intent }),
+      "notes",
+    );
   const room = budget.input - promptTokens(partAsk("", 999, 999), run.count);
   const chunks = chunkCues(lines, Math.max(1, room), run.count);
   const notesTokens = Math.min(NOTES_MAX_TOKENS, budget.output);
@@ -137,7 +140,7 @@ function readSoFar(
 function combineAsk(context: PromptContext, spec: AnswerSpec, notes: readonly string[], partial: boolean) {
   return messages(
     context,
-    combinePrompt(context, { notes: notes.join("\n\n"), prompt: spec.prompt, isSummary: spec.isSummary, partial }),
+    combinePrompt(context, { notes: notes.join("\n\n"), prompt: spec.prompt, intent: spec.intent, partial }),
     partial ? "notes" : "answer",
   );
 }

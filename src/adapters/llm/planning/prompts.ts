@@ -1,5 +1,6 @@
 /** @module The prompts of the LLM writer: system rules, notes rules and the fenced user messages. */
 import type { Language, OutputFormat } from "../../../domain/chat-request.ts";
+import type { Intent } from "../../../domain/reading/intent.ts";
 
 export const LANGUAGE_NAMES: Record<Language, string> = {
   en: "English",
@@ -76,6 +77,24 @@ function requestLine(prompt: string): string {
   return `Answer this request about the video: <request>${prompt}</request>`;
 }
 
+/**
+ * What the answer's call is asked: the summary's own words for the literal `summary`; otherwise the caller's words,
+ * and for a request about the whole video a reminder that the answer draws on all of it (chapters spread over the
+ * whole timeline, a list that misses nothing), beginning to end.
+ */
+function goalLine(prompt: string, intent: Intent, from: "transcript" | "notes"): string {
+  if (intent === "summary") {
+    return from === "notes"
+      ? "Summarise the video from them: its main points in order, concisely."
+      : "Summarise the video: its main points in order, concisely.";
+  }
+  const whole = intent === "whole"
+    ? `\nThe request is about the whole video: draw on all of the ${from}, beginning to end, and keep its format ` +
+      "(the number of points, the timestamps) as asked."
+    : "";
+  return `${requestLine(prompt)}${whole}`;
+}
+
 const SCOPES = {
   whole: "",
   matches: "The video is long; below are the parts of its transcript that match the request (… marks a gap).\n",
@@ -90,24 +109,31 @@ const SCOPES = {
  */
 export function answerPrompt(
   context: PromptContext,
-  task: { transcript: string; prompt: string; isSummary: boolean; excerpted?: "matches" | "sampled" },
+  task: { transcript: string; prompt: string; intent: Intent; excerpted?: "matches" | "sampled" },
 ): string {
   const scope = SCOPES[task.excerpted ?? "whole"];
-  const ask = task.isSummary ? "Summarise the video: its main points in order, concisely." : requestLine(task.prompt);
+  const ask = goalLine(task.prompt, task.intent, "transcript");
   return `${titleLine(context)}${scope}<transcript>\n${fenced(task.transcript)}\n</transcript>\n\n${ask}\nAnswer in ${
     LANGUAGE_NAMES[context.language]
   }.`;
 }
 
-/** The user message of a map step: notes on one part of a long transcript. */
+/**
+ * The user message of a map step: notes on one part of a long transcript. A detail's notes keep only what helps with
+ * the request (or NONE); a whole-video request's notes keep the part's main points too, so that every part of the
+ * video reaches the answer.
+ */
 export function partNotesPrompt(
   context: PromptContext,
-  part: { transcript: string; index: number; count: number; prompt?: string },
+  part: { transcript: string; index: number; count: number; prompt: string; intent: Intent },
 ): string {
-  const ask = part.prompt
-    ? `Notes on what this part says that helps with this request: <request>${part.prompt}</request>. If nothing, ` +
-      `reply exactly NONE.`
-    : "Notes on this part's main points, in order.";
+  const ask = part.intent === "summary"
+    ? "Notes on this part's main points, in order."
+    : part.intent === "whole"
+    ? `Notes on this part's main points, in order, keeping all it says that this request needs: ` +
+      `<request>${part.prompt}</request>.`
+    : `Notes on what this part says that helps with this request: <request>${part.prompt}</request>. If nothing, ` +
+      `reply exactly NONE.`;
   const heading = `${titleLine(context)}Part ${part.index + 1} of ${part.count} of a long video's transcript.`;
   return `${heading}\n<transcript>\n${fenced(part.transcript)}\n</transcript>\n` +
     `${ask} At most 120 words, hyphen lines, each with its timestamp, no introduction.`;
@@ -116,11 +142,9 @@ export function partNotesPrompt(
 /** The user message of a reduce step: the final answer (or, `partial`, merged notes) from notes on parts. */
 export function combinePrompt(
   context: PromptContext,
-  task: { notes: string; prompt: string; isSummary: boolean; partial: boolean },
+  task: { notes: string; prompt: string; intent: Intent; partial: boolean },
 ): string {
-  const goal = task.isSummary
-    ? "Summarise the video from them: its main points in order, concisely."
-    : requestLine(task.prompt);
+  const goal = goalLine(task.prompt, task.intent, "notes");
   const ask = task.partial
     ? `Merge them into shorter notes (at most 150 words, hyphen lines, keep the timestamps) that serve this goal. ` +
       `${goal}`
