@@ -2,8 +2,9 @@
 /**
  * Benchmark (issue 13): summaries of 30-minute, 1-hour and 3-hour videos on a
  * free Groq key, in real time, end to end through the real service. The fake
- * LLM enforces llama-3.1-8b-instant's free plan (6,000 tokens and 30 requests
- * per minute, a real 60 s window, prompt + max_tokens charged per call) and
+ * LLM enforces openai/gpt-oss-20b's free plan (8,000 tokens and 30 requests
+ * per minute, a real 60 s window, prompt + max_tokens charged per call; 200,000
+ * tokens and 1,000 requests a day), reasons as gpt-oss does, and
  * answers like Groq: 300 ms plus the output at 500 tokens/s. Every service
  * setting is at its default (REQUEST_TIMEOUT_MS 120 s...) but GROQ_API_KEY,
  * GROQ_BASE_URL and YOUTUBE_BASE_URL. Each video gets a fresh service and a
@@ -12,7 +13,7 @@
  * Per run it prints the status, the wall time, the calls the fake took and
  * refused, the plan and coverage, the tokens charged, and the floor: the least
  * time the provider's limit allows to read what was charged,
- * max(0, charged − tokens in the bucket at the start) / 6000 × 60 s, plus the
+ * max(0, charged − tokens in the bucket at the start) / 8000 × 60 s, plus the
  * latency of the last call as measured at the fake. Loopback only; about
  * 3.5 minutes, 8 with --refilled (mostly waiting for the provider's window).
  *
@@ -26,11 +27,11 @@ import { type FakeLlm, type LlmCall, type Responder, startFakeLlm } from "../tes
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { type VideoName, VIDEOS, watchUrl } from "../tests/support/fixtures.ts";
 import { captionXml, generateCues, type GeneratedCue } from "../tests/support/long-transcript.ts";
-import type { Charge } from "../tests/support/provider-limits.ts";
+import { type Charge, gptOss20bFreePlan } from "../tests/support/provider-limits.ts";
 import { requestLogLines } from "../tests/support/request-log-lines.ts";
 import { type RunningService, startService } from "../tests/support/service-process.ts";
 
-const LIMITS = { tokensPerWindow: 6_000, requestsPerWindow: 30, windowMs: 60_000 };
+const LIMITS = gptOss20bFreePlan(60_000);
 /** Groq-like latency: a fixed time to first token, then the output at a steady rate. */
 const FIRST_TOKEN_MS = 300;
 const OUTPUT_TOKENS_PER_S = 500;
@@ -253,7 +254,7 @@ function print(row: Row): void {
 
 const youtube = startFakeYoutube();
 console.log(
-  `free tier of llama-3.1-8b-instant: ${LIMITS.tokensPerWindow} tokens and ${LIMITS.requestsPerWindow} requests per ${
+  `free tier of openai/gpt-oss-20b: ${LIMITS.tokensPerWindow} tokens and ${LIMITS.requestsPerWindow} requests per ${
     LIMITS.windowMs / 1000
   } s; fake LLM latency ${FIRST_TOKEN_MS} ms + output at ${OUTPUT_TOKENS_PER_S} tokens/s; service defaults (REQUEST_TIMEOUT_MS 120 s)`,
 );
