@@ -16,6 +16,7 @@ import type {
   WorkRole,
 } from "./ports.ts";
 import { lastCueEnd, type SpeechFacts } from "./transcript.ts";
+import { Account, type Spent, TRIES_AFTER_FOREIGN_REFUSAL } from "./usage.ts";
 
 /** The response body of spec §2.2. */
 export interface ChatResponse {
@@ -47,6 +48,8 @@ export interface ChatOutcome {
   cache: CacheLookup;
   /** Who generated it, when not a cache hit: this request, another here, or another instance. */
   work?: WorkRole;
+  /** What this request's own work spent (set when it did the work). */
+  spent?: Spent;
 }
 
 export interface ChatServiceDeps {
@@ -77,6 +80,18 @@ export interface AnswerOptions {
    * (request log).
    */
   onRoute?: (route: string, retries: number) => void;
+  /**
+   * The caller's quota check for the video's minutes (whole, at least 1), awaited before work is spent on the
+   * answer: before the model is asked (once the transcript gives the length), or before a cached or shared
+   * answer is handed over. It throws the caller's refusal.
+   */
+  admit?: (minutes: number) => Promise<void>;
+}
+
+/** One caller's hooks into the work it may do for others too. */
+interface Caller {
+  onRoute?: AnswerOptions["onRoute"];
+  account: Account;
 }
 
 /** The use case: answers one chat request about a video. */
@@ -97,12 +112,12 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     generation: Generation,
     timeoutMs: number,
     streamed: boolean,
-    onRoute?: AnswerOptions["onRoute"],
+    caller: Caller,
   ): Promise<GeneratedAnswer> {
     const linked = linkSignals([generation.signal], { ms: timeoutMs });
     const { signal } = linked;
     const deadline = Date.now() + timeoutMs;
-    const work = deps.gate.run(() => fetchAndWrite(request, signal, deadline, generation, streamed, onRoute));
+    const work = deps.gate.run(() => fetchAndWrite(request, signal, deadline, generation, streamed, caller));
     try {
       return await withDeadline(work, signal, timeoutMs);
     } finally {
@@ -116,19 +131,25 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     deadline: number,
     generation: Generation,
     streamed: boolean,
-    onRoute?: AnswerOptions["onRoute"],
+    caller: Caller,
   ): Promise<GeneratedAnswer> {
     generation.events.progress({ stage: "transcript" });
     const started = now();
+    let transcribed = false;
     const transcript = await deps.transcripts.fetch(request.videoId, {
       languages: [request.language],
       translate: true,
       signal,
       deadline,
-      onRoute,
-      onTranscribing: (done, total) => generation.events.progress({ stage: "transcribing", done, total }),
+      onRoute: caller.onRoute,
+      onTranscribing: (done, total) => {
+        transcribed = true;
+        generation.events.progress({ stage: "transcribing", done, total });
+      },
     });
     const fetched = now();
+    const videoDuration = describeDuration(transcript.durationSeconds, lastCueEnd(transcript.cues));
+    await caller.account.admit(videoDuration);
     const answer = await deps.writer.write({
       transcript,
       prompt: request.prompt,
@@ -143,9 +164,14 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     });
     const sent = generation.streamed();
     if (answer.text.startsWith(sent)) generation.events.delta(answer.text.slice(sent.length));
+    caller.account.spent = {
+      inputTokens: answer.usage?.inputTokens ?? 0,
+      outputTokens: answer.usage?.outputTokens ?? 0,
+      audioSeconds: transcribed ? transcript.speech?.audioSeconds ?? 0 : 0,
+    };
     return {
       output: answer.text,
-      videoDuration: describeDuration(transcript.durationSeconds, lastCueEnd(transcript.cues)),
+      videoDuration,
       transcriptLanguage: transcript.language,
       usage: answer.usage,
       timings: { transcriptMs: fetched - started, generationMs: now() - fetched },
@@ -160,12 +186,12 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     generation: Generation,
     timeoutMs: number,
     streamed: boolean,
-    onRoute?: AnswerOptions["onRoute"],
+    caller: Caller,
   ): Promise<GeneratedAnswer> {
     try {
       const finished = await deps.answers.get(key);
       if (finished) return finished;
-      const fresh = await generate(request, generation, timeoutMs, streamed, onRoute);
+      const fresh = await generate(request, generation, timeoutMs, streamed, caller);
       await deps.answers.set(key, fresh, deps.answerTtlMs);
       return fresh;
     } finally {
@@ -174,12 +200,14 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     }
   }
 
-  return {
-    async answer(request, options = {}) {
+  // One try at the answer; the caller's account is admitted to its minutes before the answer is handed over.
+  const once = {
+    async answer(request: ChatRequest, options: AnswerOptions, account: Account): Promise<ChatOutcome> {
       const key = answerKey(request);
       const cached = await deps.answers.get(key);
       if (cached) {
         deps.onLookup?.("hit");
+        await account.admit(cached.videoDuration);
         return outcome(request, cached, "hit");
       }
       const timeoutMs = options.timeoutMs ?? deps.requestTimeoutMs;
@@ -187,8 +215,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       const generation = generations.enter(key);
       const leave = generation.join(options.listener);
       try {
-        const work = () =>
-          generateOnce(key, request, generation, timeoutMs, options.listener !== undefined, options.onRoute);
+        const own = { onRoute: options.onRoute, account };
+        const work = () => generateOnce(key, request, generation, timeoutMs, options.listener !== undefined, own);
         // Another instance's events are followed only for a streamed caller (the first one decides, as for the model's
         // stream).
         const events = {
@@ -196,8 +224,14 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           listen: options.listener ? generation.relay.listen : undefined,
         };
         const { value, role } = await flights.run(`answer:${key}`, work, { signal: caller.signal, events });
+        await account.admit(value.videoDuration);
         deps.onLookup?.(role === "owner" ? "miss" : "shared");
-        return { ...outcome(request, value, role === "owner" ? "miss" : "shared"), work: role };
+        const spent = role === "owner" ? account.spent : undefined;
+        return {
+          ...outcome(request, value, role === "owner" ? "miss" : "shared"),
+          work: role,
+          ...(spent && { spent }),
+        };
       } catch (error) {
         // A lookup whose generation failed is counted too, as a miss.
         deps.onLookup?.("miss");
@@ -207,6 +241,20 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         leave();
         // Work that runs elsewhere (another instance) never settles it here.
         if (generation.idle) generations.forget(key, generation);
+      }
+    },
+  };
+
+  return {
+    async answer(request, options = {}) {
+      const account = new Account(options.admit);
+      for (let tries = 1;; tries++) {
+        try {
+          return await once.answer(request, options, account);
+        } catch (error) {
+          // Work shared with a caller whose quota refused it failed for that caller only: this one tries again.
+          if (tries >= TRIES_AFTER_FOREIGN_REFUSAL || !account.foreign(error)) throw error;
+        }
       }
     },
   };

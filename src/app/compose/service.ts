@@ -1,6 +1,7 @@
 /** @module The composition root: builds the adapters and wires the chat use case into the running service. */
 import { type ChatService, createChatService } from "../../domain/chat.ts";
 import type { AnswerWriter, RateLimiter, TranscriptSource } from "../../domain/ports.ts";
+import type { UsageMeter } from "../../domain/usage.ts";
 import type { Config } from "../config/config.ts";
 import { composeWriter } from "./llm.ts";
 import { composeState, type ServiceState } from "./state.ts";
@@ -38,6 +39,7 @@ export async function composeService(
     chat,
     apiKeys: state.apiKeys,
     rateLimiter: state.rateLimiter,
+    usage: state.usage,
     maxBodyBytes: config.maxBodyBytes,
     bodyTimeoutMs: config.connection.bodyTimeoutMs,
     logger: io.logger,
@@ -48,10 +50,11 @@ export async function composeService(
   return { app, banner: { backend: writer.name, generatedKey: state.generatedKey }, close: () => state.close() };
 }
 
-/** What the MCP mode runs on: the use case and the rate limiter, on the same state as the HTTP service. */
+/** What the MCP mode runs on: the use case, the rate limiter and the usage meter, on the HTTP service's state. */
 export interface McpCore {
   chat: ChatService;
   rateLimiter: RateLimiter;
+  usage: UsageMeter;
   /** The answer writer's name (the Groq model, or the offline engine), for the start-up line. */
   backend: string;
   close(): Promise<void>;
@@ -66,7 +69,7 @@ export async function composeMcp(
   io: ServiceIo & { onRedisAvailability?: (available: boolean) => void },
 ): Promise<McpCore> {
   const { state, writer, chat } = await composeCore(config, io);
-  return { chat, rateLimiter: state.rateLimiter, backend: writer.name, close: () => state.close() };
+  return { chat, rateLimiter: state.rateLimiter, usage: state.usage, backend: writer.name, close: () => state.close() };
 }
 
 async function composeCore(config: Config, io: ServiceIo & { onRedisAvailability?: (available: boolean) => void }) {

@@ -3,21 +3,25 @@ import type { ChatService } from "../../domain/chat.ts";
 import { AppError } from "../../domain/errors.ts";
 import type { AnswerListener } from "../../domain/generation.ts";
 import type { KeyIdentity, RateLimiter } from "../../domain/ports.ts";
+import type { MeteredRequest, UsageMeter } from "../../domain/usage.ts";
 import { describeError } from "../http/framework-errors.ts";
 import type { Logger } from "../log/logger.ts";
 import { answerResult, errorResult, toChatRequest, type ToolResult } from "./chat-tool.ts";
 import { createProgressSteps, type ProgressStep } from "./progress.ts";
 
 /**
- * Whom the rate limiter counts MCP calls against: the person who started the
- * process is its only caller, so there is no key; `RATE_LIMIT` applies to
- * this identity (shared by every MCP process on one Redis).
+ * Whom the rate limiter and the usage meter count MCP calls against: the
+ * person who started the process is its only caller, so there is no key;
+ * `RATE_LIMIT` and `QUOTA` apply to this identity (shared by every MCP process
+ * on one Redis).
  */
 export const MCP_IDENTITY: KeyIdentity = { id: "mcp:stdio", name: "MCP (stdio)" };
 
 export interface ChatCallDeps {
   chat: ChatService;
   rateLimiter: RateLimiter;
+  /** Usage per caller and its quotas; without it nothing is metered. */
+  usage?: UsageMeter;
   logger: Logger;
   /** Largest arguments, as JSON bytes: the HTTP body limit (`MAX_BODY_BYTES`). */
   maxArgumentBytes: number;
@@ -33,6 +37,8 @@ export interface ChatCallOptions {
   signal?: AbortSignal;
   /** Receives each progress step, when the client sent a progress token. */
   progress?: (step: ProgressStep) => void;
+  /** Whom the call is counted against (rate limit, usage, quota): {@link MCP_IDENTITY} by default. */
+  caller?: KeyIdentity;
 }
 
 /**
@@ -49,33 +55,47 @@ export async function callChatTool(
   const now = deps.now ?? (() => performance.now());
   const started = now();
   const fields: Record<string, unknown> = {};
+  const caller = options.caller ?? MCP_IDENTITY;
+  let metered: MeteredRequest | undefined;
   try {
     checkSize(args, deps.maxArgumentBytes);
     const request = toChatRequest(args);
     fields.video_id = request.videoId;
-    const decision = await deps.rateLimiter.take(MCP_IDENTITY);
+    const decision = await deps.rateLimiter.take(caller);
     if (!decision.allowed) {
       throw new AppError("rate_limited", "MCP calls are over their rate limit (RATE_LIMIT)", {
         retryAfterSeconds: decision.resetSeconds,
       });
     }
-    const outcome = await answer(deps, request, options);
+    metered = await deps.usage?.begin(caller, { timeoutMs: timeoutOf(deps, options) });
+    if (metered?.refusal) throw metered.refusal;
+    const outcome = await answer(deps, request, options, metered);
+    metered?.answered(outcome);
     fields.cache = outcome.cache;
     deps.logger.info("mcp_call", { ...fields, duration_ms: Math.round(now() - started) });
     return answerResult(outcome.response);
   } catch (error) {
     const code = error instanceof AppError ? error.code : "internal_error";
-    // A call the server itself turned away costs nothing, as on HTTP.
-    if (code === "overloaded") await giveBack(deps);
+    // A failed call costs nothing: it is counted as refused. One the server itself turned away is given back.
+    if (metered) metered.refused(code);
+    else deps.usage?.refuse(caller, code);
+    if (code === "overloaded") await giveBack(deps, caller);
     if (code === "internal_error") deps.logger.error("unhandled_error", { error: describeError(error) });
     deps.logger.info("mcp_call", { ...fields, error: code, duration_ms: Math.round(now() - started) });
     return errorResult(error);
   }
 }
 
-async function answer(deps: ChatCallDeps, request: ReturnType<typeof toChatRequest>, options: ChatCallOptions) {
+async function answer(
+  deps: ChatCallDeps,
+  request: ReturnType<typeof toChatRequest>,
+  options: ChatCallOptions,
+  metered?: MeteredRequest,
+) {
   const { progress } = options;
-  if (!progress) return await deps.chat.answer(request, { signal: options.signal, timeoutMs: deps.requestTimeoutMs });
+  const admit = metered && ((minutes: number) => metered.admit(minutes));
+  const timeoutMs = timeoutOf(deps, options);
+  if (!progress) return await deps.chat.answer(request, { signal: options.signal, timeoutMs, admit });
   const steps = createProgressSteps();
   // Only the steps of the work are told; the answer's text comes whole in the result.
   const listener: AnswerListener = (event) => {
@@ -83,12 +103,17 @@ async function answer(deps: ChatCallDeps, request: ReturnType<typeof toChatReque
     const step = steps.next(event.progress);
     if (step) progress(step);
   };
-  return await deps.chat.answer(request, { signal: options.signal, listener, timeoutMs: deps.progressTimeoutMs });
+  return await deps.chat.answer(request, { signal: options.signal, listener, timeoutMs, admit });
 }
 
-async function giveBack(deps: ChatCallDeps): Promise<void> {
+/** A call followed with a progress token has a stream's time limit. */
+function timeoutOf(deps: ChatCallDeps, options: ChatCallOptions): number {
+  return options.progress ? deps.progressTimeoutMs : deps.requestTimeoutMs;
+}
+
+async function giveBack(deps: ChatCallDeps, caller: KeyIdentity): Promise<void> {
   try {
-    await deps.rateLimiter.take(MCP_IDENTITY, -1);
+    await deps.rateLimiter.take(caller, -1);
   } catch (cause) {
     deps.logger.warn("rate_limit_settle_failed", { error: describeError(cause) });
   }

@@ -40,6 +40,7 @@ export async function runMcp(runtime: McpRuntime): Promise<void> {
   const server = createMcpServer({
     chat: core.chat,
     rateLimiter: core.rateLimiter,
+    usage: core.usage,
     logger,
     maxArgumentBytes: config.maxBodyBytes,
     requestTimeoutMs: config.requestTimeoutMs,

@@ -1,0 +1,218 @@
+/** @module Usage per key: UTC periods, quotas, what an answer is charged, and the ports of the meter and its store. */
+import type { ErrorCode } from "./errors.ts";
+import type { CacheLookup, KeyIdentity } from "./ports.ts";
+
+/** What a quota counts: video minutes answered about, or answered requests. */
+export type QuotaUnit = "min" | "req";
+/** The UTC calendar period a quota renews over. */
+export type QuotaPeriod = "day" | "month";
+
+/** A cap on a key's answers, such as `600min/month`. */
+export interface Quota {
+  limit: number;
+  unit: QuotaUnit;
+  period: QuotaPeriod;
+}
+
+/** An amount of each unit a quota counts. */
+export type QuotaAmounts = Record<QuotaUnit, number>;
+
+/** The UTC day and month a request is counted in, as `2026-11-14` and `2026-11`. */
+export interface UsagePeriods {
+  day: string;
+  month: string;
+}
+
+/** @returns the UTC day and month of the instant `ms` (since the epoch) */
+export function periodsAt(ms: number): UsagePeriods {
+  const day = new Date(ms).toISOString().slice(0, 10);
+  return { day, month: day.slice(0, 7) };
+}
+
+/** @returns when the UTC period holding the instant `ms` ends (ms since the epoch): the next midnight or 1st */
+export function periodEnd(period: QuotaPeriod, ms: number): number {
+  const at = new Date(ms);
+  return period === "day"
+    ? Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1)
+    : Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
+}
+
+/**
+ * The minutes an answer is charged: its `video_duration` in whole minutes,
+ * rounded down, and at least 1 (a video under a minute, or of unknown length).
+ *
+ * @param videoDuration the response's wording, e.g. `"5 minutes"`, `"45 seconds"`, `"unknown"`
+ */
+export function chargedMinutes(videoDuration: string): number {
+  const minutes = /^(\d+) minutes?$/.exec(videoDuration);
+  return minutes ? Math.max(1, Number(minutes[1])) : 1;
+}
+
+/** What a request's own work spent upstream (none for a cache hit, or a request that joined another's work). */
+export interface Spent {
+  inputTokens: number;
+  outputTokens: number;
+  /** Seconds of audio transcribed for it (a video without captions). */
+  audioSeconds: number;
+}
+
+/** One key's counts in one period. */
+export interface UsageCounts {
+  /** Answered requests, cache hits included. */
+  requests: number;
+  cacheHits: number;
+  /** Video minutes answered about (see {@link chargedMinutes}). */
+  minutes: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Speech-to-text audio seconds. */
+  sttSeconds: number;
+  /** Refused requests, by error code. */
+  refused: Record<string, number>;
+}
+
+/** A request's line in the ledger: what it adds to its key's counts in the periods it began in. */
+export interface LedgerEntry {
+  keyId: string;
+  periods: UsagePeriods;
+  counts: Partial<UsageCounts>;
+  /** The hold this entry replaces (its amounts become counts, or are given back for a refusal). */
+  holdId?: string;
+}
+
+/**
+ * Amounts set aside under a key's quotas for a request in flight, granted only when every quota has room:
+ * for each quota, what is used (answered, plus every live hold, this one's included) plus `need` of its
+ * unit must stay within the limit.
+ */
+export interface HoldRequest {
+  keyId: string;
+  periods: UsagePeriods;
+  holdId: string;
+  quotas: readonly Quota[];
+  need: QuotaAmounts;
+  /** Added to the hold once granted. */
+  amounts: QuotaAmounts;
+  /** When the hold lapses unless its entry is written first (its instance died); ms since the epoch. */
+  expiresAt: number;
+  /** The meter's clock (ms since the epoch): holds expired by then are dropped. */
+  now: number;
+}
+
+/** A hold's outcome: granted or not, and each quota's use (in `quotas` order) before this hold's new amounts. */
+export interface HoldResult {
+  granted: boolean;
+  used: number[];
+}
+
+/** One key's counts in one period, and what its requests in flight hold there. */
+export interface UsageRow {
+  keyId: string;
+  period: string;
+  counts: UsageCounts;
+  held: QuotaAmounts;
+}
+
+/** Where usage lives (a file on this machine, or Redis): atomic holds against quotas, and the ledger. */
+export interface UsageStore {
+  /** Checks and holds atomically: no two requests, in any process sharing the store, both get the last unit. */
+  hold(request: HoldRequest): Promise<HoldResult>;
+  /** Adds entries to the ledger, each dropping its hold in the same step. */
+  write(entries: readonly LedgerEntry[]): Promise<void>;
+  /** Every key's counts in the given periods (ids such as `2026-11-14` or `2026-11`), with live holds. */
+  read(periods: readonly string[], now: number): Promise<UsageRow[]>;
+  close(): Promise<void>;
+}
+
+/** Where a key's quota stands: the quota closest to spent, what is left of it, and when it renews. */
+export interface QuotaState {
+  quota: Quota;
+  remaining: number;
+  /** When its period ends (ms since the epoch). */
+  resetAt: number;
+  /** Seconds until then, by the meter's clock. */
+  resetSeconds: number;
+}
+
+/** What the ledger needs of an answer (a `ChatOutcome` is one). */
+export interface AnsweredRequest {
+  cache: CacheLookup;
+  answer: { videoDuration: string };
+  spent?: Spent;
+}
+
+/**
+ * One request of one caller, as the meter follows it: the quota check made
+ * when it began, the video's minutes held once known, then the answer
+ * charged or the refusal counted (the first of the two counts; later calls do nothing).
+ */
+export interface MeteredRequest {
+  /** Set when a quota is spent: the request must be refused with it (already counted as refused). */
+  readonly refusal?: Error & { code: ErrorCode; retryAfterSeconds?: number };
+  /** The caller's quota closest to spent, this request included; undefined for a caller without a quota. */
+  readonly quota?: QuotaState;
+  /**
+   * Holds the minutes of the video before work is spent on it (`ChatService.answer`'s `admit`).
+   *
+   * @throws {AppError} `quota_exceeded` when fewer minutes are left (the request is not charged)
+   */
+  admit(minutes: number): Promise<void>;
+  /** The answer was delivered (a stream's `done` sent): charges it. */
+  answered(outcome: AnsweredRequest): void;
+  /** The request failed: gives back what it held and counts it as refused with `code` (none: nothing counted). */
+  refused(code?: ErrorCode): void;
+}
+
+/** Usage metering and quotas per caller, for every transport (HTTP, streams, MCP). */
+export interface UsageMeter {
+  /**
+   * Starts metering a request that passed its key and rate checks: checks the caller's quotas (holding the
+   * request itself against a `req` quota, and asking for a minute left under a `min` one).
+   *
+   * @param options.timeoutMs the request's time limit: what it holds lapses some time after, should its instance die
+   */
+  begin(caller: KeyIdentity, options?: { timeoutMs?: number }): Promise<MeteredRequest>;
+  /** Counts a request refused before it began (invalid, rate limited) against its caller. */
+  refuse(caller: KeyIdentity, code: ErrorCode): void;
+  /** Writes what is not written yet (at shutdown). */
+  close(): Promise<void>;
+}
+
+/** Tries of a request whose shared work another caller's quota refused (each try after the first does the work). */
+export const TRIES_AFTER_FOREIGN_REFUSAL = 4;
+
+/**
+ * One caller's side of its answer: admitted once to the video's minutes
+ * (its quota), and what its own work spent. Work is shared by callers of
+ * several keys: a refusal thrown by one caller's admission reaches the
+ * others sharing the work, which must not take it for their own.
+ */
+export class Account {
+  /** What this caller's own work spent, once it wrote the answer. */
+  spent?: Spent;
+  readonly #admit?: (minutes: number) => Promise<void>;
+  #admitted = false;
+  #refusal: unknown;
+
+  /** @param admit the caller's quota check for a video's minutes; none for a caller without a quota */
+  constructor(admit?: (minutes: number) => Promise<void>) {
+    this.#admit = admit;
+  }
+
+  /** Admits the caller to an answer about a video of this length (once; later calls do nothing). */
+  async admit(videoDuration: string): Promise<void> {
+    if (this.#admitted || !this.#admit) return;
+    try {
+      await this.#admit(chargedMinutes(videoDuration));
+      this.#admitted = true;
+    } catch (error) {
+      this.#refusal = error;
+      throw error;
+    }
+  }
+
+  /** Whether `error` is another caller's quota refusal, met through shared work: this caller should try again. */
+  foreign(error: unknown): boolean {
+    return (error as { code?: unknown })?.code === "quota_exceeded" && error !== this.#refusal;
+  }
+}
