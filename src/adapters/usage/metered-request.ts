@@ -150,7 +150,7 @@ export class Metered implements MeteredRequest {
     const short = this.#quotas.map((quota, i) => ({ quota, used: result.used[i]! }))
       .filter(({ quota, used }) => used + need[quota.unit] > quota.limit)
       .map((s) => ({ ...s, resetAt: periodEnd(s.quota.period, this.#startedAt) }))
-      .sort((a, b) => b.resetAt - a.resetAt);
+      .sort((a, b) => b.resetAt - a.resetAt || (a.quota.period === "month" ? -1 : 1));
     const { quota, used, resetAt } = short[0]!;
     const renews = new Date(resetAt).toISOString().replace(".000Z", "Z");
     const left = Math.max(0, quota.limit - used);
