@@ -1,4 +1,4 @@
-/** @module The usage metrics: answered requests and the video minutes they were charged, without a key label. */
+/** @module The usage metrics: answered requests and the video length they were charged, without a key label. */
 import type { Registry } from "prom-client";
 import type { UsageObserver } from "../../adapters/usage/metered-request.ts";
 import type { CacheLookup } from "../../domain/ports.ts";
@@ -21,19 +21,20 @@ export function createUsageMetrics(registry: Registry): UsageObserver {
     labelNames: ["cache"],
     registers,
   });
-  const minutes = batchedCounter({
-    name: "vcs_usage_video_minutes_total",
+  // In seconds, Prometheus's base unit: the charged minutes times 60 (divide by 60 for the minutes keys are charged).
+  const seconds = batchedCounter({
+    name: "vcs_usage_video_seconds_total",
     help:
-      "Video minutes charged to keys (each answer's video_duration in whole minutes, at least 1), by answer-cache " +
-      "result.",
+      "Video length charged to keys, in seconds: each answer's video_duration in whole minutes (at least 1) times " +
+      "60, by answer-cache result.",
     labelNames: ["cache"],
     registers,
   });
-  const counted = bind(LOOKUPS, (cache) => ({ requests: requests.child(cache), minutes: minutes.child(cache) }));
+  const counted = bind(LOOKUPS, (cache) => ({ requests: requests.child(cache), seconds: seconds.child(cache) }));
   return {
-    answered(charged, cache) {
+    answered(minutes, cache) {
       counted[cache].requests.inc();
-      counted[cache].minutes.inc(charged);
+      counted[cache].seconds.inc(minutes * 60);
     },
   };
 }

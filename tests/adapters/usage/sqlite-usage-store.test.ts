@@ -38,9 +38,11 @@ describe("createSqliteUsageStore()", () => {
     const script = join(dir, "hold.ts");
     await Bun.write(
       script,
-      `import { createSqliteUsageStore } from ${JSON.stringify(
-        new URL("../../../src/adapters/usage/sqlite-usage-store.ts", import.meta.url).pathname,
-      )};
+      `import { createSqliteUsageStore } from ${
+        JSON.stringify(
+          new URL("../../../src/adapters/usage/sqlite-usage-store.ts", import.meta.url).pathname,
+        )
+      };
 const store = createSqliteUsageStore({ path: ${JSON.stringify(path)} });
 let granted = 0;
 for (let i = 0; i < 30; i++) {

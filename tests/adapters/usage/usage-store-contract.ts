@@ -37,7 +37,12 @@ export function usageStoreContract(name: string, open: () => UsageStore | Promis
     expect(await store.hold(first)).toEqual({ granted: true, used: [0] });
     const second = holdOf({ keyId: first.keyId, need: { min: 5, req: 0 }, amounts: { min: 5, req: 0 } });
     expect(await store.hold(second)).toEqual({ granted: false, used: [6] });
-    await store.write([{ keyId: first.keyId, periods: PERIODS, holdId: first.holdId, counts: { requests: 1, minutes: 6 } }]);
+    await store.write([{
+      keyId: first.keyId,
+      periods: PERIODS,
+      holdId: first.holdId,
+      counts: { requests: 1, minutes: 6 },
+    }]);
     expect(await store.hold(second)).toEqual({ granted: false, used: [6] });
     expect(await store.hold({ ...second, need: { min: 4, req: 0 }, amounts: { min: 4, req: 0 } }))
       .toEqual({ granted: true, used: [6] });
