@@ -1,5 +1,6 @@
 /** @module CORS for the origins in `CORS_ORIGINS`: response headers and preflight handling. */
-const EXPOSED = "x-request-id, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, server-timing";
+const EXPOSED = "x-request-id, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, server-timing, " +
+  "quota-limit, quota-remaining, quota-reset, quota-policy";
 
 /**
  * CORS for the origins in `CORS_ORIGINS`. Off (no headers, preflight is 405)
