@@ -85,9 +85,7 @@ export class Metered implements MeteredRequest {
       const remaining = Math.max(0, quota.limit - this.#others[i]! - this.#held[quota.unit]);
       const resetAt = periodEnd(quota.period, this.#startedAt);
       const state = { quota, remaining, resetAt, resetSeconds: Math.max(0, (resetAt - now) / 1000) };
-      const share = remaining / quota.limit;
-      const closestShare = closest ? closest.remaining / closest.quota.limit : Infinity;
-      if (share < closestShare || (share === closestShare && state.resetAt > closest!.resetAt)) closest = state;
+      if (!closest || closer(state, closest)) closest = state;
     });
     return closest;
   }
@@ -162,6 +160,16 @@ export class Metered implements MeteredRequest {
       retryAfterSeconds: Math.max(1, (resetAt - this.#parts.now()) / 1000),
     });
   }
+}
+
+/**
+ * Whether `a` is closer to spent than `b`: a smaller share left, else less left (it refuses first), else the one
+ * that renews later.
+ */
+function closer(a: QuotaState, b: QuotaState): boolean {
+  const shares = a.remaining / a.quota.limit - b.remaining / b.quota.limit;
+  if (shares !== 0) return shares < 0;
+  return a.remaining !== b.remaining ? a.remaining < b.remaining : a.resetAt > b.resetAt;
 }
 
 function describe(quota: Quota): string {
