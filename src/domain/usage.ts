@@ -76,8 +76,8 @@ export interface LedgerEntry {
   keyId: string;
   periods: UsagePeriods;
   counts: Partial<UsageCounts>;
-  /** The hold this entry replaces (its amounts become counts, or are given back for a refusal). */
-  holdId?: string;
+  /** The holds this entry replaces (their amounts become counts, or are given back for a refusal). */
+  holds?: string[];
 }
 
 /**

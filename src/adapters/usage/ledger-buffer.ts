@@ -1,6 +1,6 @@
 /** @module Ledger entries written behind, about once a second, kept in memory while the store cannot be reached. */
 import type { LedgerEntry, UsageStore } from "../../domain/usage.ts";
-import { addCounts } from "./ledger-fields.ts";
+import { mergeInto } from "./ledger-fields.ts";
 
 /** Where the buffer reports that its store stopped taking entries (once), and that it takes them again. */
 export interface UsageLog {
@@ -8,14 +8,15 @@ export interface UsageLog {
   info(event: string, fields?: Record<string, unknown>): void;
 }
 
-/** Entries waiting beyond this are merged per key and period (their holds then lapse on their own). */
-const MAX_WAITING = 10_000;
+/** Hold ids one waiting entry keeps at most while the store fails (the others lapse on their own). */
+const MAX_HOLDS = 10_000;
 
 /**
- * Ledger entries written behind: each is queued at once (a request never
- * waits for its entry), and the queue is written every `flushMs`, so a crash
- * loses at most that much. While the store fails, entries wait in memory and
- * are written when it takes them again.
+ * Ledger entries written behind: each is merged at once into the waiting
+ * entry of its key and periods (a request never waits for its entry, and what
+ * waits is one entry per key however many requests it made), and what waits
+ * is written every `flushMs`, so a crash loses at most that much. While the
+ * store fails, entries wait in memory and are written when it takes them again.
  *
  * @param options.store where entries go
  * @param options.flushMs the longest an entry waits while the store works (default 1000)
@@ -23,7 +24,7 @@ const MAX_WAITING = 10_000;
  */
 export function createLedgerBuffer(options: { store: UsageStore; flushMs?: number; log?: UsageLog }) {
   const flushMs = options.flushMs ?? 1_000;
-  let waiting: LedgerEntry[] = [];
+  let waiting = new Map<string, LedgerEntry>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing: Promise<void> | undefined;
   let failing = false;
@@ -40,16 +41,18 @@ export function createLedgerBuffer(options: { store: UsageStore; flushMs?: numbe
 
   const writeWaiting = async (): Promise<void> => {
     const batch = waiting;
-    waiting = [];
+    waiting = new Map();
     try {
-      await options.store.write(batch);
-      if (failing) options.log?.info("usage_write_recovered", { entries: batch.length });
+      await options.store.write([...batch.values()]);
+      if (failing) options.log?.info("usage_write_recovered", { entries: batch.size });
       failing = false;
     } catch (error) {
       if (!failing) options.log?.warn("usage_write_failed", { error: describe(error), effect: "counted in memory" });
       failing = true;
-      waiting = batch.concat(waiting);
-      if (waiting.length > MAX_WAITING) waiting = compact(waiting);
+      // What came in meanwhile goes on top of what failed, merged again.
+      const later = waiting;
+      waiting = batch;
+      for (const entry of later.values()) mergeInto(waiting, entry, MAX_HOLDS);
       schedule();
     }
   };
@@ -57,20 +60,20 @@ export function createLedgerBuffer(options: { store: UsageStore; flushMs?: numbe
   /** Writes what waits now (one write at a time). */
   const flush = async (): Promise<void> => {
     while (writing) await writing;
-    if (waiting.length === 0) return;
+    if (waiting.size === 0) return;
     writing = writeWaiting().finally(() => (writing = undefined));
     await writing;
   };
 
   return {
     add(entry: LedgerEntry): void {
-      waiting.push(entry);
+      mergeInto(waiting, entry, MAX_HOLDS);
       schedule();
     },
     flush,
-    /** Entries not written yet. */
+    /** Entries not written yet (one per key and periods). */
     get waiting(): number {
-      return waiting.length;
+      return waiting.size;
     },
     /** Writes what waits, once more, and stops the timer. */
     async close(): Promise<void> {
@@ -81,18 +84,6 @@ export function createLedgerBuffer(options: { store: UsageStore; flushMs?: numbe
       timer = undefined;
     },
   };
-}
-
-/** Merges entries per key and periods, dropping their holds (which lapse by themselves). */
-function compact(entries: LedgerEntry[]): LedgerEntry[] {
-  const merged = new Map<string, LedgerEntry>();
-  for (const entry of entries) {
-    const id = JSON.stringify([entry.keyId, entry.periods.day, entry.periods.month]);
-    let into = merged.get(id);
-    if (!into) merged.set(id, into = { keyId: entry.keyId, periods: entry.periods, counts: {} });
-    addCounts(into.counts, entry.counts);
-  }
-  return [...merged.values()];
 }
 
 function describe(error: unknown): string {

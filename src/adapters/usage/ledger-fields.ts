@@ -1,5 +1,5 @@
 /** @module A ledger's counts as named integer fields, the one layout both usage stores keep them in. */
-import type { UsageCounts } from "../../domain/usage.ts";
+import type { LedgerEntry, UsageCounts } from "../../domain/usage.ts";
 
 /** The stored name of each count; refusals are `refused:<code>`. */
 const FIELDS = {
@@ -59,3 +59,29 @@ export function addCounts(into: Partial<UsageCounts>, more: Partial<UsageCounts>
 /** How long a period's counts are kept: days for about three months, months for two years. */
 export const KEEP_DAYS = 93;
 export const KEEP_MONTHS = 25;
+
+/** Entries of one key and pair of periods share this id (and merge into one). */
+export function groupOf(entry: LedgerEntry): string {
+  return `${entry.keyId}\n${entry.periods.day}\n${entry.periods.month}`;
+}
+
+/**
+ * Adds `entry` into `groups`, merged with the entry of the same key and periods: a second's answers of one key are
+ * one write.
+ *
+ * @param maxHolds the most hold ids one merged entry keeps (the others lapse by themselves)
+ */
+export function mergeInto(groups: Map<string, LedgerEntry>, entry: LedgerEntry, maxHolds = Infinity): void {
+  const id = groupOf(entry);
+  let group = groups.get(id);
+  if (!group) groups.set(id, group = { keyId: entry.keyId, periods: entry.periods, counts: {}, holds: [] });
+  addCounts(group.counts, entry.counts);
+  for (const hold of entry.holds ?? []) if (group.holds!.length < maxHolds) group.holds!.push(hold);
+}
+
+/** @returns the entries merged per key and periods */
+export function mergeEntries(entries: readonly LedgerEntry[]): LedgerEntry[] {
+  const groups = new Map<string, LedgerEntry>();
+  for (const entry of entries) mergeInto(groups, entry);
+  return [...groups.values()];
+}

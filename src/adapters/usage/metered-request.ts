@@ -123,7 +123,7 @@ export class Metered implements MeteredRequest {
 
   #record(counts: LedgerEntry["counts"]): void {
     const entry: LedgerEntry = { keyId: this.#keyId, periods: this.#periods, counts };
-    if (this.#holdId) entry.holdId = this.#holdId;
+    if (this.#holdId) entry.holds = [this.#holdId];
     this.#parts.record(entry);
   }
 

@@ -1,7 +1,7 @@
 /** @module Usage in Redis, shared by every instance: holds and ledger entries as atomic Lua scripts. */
-import type { LedgerEntry, UsageRow, UsageStore } from "../../domain/usage.ts";
+import type { UsageRow, UsageStore } from "../../domain/usage.ts";
 import type { RedisConnection } from "../redis/redis-connection.ts";
-import { addCounts, addField, emptyCounts, fieldsOf, KEEP_DAYS, KEEP_MONTHS } from "./ledger-fields.ts";
+import { addField, emptyCounts, fieldsOf, KEEP_DAYS, KEEP_MONTHS, mergeEntries } from "./ledger-fields.ts";
 
 /**
  * Checks every quota against what is answered (the period's ledger hash) plus the live holds (one hash per key:
@@ -102,7 +102,7 @@ export function createRedisUsageStore(options: { connection: RedisConnection }):
     },
     async write(entries) {
       await Promise.all(
-        merged(entries).map((entry) => {
+        mergeEntries(entries).map((entry) => {
           const { day, month } = entry.periods;
           const keys = [
             ledger(day, entry.keyId),
@@ -111,7 +111,8 @@ export function createRedisUsageStore(options: { connection: RedisConnection }):
             index(day),
             index(month),
           ];
-          const args = [entry.keyId, ...LIFETIMES, entry.holdIds.length, ...entry.holdIds];
+          const holdIds = entry.holds ?? [];
+          const args = [entry.keyId, ...LIFETIMES, holdIds.length, ...holdIds];
           for (const [field, value] of fieldsOf(entry.counts)) args.push(field, value);
           return connection.run((c) => c.eval(WRITE, keys.length, ...keys, ...args));
         }),
@@ -140,17 +141,4 @@ export function createRedisUsageStore(options: { connection: RedisConnection }):
     },
     async close() {},
   };
-}
-
-/** Entries of one key and period pair, merged: one script call writes them all. */
-function merged(entries: readonly LedgerEntry[]) {
-  const groups = new Map<string, Omit<LedgerEntry, "holdId"> & { holdIds: string[] }>();
-  for (const entry of entries) {
-    const id = JSON.stringify([entry.keyId, entry.periods.day, entry.periods.month]);
-    let group = groups.get(id);
-    if (!group) groups.set(id, group = { keyId: entry.keyId, periods: entry.periods, counts: {}, holdIds: [] });
-    addCounts(group.counts, entry.counts);
-    if (entry.holdId) group.holdIds.push(entry.holdId);
-  }
-  return [...groups.values()];
 }

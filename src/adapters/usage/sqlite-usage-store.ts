@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { HoldRequest, HoldResult, LedgerEntry, UsageRow, UsageStore } from "../../domain/usage.ts";
-import { addField, emptyCounts, fieldsOf, KEEP_DAYS, KEEP_MONTHS, UNIT_FIELD } from "./ledger-fields.ts";
+import { addField, emptyCounts, fieldsOf, KEEP_DAYS, KEEP_MONTHS, mergeEntries, UNIT_FIELD } from "./ledger-fields.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS usage (
@@ -62,7 +62,8 @@ export function createSqliteUsageStore(options: { path: string; now?: () => numb
       return inTransaction((database) => hold(database, request));
     },
     async write(entries) {
-      if (entries.length > 0) inTransaction((database) => entries.forEach((entry) => write(database, entry)));
+      const merged = mergeEntries(entries);
+      if (merged.length > 0) inTransaction((database) => merged.forEach((entry) => write(database, entry)));
     },
     async read(periods, now) {
       return read(open(), periods, now);
@@ -108,7 +109,8 @@ function write(db: DatabaseSync, entry: LedgerEntry): void {
     add.run(entry.keyId, entry.periods.day, field, value);
     add.run(entry.keyId, entry.periods.month, field, value);
   }
-  if (entry.holdId) db.prepare("DELETE FROM holds WHERE key_id = ? AND hold_id = ?").run(entry.keyId, entry.holdId);
+  const drop = db.prepare("DELETE FROM holds WHERE key_id = ? AND hold_id = ?");
+  for (const hold of entry.holds ?? []) drop.run(entry.keyId, hold);
 }
 
 function read(db: DatabaseSync, periods: readonly string[], now: number): UsageRow[] {

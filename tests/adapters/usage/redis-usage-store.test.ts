@@ -33,7 +33,7 @@ describe("createRedisUsageStore()", () => {
     const store = await open();
     const hold = holdOf();
     expect((await store.hold(hold)).granted).toBe(true);
-    await store.write([{ keyId: hold.keyId, periods: hold.periods, holdId: hold.holdId, counts: { requests: 1 } }]);
+    await store.write([{ keyId: hold.keyId, periods: hold.periods, holds: [hold.holdId], counts: { requests: 1 } }]);
     const day = `${prefix}usage:${hold.periods.day}:${hold.keyId}`;
     expect(await admin.hgetall(day)).toEqual({ requests: "1" });
     expect(await admin.ttl(day)).toBeGreaterThan(90 * 86_400);

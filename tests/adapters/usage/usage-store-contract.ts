@@ -40,7 +40,7 @@ export function usageStoreContract(name: string, open: () => UsageStore | Promis
     await store.write([{
       keyId: first.keyId,
       periods: PERIODS,
-      holdId: first.holdId,
+      holds: [first.holdId],
       counts: { requests: 1, minutes: 6 },
     }]);
     expect(await store.hold(second)).toEqual({ granted: false, used: [6] });
@@ -53,7 +53,7 @@ export function usageStoreContract(name: string, open: () => UsageStore | Promis
     const hold = holdOf({ quotas: [REQS], need: { min: 0, req: 3 }, amounts: { min: 0, req: 3 } });
     expect((await store.hold(hold)).granted).toBe(true);
     expect((await store.hold({ ...hold, holdId: "other" })).used).toEqual([3]);
-    await store.write([{ keyId: hold.keyId, periods: PERIODS, holdId: hold.holdId, counts: { refused: { x: 1 } } }]);
+    await store.write([{ keyId: hold.keyId, periods: PERIODS, holds: [hold.holdId], counts: { refused: { x: 1 } } }]);
     expect(await store.hold({ ...hold, holdId: "other" })).toEqual({ granted: true, used: [0] });
     const rows = await store.read([PERIODS.day], NOW);
     const row = rows.find((r) => r.keyId === hold.keyId)!;
