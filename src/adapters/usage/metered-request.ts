@@ -59,7 +59,10 @@ export class Metered implements MeteredRequest {
   static async begin(parts: MeterParts, keyId: string, quotas: readonly Quota[], lifeMs: number): Promise<Metered> {
     const metered = new Metered(parts, keyId, quotas, lifeMs);
     if (quotas.length === 0) return metered;
-    const result = await metered.#hold({ min: 1, req: 1 }, { min: 0, req: 1 });
+    // Only a `req` quota holds the request itself; a `min` one is only looked at here (its hold comes with the
+    // video's length), so a key under one kind of quota costs one hold per request.
+    const holdsRequests = quotas.some((quota) => quota.unit === "req");
+    const result = await metered.#hold({ min: 1, req: 1 }, { min: 0, req: holdsRequests ? 1 : 0 });
     if (!result.granted) {
       metered.refusal = metered.#exceeded(result, { min: 1, req: 1 });
       metered.refused("quota_exceeded");
@@ -91,7 +94,7 @@ export class Metered implements MeteredRequest {
   }
 
   async admit(minutes: number): Promise<void> {
-    if (this.#quotas.length === 0 || this.#done) return;
+    if (this.#done || !this.#quotas.some((quota) => quota.unit === "min")) return;
     const need = { min: minutes, req: 0 };
     const result = await this.#hold(need, need);
     if (!result.granted) throw this.#exceeded(result, need, minutes);

@@ -29,7 +29,7 @@ async function open() {
 describe("createRedisUsageStore()", () => {
   usageStoreContract("redis", open);
 
-  test("counts live under the prefix, per period and key, and expire (days after about three months)", async () => {
+  test("counts live under the prefix, per period and key, and expire (days after about three months); holds leave nothing", async () => {
     const store = await open();
     const hold = holdOf();
     expect((await store.hold(hold)).granted).toBe(true);
@@ -40,7 +40,10 @@ describe("createRedisUsageStore()", () => {
     expect(await admin.ttl(day)).toBeLessThan(100 * 86_400);
     expect(await admin.ttl(`${prefix}usage:${hold.periods.month}:${hold.keyId}`)).toBeGreaterThan(700 * 86_400);
     expect(await admin.sismember(`${prefix}usage-keys:${hold.periods.month}`, hold.keyId)).toBe(1);
-    expect(await admin.hlen(`${prefix}usage-holds:${hold.keyId}`)).toBe(0);
+    for (const structure of ["usage-holds", "usage-held"]) {
+      expect(await admin.hlen(`${prefix}${structure}:${hold.keyId}`)).toBe(0);
+    }
+    expect(await admin.zcard(`${prefix}usage-hold-ends:${hold.keyId}`)).toBe(0);
   });
 
   test("an unreachable Redis fails the call (the meter then counts in memory)", async () => {
