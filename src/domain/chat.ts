@@ -149,7 +149,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     });
     const fetched = now();
     const videoDuration = describeDuration(transcript.durationSeconds, lastCueEnd(transcript.cues));
-    await caller.account.admit(videoDuration);
+    if (caller.account.checked) await caller.account.admit(videoDuration);
     const answer = await deps.writer.write({
       transcript,
       prompt: request.prompt,
@@ -207,7 +207,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       const cached = await deps.answers.get(key);
       if (cached) {
         deps.onLookup?.("hit");
-        await account.admit(cached.videoDuration);
+        if (account.checked) await account.admit(cached.videoDuration);
         return outcome(request, cached, "hit");
       }
       const timeoutMs = options.timeoutMs ?? deps.requestTimeoutMs;
@@ -224,7 +224,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           listen: options.listener ? generation.relay.listen : undefined,
         };
         const { value, role } = await flights.run(`answer:${key}`, work, { signal: caller.signal, events });
-        await account.admit(value.videoDuration);
+        if (account.checked) await account.admit(value.videoDuration);
         deps.onLookup?.(role === "owner" ? "miss" : "shared");
         const spent = role === "owner" ? account.spent : undefined;
         return {

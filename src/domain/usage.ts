@@ -23,10 +23,19 @@ export interface UsagePeriods {
   month: string;
 }
 
-/** @returns the UTC day and month of the instant `ms` (since the epoch) */
+const DAY_MS = 86_400_000;
+
+/** The last day asked for, kept: every request of a day is in it. */
+let lastDay = { from: 0, to: 0, periods: { day: "", month: "" } };
+
+/** @returns the UTC day and month of the instant `ms` (since the epoch); the same object all day long */
 export function periodsAt(ms: number): UsagePeriods {
-  const day = new Date(ms).toISOString().slice(0, 10);
-  return { day, month: day.slice(0, 7) };
+  if (ms >= lastDay.from && ms < lastDay.to) return lastDay.periods;
+  // Epoch milliseconds count every UTC day as 86,400,000 (no leap seconds).
+  const from = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+  const day = new Date(from).toISOString().slice(0, 10);
+  lastDay = { from, to: from + DAY_MS, periods: Object.freeze({ day, month: day.slice(0, 7) }) };
+  return lastDay.periods;
 }
 
 /** @returns when the UTC period holding the instant `ms` ends (ms since the epoch): the next midnight or 1st */
@@ -152,11 +161,12 @@ export interface MeteredRequest {
   /** The caller's quota closest to spent, this request included; undefined for a caller without a quota. */
   readonly quota?: QuotaState;
   /**
-   * Holds the minutes of the video before work is spent on it (`ChatService.answer`'s `admit`).
+   * Holds the minutes of the video before work is spent on it: pass it as `ChatService.answer`'s `admit`. Absent
+   * for a caller without a quota of minutes (nothing to check).
    *
    * @throws {AppError} `quota_exceeded` when fewer minutes are left (the request is not charged)
    */
-  admit(minutes: number): Promise<void>;
+  readonly admit?: (minutes: number) => Promise<void>;
   /** The answer was delivered (a stream's `done` sent): charges it. */
   answered(outcome: AnsweredRequest): void;
   /** The request failed: gives back what it held and counts it as refused with `code` (none: nothing counted). */
@@ -170,8 +180,10 @@ export interface UsageMeter {
    * request itself against a `req` quota, and asking for a minute left under a `min` one).
    *
    * @param options.timeoutMs the request's time limit: what it holds lapses some time after, should its instance die
+   * @returns the request, at once for a caller without a quota (no store is asked), else once its quotas were
+   *   checked; `await` works for both
    */
-  begin(caller: KeyIdentity, options?: { timeoutMs?: number }): Promise<MeteredRequest>;
+  begin(caller: KeyIdentity, options?: { timeoutMs?: number }): MeteredRequest | Promise<MeteredRequest>;
   /** Counts a request refused before it began (invalid, rate limited) against its caller. */
   refuse(caller: KeyIdentity, code: ErrorCode): void;
   /** Writes what is not written yet (at shutdown). */
@@ -197,6 +209,11 @@ export class Account {
   /** @param admit the caller's quota check for a video's minutes; none for a caller without a quota */
   constructor(admit?: (minutes: number) => Promise<void>) {
     this.#admit = admit;
+  }
+
+  /** Whether the caller's quota must admit it to its answer (else `admit` does nothing). */
+  get checked(): boolean {
+    return this.#admit !== undefined && !this.#admitted;
   }
 
   /** Admits the caller to an answer about a video of this length (once; later calls do nothing). */

@@ -45,15 +45,17 @@ export function addField(counts: UsageCounts, field: string, value: number): voi
   if (name) counts[name] += value;
 }
 
+const NAMES = Object.keys(FIELDS) as (keyof typeof FIELDS)[];
+
 /** Adds `more` into `into` (merging the entries of one key and period before they are written). */
 export function addCounts(into: Partial<UsageCounts>, more: Partial<UsageCounts>): void {
-  for (const name of Object.keys(FIELDS) as (keyof typeof FIELDS)[]) {
-    if (more[name]) into[name] = (into[name] ?? 0) + more[name];
+  for (const name of NAMES) {
+    const value = more[name];
+    if (value) into[name] = (into[name] ?? 0) + value;
   }
-  for (const [code, value] of Object.entries(more.refused ?? {})) {
-    into.refused ??= {};
-    into.refused[code] = (into.refused[code] ?? 0) + value;
-  }
+  if (!more.refused) return;
+  into.refused ??= {};
+  for (const code in more.refused) into.refused[code] = (into.refused[code] ?? 0) + more.refused[code]!;
 }
 
 /** How long a period's counts are kept: days for about three months, months for two years. */

@@ -56,19 +56,25 @@ export class Metered implements MeteredRequest {
    *
    * @param lifeMs how long its holds outlive it should its instance die before writing its entry
    */
-  static async begin(parts: MeterParts, keyId: string, quotas: readonly Quota[], lifeMs: number): Promise<Metered> {
+  static begin(parts: MeterParts, keyId: string, quotas: readonly Quota[], lifeMs: number): Metered | Promise<Metered> {
     const metered = new Metered(parts, keyId, quotas, lifeMs);
-    if (quotas.length === 0) return metered;
+    return quotas.length === 0 ? metered : metered.#check();
+  }
+
+  /** The check at the start: a request and a minute left; the request held under a `req` quota. */
+  async #check(): Promise<Metered> {
     // Only a `req` quota holds the request itself; a `min` one is only looked at here (its hold comes with the
     // video's length), so a key under one kind of quota costs one hold per request.
-    const holdsRequests = quotas.some((quota) => quota.unit === "req");
-    const result = await metered.#hold({ min: 1, req: 1 }, { min: 0, req: holdsRequests ? 1 : 0 });
+    const holdsRequests = this.#quotas.some((quota) => quota.unit === "req");
+    const result = await this.#hold({ min: 1, req: 1 }, { min: 0, req: holdsRequests ? 1 : 0 });
     if (!result.granted) {
-      metered.refusal = metered.#exceeded(result, { min: 1, req: 1 });
-      metered.refused("quota_exceeded");
+      this.refusal = this.#exceeded(result, { min: 1, req: 1 });
+      this.refused("quota_exceeded");
     }
-    return metered;
+    return this;
   }
+
+  readonly admit?: (minutes: number) => Promise<void>;
 
   private constructor(parts: MeterParts, keyId: string, quotas: readonly Quota[], lifeMs: number) {
     this.#parts = parts;
@@ -79,6 +85,7 @@ export class Metered implements MeteredRequest {
     this.#expiresAt = this.#startedAt + lifeMs;
     this.#others = quotas.map(() => 0);
     if (quotas.length > 0) this.#holdId = crypto.randomUUID();
+    if (quotas.some((quota) => quota.unit === "min")) this.admit = (minutes) => this.#admit(minutes);
   }
 
   get quota(): QuotaState | undefined {
@@ -93,8 +100,8 @@ export class Metered implements MeteredRequest {
     return closest;
   }
 
-  async admit(minutes: number): Promise<void> {
-    if (this.#done || !this.#quotas.some((quota) => quota.unit === "min")) return;
+  async #admit(minutes: number): Promise<void> {
+    if (this.#done) return;
     const need = { min: minutes, req: 0 };
     const result = await this.#hold(need, need);
     if (!result.granted) throw this.#exceeded(result, need, minutes);

@@ -168,7 +168,7 @@ export function createHttpApp(deps: HttpAppDeps) {
             signal: linked.signal,
             timeoutMs: streams.timeoutMs,
             onRoute: routeNotes(deps.notes, request),
-            admit: metered && ((minutes) => metered.admit(minutes)),
+            admit: metered?.admit,
           });
           noteOutcome(request, outcome);
           answered = outcome;
@@ -217,7 +217,9 @@ export function createHttpApp(deps: HttpAppDeps) {
       );
     }
     const streams = deps.streams && wantsStream(request) ? deps.streams : undefined;
-    const metered = await deps.usage?.begin(exchange.identity!, { timeoutMs: streams?.timeoutMs });
+    // A caller without a quota is metered at once: no promise to wait for on a cached answer's path.
+    const begun = deps.usage?.begin(exchange.identity!, { timeoutMs: streams?.timeoutMs });
+    const metered = begun instanceof Promise ? await begun : begun;
     exchange.metered = metered;
     if (metered?.refusal) throw metered.refusal;
     exchange.facts.videoId = chatRequest.videoId;
@@ -230,7 +232,7 @@ export function createHttpApp(deps: HttpAppDeps) {
         return request.signal;
       },
       onRoute: routeNotes(deps.notes, request),
-      admit: metered && ((minutes) => metered.admit(minutes)),
+      admit: metered?.admit,
     });
     noteOutcome(request, outcome);
     metered?.answered(outcome);

@@ -93,7 +93,7 @@ async function answer(
   metered?: MeteredRequest,
 ) {
   const { progress } = options;
-  const admit = metered && ((minutes: number) => metered.admit(minutes));
+  const admit = metered?.admit;
   const timeoutMs = timeoutOf(deps, options);
   if (!progress) return await deps.chat.answer(request, { signal: options.signal, timeoutMs, admit });
   const steps = createProgressSteps();

@@ -74,7 +74,7 @@ describe("createUsageMeter()", () => {
     for (const left of [5, 0]) {
       const request = await meter.begin(caller);
       expect(request.quota?.remaining).toBe(left + 5);
-      await request.admit(5);
+      await request.admit!(5);
       request.answered(answer(5));
       expect(request.quota).toEqual({
         quota: Q(10, "min", "day"),
@@ -100,10 +100,10 @@ describe("createUsageMeter()", () => {
   test("a video longer than the minutes left is refused at admission and charged nothing", async () => {
     const { meter, store, clock } = meterWith([Q(10, "min", "day")]);
     const earlier = await meter.begin(caller);
-    await earlier.admit(7);
+    await earlier.admit!(7);
     earlier.answered(answer(7));
     const request = await meter.begin(caller);
-    const refusal = await request.admit(5).then(() => undefined, (error: AppError) => error);
+    const refusal = await request.admit!(5).then(() => undefined, (error: AppError) => error);
     expect(refusal?.code).toBe("quota_exceeded");
     expect(refusal?.message).toStartWith(
       "The video is 5 minutes long and this API key has 3 of its 10 video minutes per day (UTC) left",
@@ -119,14 +119,14 @@ describe("createUsageMeter()", () => {
       { min: 0, req: 0 },
     ]);
     const shorter = await meter.begin(caller);
-    await shorter.admit(3);
+    await shorter.admit!(3);
     expect(shorter.quota?.remaining).toBe(0);
   });
 
   test("a failed request gives back what it held and counts only its refusal", async () => {
     const { meter, store, clock } = meterWith([Q(3, "req", "day"), Q(10, "min", "day")]);
     const request = await meter.begin(caller);
-    await request.admit(5);
+    await request.admit!(5);
     // The quota closest to spent is named: half the minutes are held, a third of the requests.
     expect(request.quota?.quota).toEqual(Q(10, "min", "day"));
     expect(request.quota?.remaining).toBe(5);
@@ -177,13 +177,13 @@ describe("createUsageMeter()", () => {
     };
     const { meter, clock, warnings } = meterWith([Q(10, "min", "day")], { store: flaky });
     const known = await meter.begin(caller);
-    await known.admit(6);
+    await known.admit!(6);
     known.answered(answer(6));
     down = true;
     const during = await meter.begin(caller);
     expect(during.refusal).toBeUndefined();
-    await expect(during.admit(5)).rejects.toMatchObject({ code: "quota_exceeded" });
-    await during.admit(4);
+    await expect(during.admit!(5)).rejects.toMatchObject({ code: "quota_exceeded" });
+    await during.admit!(4);
     during.answered(answer(4));
     expect((await meter.begin(caller)).refusal?.code).toBe("quota_exceeded");
     await meter.flush();
