@@ -89,6 +89,7 @@ export class Metered implements MeteredRequest {
   }
 
   get quota(): QuotaState | undefined {
+    if (this.#quotas.length === 0) return undefined;
     let closest: QuotaState | undefined;
     const now = this.#parts.now();
     this.#quotas.forEach((quota, i) => {

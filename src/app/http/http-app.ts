@@ -239,7 +239,8 @@ export function createHttpApp(deps: HttpAppDeps) {
     const { timings, usage } = outcome.answer;
     const headers = commonHeaders(request);
     Object.assign(headers, exchange.limitHeaders);
-    if (metered?.quota) Object.assign(headers, quotaHeaders(metered.quota));
+    const quota = metered?.quota;
+    if (quota) Object.assign(headers, quotaHeaders(quota));
     headers["content-type"] = JSON_CONTENT_TYPE;
     headers["server-timing"] = serverTiming(
       outcome.cache,
