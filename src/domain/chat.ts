@@ -246,16 +246,15 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   };
 
   return {
-    async answer(request, options = {}) {
+    answer(request, options = {}) {
       const account = new Account(options.admit);
-      for (let tries = 1;; tries++) {
-        try {
-          return await once.answer(request, options, account);
-        } catch (error) {
-          // Work shared with a caller whose quota refused it failed for that caller only: this one tries again.
+      // Work shared with a caller whose quota refused it failed for that caller only: this one tries again.
+      const attempt = (tries: number): Promise<ChatOutcome> =>
+        once.answer(request, options, account).catch((error) => {
           if (tries >= TRIES_AFTER_FOREIGN_REFUSAL || !account.foreign(error)) throw error;
-        }
-      }
+          return attempt(tries + 1);
+        });
+      return attempt(1);
     },
   };
 }
