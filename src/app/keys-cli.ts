@@ -1,12 +1,13 @@
 /** @module The `keys` command: issues, lists and revokes API keys in the configured store. */
 import process from "node:process";
-import { issueKey, type KeyRecord, type KeySettings } from "../adapters/keys/issued-api-keys.ts";
+import { issueKey, type KeyRecord } from "../adapters/keys/issued-api-keys.ts";
 import { composeKeyStore } from "./compose/state.ts";
 import { ConfigError, loadConfig } from "./config/config.ts";
 import { createLogger } from "./log/logger.ts";
 import { parseRateLimit } from "./config/rate-limit-spec.ts";
 import { parseQuotaSetting } from "./config/quota-spec.ts";
 import { runUsageReport } from "./usage/usage-command.ts";
+import { runKeyUpdate } from "./usage/key-update.ts";
 
 /** What the CLI talks to: the environment and two output streams. */
 export interface CliIo {
@@ -58,7 +59,7 @@ export async function runKeysCli(args: readonly string[], io: CliIo): Promise<nu
     if (command === "create") return await create(store.keys, flags, io);
     if (command === "list") return await list(store.keys, flags, io);
     if (command === "revoke") return await revoke(store.keys, flags, io, store.where);
-    if (command === "update") return await update(store.keys, flags, io, store.where);
+    if (command === "update") return await runKeyUpdate({ ...store, describe }, flags, io);
     if (command === "usage") return await runUsageReport({ ...store, config, now: Date.now() }, flags, io);
     return usage(io, 2, `Unknown command ${JSON.stringify(command)}`);
   } catch (error) {
@@ -144,36 +145,6 @@ async function revoke(keys: Keys, flags: Flags, io: CliIo, where: string): Promi
 }
 
 const VALUED = ["--name", "--rate-limit", "--quota", "--period"];
-
-/** `--rate-limit default` and `--quota default` remove the key's own setting: the default applies again. */
-async function update(keys: Keys, flags: Flags, io: CliIo, where: string): Promise<number> {
-  const [id, ...extra] = flags.positional;
-  if (!id || extra.length > 0 || (flags.rateLimit === undefined && flags.quota.length === 0)) {
-    return fail(
-      io,
-      "keys update needs one key id and a setting, such as keys update key_3f9a1c2b7e4d --quota 60min/day",
-      2,
-    );
-  }
-  const change: KeySettings = {};
-  if (flags.rateLimit !== undefined && flags.rateLimit.trim() !== DEFAULT) {
-    if (!parseRateLimit(flags.rateLimit)) return fail(io, `--rate-limit must look like 60/min or default`, 2);
-    change.rateLimit = flags.rateLimit.trim();
-  } else if (flags.rateLimit !== undefined) change.rateLimit = undefined;
-  if (flags.quota.length === 1 && flags.quota[0]!.trim() === DEFAULT) change.quota = undefined;
-  else if (flags.quota.length > 0) {
-    const quota = parseQuotaSetting(flags.quota);
-    if ("problem" in quota) return fail(io, `--quota: ${quota.problem} (or default)`, 2);
-    change.quota = quota.text;
-  }
-  const updated = await keys.update(id, change);
-  if (!updated) return fail(io, `No key with id ${JSON.stringify(id)} in ${where}; see keys list`, 1);
-  if (flags.json) io.print(JSON.stringify(publicFields(updated)));
-  else io.print(`Updated key ${updated.id} (${describe(updated)}); every instance applies it from the next request.`);
-  return 0;
-}
-
-const DEFAULT = "default";
 
 /** @returns the flags, or undefined when an option is unknown or lacks its value */
 function parseFlags(args: readonly string[]): Flags | undefined {
