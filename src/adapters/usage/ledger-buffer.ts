@@ -86,7 +86,8 @@ export function createLedgerBuffer(options: { store: UsageStore; flushMs?: numbe
   };
 }
 
-function describe(error: unknown): string {
+/** A store's failure for a log line: its message, short, without a Redis URL (it may hold a password). */
+export function describe(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).replace(/rediss?:\/\/\S*/g, "<redis url>")
     .slice(0, 200);
 }

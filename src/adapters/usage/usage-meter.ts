@@ -2,7 +2,7 @@
 import type { KeyIdentity } from "../../domain/ports.ts";
 import { periodsAt, type Quota, type UsageMeter, type UsageStore } from "../../domain/usage.ts";
 import { KnownUsage } from "./known-usage.ts";
-import { createLedgerBuffer, type UsageLog } from "./ledger-buffer.ts";
+import { createLedgerBuffer, describe, type UsageLog } from "./ledger-buffer.ts";
 import { Metered, type UsageObserver } from "./metered-request.ts";
 
 export interface UsageMeterOptions {
@@ -50,7 +50,7 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter & { flu
       } catch (error) {
         if (!down) {
           log?.warn("usage_store_unavailable", {
-            error: error instanceof Error ? error.message.slice(0, 200) : String(error),
+            error: describe(error),
             effect: "quotas are enforced on what this instance knows",
           });
         }
