@@ -16,7 +16,7 @@ import type {
   WorkRole,
 } from "./ports.ts";
 import { lastCueEnd, type SpeechFacts } from "./transcript.ts";
-import { Account, type Spent, TRIES_AFTER_FOREIGN_REFUSAL } from "./usage.ts";
+import { Account, type Spent, TRIES_AFTER_FOREIGN_REFUSAL } from "./usage/account.ts";
 
 /** The response body of spec §2.2. */
 export interface ChatResponse {

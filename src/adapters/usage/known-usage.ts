@@ -1,5 +1,6 @@
 /** @module What this instance knows of each key's use, to enforce quotas on while the store cannot be reached. */
-import type { HoldRequest, HoldResult, QuotaAmounts, QuotaUnit, UsagePeriods } from "../../domain/usage.ts";
+import type { QuotaAmounts, QuotaUnit, UsagePeriods } from "../../domain/usage/quota.ts";
+import type { HoldRequest, HoldResult } from "../../domain/usage/meter.ts";
 
 /** Keys and periods remembered at most (the least recently learnt forgotten first). */
 const MAX_REMEMBERED = 50_000;

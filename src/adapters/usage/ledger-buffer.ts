@@ -1,5 +1,5 @@
 /** @module Ledger entries written behind, about once a second, kept in memory while the store cannot be reached. */
-import type { LedgerEntry, UsageStore } from "../../domain/usage.ts";
+import type { LedgerEntry, UsageStore } from "../../domain/usage/meter.ts";
 import { mergeInto } from "./ledger-fields.ts";
 
 /** Where the buffer reports that its store stopped taking entries (once), and that it takes them again. */

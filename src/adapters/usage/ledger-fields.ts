@@ -1,5 +1,5 @@
 /** @module A ledger's counts as named integer fields, the one layout both usage stores keep them in. */
-import type { LedgerEntry, UsageCounts } from "../../domain/usage.ts";
+import type { LedgerEntry, UsageCounts } from "../../domain/usage/meter.ts";
 
 /** The stored name of each count; refusals are `refused:<code>`. */
 const FIELDS = {

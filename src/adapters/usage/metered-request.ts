@@ -2,19 +2,21 @@
 import { AppError, type ErrorCode } from "../../domain/errors.ts";
 import type { CacheLookup } from "../../domain/ports.ts";
 import {
-  type AnsweredRequest,
   chargedMinutes,
-  type HoldRequest,
-  type HoldResult,
-  type LedgerEntry,
-  type MeteredRequest,
   periodEnd,
   periodsAt,
   type Quota,
   type QuotaAmounts,
-  type QuotaState,
   type UsagePeriods,
-} from "../../domain/usage.ts";
+} from "../../domain/usage/quota.ts";
+import {
+  type AnsweredRequest,
+  type HoldRequest,
+  type HoldResult,
+  type LedgerEntry,
+  type MeteredRequest,
+  type QuotaState,
+} from "../../domain/usage/meter.ts";
 
 /** Told of every answer charged, for metrics (no key: its cardinality is unbounded). */
 export interface UsageObserver {
@@ -38,6 +40,8 @@ const NOTHING: QuotaAmounts = { min: 0, req: 0 };
 /** One request of one caller, from its quota check to its ledger entry (see {@link MeteredRequest}). */
 export class Metered implements MeteredRequest {
   refusal?: AppError;
+  /** Present only for a caller under a quota of minutes: nothing else to admit. */
+  readonly admit?: (minutes: number) => Promise<void>;
   readonly #parts: MeterParts;
   readonly #keyId: string;
   readonly #quotas: readonly Quota[];
@@ -73,8 +77,6 @@ export class Metered implements MeteredRequest {
     }
     return this;
   }
-
-  readonly admit?: (minutes: number) => Promise<void>;
 
   private constructor(parts: MeterParts, keyId: string, quotas: readonly Quota[], lifeMs: number) {
     this.#parts = parts;

@@ -1,5 +1,5 @@
 /** @module Usage in Redis, shared by every instance: holds and ledger entries as atomic Lua scripts. */
-import type { UsageRow, UsageStore } from "../../domain/usage.ts";
+import type { UsageRow, UsageStore } from "../../domain/usage/meter.ts";
 import type { RedisConnection } from "../redis/redis-connection.ts";
 import { addField, emptyCounts, fieldsOf, KEEP_DAYS, KEEP_MONTHS, mergeEntries } from "./ledger-fields.ts";
 

@@ -2,7 +2,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import type { HoldRequest, HoldResult, LedgerEntry, UsageRow, UsageStore } from "../../domain/usage.ts";
+import type { HoldRequest, HoldResult, LedgerEntry, UsageRow, UsageStore } from "../../domain/usage/meter.ts";
 import { addField, emptyCounts, fieldsOf, KEEP_DAYS, KEEP_MONTHS, mergeEntries, UNIT_FIELD } from "./ledger-fields.ts";
 
 /**

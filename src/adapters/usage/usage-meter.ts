@@ -1,6 +1,7 @@
 /** @module The usage meter: quotas checked and held in the store, ledger entries written behind. */
 import type { KeyIdentity } from "../../domain/ports.ts";
-import { periodsAt, type Quota, type UsageMeter, type UsageStore } from "../../domain/usage.ts";
+import { periodsAt, type Quota } from "../../domain/usage/quota.ts";
+import { type UsageMeter, type UsageStore } from "../../domain/usage/meter.ts";
 import { KnownUsage } from "./known-usage.ts";
 import { createLedgerBuffer, describe, type UsageLog } from "./ledger-buffer.ts";
 import { Metered, type UsageObserver } from "./metered-request.ts";

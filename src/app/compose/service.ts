@@ -1,7 +1,7 @@
 /** @module The composition root: builds the adapters and wires the chat use case into the running service. */
 import { type ChatService, createChatService } from "../../domain/chat.ts";
 import type { AnswerWriter, RateLimiter, TranscriptSource } from "../../domain/ports.ts";
-import type { UsageMeter } from "../../domain/usage.ts";
+import type { UsageMeter } from "../../domain/usage/meter.ts";
 import type { Config } from "../config/config.ts";
 import { composeWriter } from "./llm.ts";
 import { composeState, type ServiceState } from "./state.ts";

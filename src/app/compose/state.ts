@@ -19,7 +19,7 @@ import { createRedisSharedFlight } from "../../adapters/redis/redis-shared-fligh
 import type { Config } from "../config/config.ts";
 import type { Logger } from "../log/logger.ts";
 import { parseRateLimit } from "../config/rate-limit-spec.ts";
-import type { UsageMeter } from "../../domain/usage.ts";
+import type { UsageMeter } from "../../domain/usage/meter.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 import { composeUsage } from "./usage.ts";
 

@@ -1,7 +1,8 @@
 /** @module Builds the usage meter on its store: Redis when configured, else an SQLite file beside `KEYS_FILE`. */
 import { dirname, join } from "node:path";
 import type { KeyIdentity } from "../../domain/ports.ts";
-import type { Quota, UsageMeter, UsageStore } from "../../domain/usage.ts";
+import type { Quota } from "../../domain/usage/quota.ts";
+import type { UsageMeter, UsageStore } from "../../domain/usage/meter.ts";
 import type { RedisConnection } from "../../adapters/redis/redis-connection.ts";
 import { createRedisUsageStore } from "../../adapters/usage/redis-usage-store.ts";
 import { createSqliteUsageStore } from "../../adapters/usage/sqlite-usage-store.ts";

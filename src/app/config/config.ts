@@ -4,7 +4,7 @@ import { readYoutubeRoutes, type YoutubeRoutesConfig } from "./youtube-routes.ts
 import { parseRateLimit, type RateLimitSpec } from "./rate-limit-spec.ts";
 import { readStt, type SttConfig } from "./stt.ts";
 import { parseQuotaSetting } from "./quota-spec.ts";
-import type { Quota } from "../../domain/usage.ts";
+import type { Quota } from "../../domain/usage/quota.ts";
 
 /** Every setting of the service, read once at start-up. Names are in README's configuration table. */
 export interface Config {

@@ -1,5 +1,5 @@
 /** @module Parses quotas such as `600min/month` (several at once, or `none`) and writes them back the same way. */
-import type { Quota, QuotaPeriod, QuotaUnit } from "../../domain/usage.ts";
+import type { Quota, QuotaPeriod, QuotaUnit } from "../../domain/usage/quota.ts";
 
 /** How a quota is written, for messages: the accepted forms. */
 export const QUOTA_FORMS = "such as 600min/month, 60min/day or 1000req/day (units min, req; periods day, month)";

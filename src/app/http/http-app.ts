@@ -5,7 +5,7 @@ import { type ChatInput, type ChatRequest, createChatRequest } from "../../domai
 import { AppError, type ErrorCode } from "../../domain/errors.ts";
 import { linkSignals } from "../../domain/linked-signal.ts";
 import type { ApiKeys, KeyIdentity, RateLimiter } from "../../domain/ports.ts";
-import type { MeteredRequest, UsageMeter } from "../../domain/usage.ts";
+import type { MeteredRequest, UsageMeter } from "../../domain/usage/meter.ts";
 import { CHAT_RESPONSES, ChatBody } from "../contract/chat-schema.ts";
 import { wantsStream } from "./accept.ts";
 import { apiDocs } from "../docs/api-docs.ts";

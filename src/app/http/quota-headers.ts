@@ -1,5 +1,5 @@
 /** @module Quota header fields for an answer to a key with a quota, in the manner of the RateLimit ones. */
-import type { QuotaState } from "../../domain/usage.ts";
+import type { QuotaState } from "../../domain/usage/meter.ts";
 import { formatQuota } from "../config/quota-spec.ts";
 
 /**

@@ -3,7 +3,7 @@ import type { ChatService } from "../../domain/chat.ts";
 import { AppError } from "../../domain/errors.ts";
 import type { AnswerListener } from "../../domain/generation.ts";
 import type { KeyIdentity, RateLimiter } from "../../domain/ports.ts";
-import type { MeteredRequest, UsageMeter } from "../../domain/usage.ts";
+import type { MeteredRequest, UsageMeter } from "../../domain/usage/meter.ts";
 import { describeError } from "../http/framework-errors.ts";
 import type { Logger } from "../log/logger.ts";
 import { answerResult, errorResult, toChatRequest, type ToolResult } from "./chat-tool.ts";

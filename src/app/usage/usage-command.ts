@@ -1,7 +1,7 @@
 /** @module The `keys usage` command: reads the usage store and prints the report as a table or JSON. */
 import type { KeyRecord } from "../../adapters/keys/issued-api-keys.ts";
 import type { RedisConnection } from "../../adapters/redis/redis-connection.ts";
-import type { QuotaPeriod } from "../../domain/usage.ts";
+import type { QuotaPeriod } from "../../domain/usage/quota.ts";
 import { composeUsageStore } from "../compose/usage.ts";
 import type { Config } from "../config/config.ts";
 import { quotasOf } from "../config/quota-spec.ts";

@@ -1,13 +1,6 @@
 /** @module The `keys usage` report: each key's counts in a UTC day or month, and where its quotas stand. */
-import {
-  periodEnd,
-  periodsAt,
-  type Quota,
-  type QuotaPeriod,
-  type UsageCounts,
-  type UsageRow,
-  type UsageStore,
-} from "../../domain/usage.ts";
+import { periodEnd, periodsAt, type Quota, type QuotaPeriod } from "../../domain/usage/quota.ts";
+import { type UsageCounts, type UsageRow, type UsageStore } from "../../domain/usage/meter.ts";
 import { formatQuota } from "../config/quota-spec.ts";
 
 /** A key the report names: its id and name, and the quotas it is under (its own, else the default). */

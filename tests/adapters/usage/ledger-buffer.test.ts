@@ -1,7 +1,7 @@
 /** @module Tests of the ledger buffer: entries merged per key and periods, written behind, kept while the store fails. */
 import { describe, expect, test } from "bun:test";
 import { createLedgerBuffer } from "../../../src/adapters/usage/ledger-buffer.ts";
-import type { LedgerEntry, UsageStore } from "../../../src/domain/usage.ts";
+import type { LedgerEntry, UsageStore } from "../../../src/domain/usage/meter.ts";
 
 const periods = { day: "2026-11-14", month: "2026-11" };
 

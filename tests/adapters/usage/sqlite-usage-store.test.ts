@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSqliteUsageStore } from "../../../src/adapters/usage/sqlite-usage-store.ts";
-import type { UsageStore } from "../../../src/domain/usage.ts";
+import type { UsageStore } from "../../../src/domain/usage/meter.ts";
 import { holdOf, usageStoreContract } from "./usage-store-contract.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "vcs-usage-sqlite-"));

@@ -7,7 +7,8 @@ import { createSqliteUsageStore } from "../../../src/adapters/usage/sqlite-usage
 import { createUsageMeter } from "../../../src/adapters/usage/usage-meter.ts";
 import type { AppError } from "../../../src/domain/errors.ts";
 import type { KeyIdentity } from "../../../src/domain/ports.ts";
-import type { AnsweredRequest, Quota, UsageStore } from "../../../src/domain/usage.ts";
+import type { Quota } from "../../../src/domain/usage/quota.ts";
+import type { AnsweredRequest, UsageStore } from "../../../src/domain/usage/meter.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "vcs-usage-meter-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

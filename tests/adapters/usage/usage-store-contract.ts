@@ -1,6 +1,7 @@
 /** @module The behaviour every usage store must have (SQLite file, Redis), run against each by its test file. */
 import { expect, test } from "bun:test";
-import type { HoldRequest, Quota, UsageStore } from "../../../src/domain/usage.ts";
+import type { Quota } from "../../../src/domain/usage/quota.ts";
+import type { HoldRequest, UsageStore } from "../../../src/domain/usage/meter.ts";
 
 const DAY: Quota = { limit: 10, unit: "min", period: "day" };
 const REQS: Quota = { limit: 3, unit: "req", period: "day" };

@@ -10,7 +10,8 @@ import { createHttpApp } from "../../../src/app/http/http-app.ts";
 import { silentLogger } from "../../../src/app/log/logger.ts";
 import { createLiveStreams } from "../../../src/app/stream/live-streams.ts";
 import type { KeyIdentity } from "../../../src/domain/ports.ts";
-import type { Quota, UsageStore } from "../../../src/domain/usage.ts";
+import type { Quota } from "../../../src/domain/usage/quota.ts";
+import type { UsageStore } from "../../../src/domain/usage/meter.ts";
 import { chatWithFakes } from "../../support/fake-ports.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "vcs-http-usage-"));

@@ -1,69 +1,8 @@
-/** @module Usage per key: UTC periods, quotas, what an answer is charged, and the ports of the meter and its store. */
-import type { ErrorCode } from "./errors.ts";
-import type { CacheLookup, KeyIdentity } from "./ports.ts";
-
-/** What a quota counts: video minutes answered about, or answered requests. */
-export type QuotaUnit = "min" | "req";
-/** The UTC calendar period a quota renews over. */
-export type QuotaPeriod = "day" | "month";
-
-/** A cap on a key's answers, such as `600min/month`. */
-export interface Quota {
-  limit: number;
-  unit: QuotaUnit;
-  period: QuotaPeriod;
-}
-
-/** An amount of each unit a quota counts. */
-export type QuotaAmounts = Record<QuotaUnit, number>;
-
-/** The UTC day and month a request is counted in, as `2026-11-14` and `2026-11`. */
-export interface UsagePeriods {
-  day: string;
-  month: string;
-}
-
-const DAY_MS = 86_400_000;
-
-/** The last day asked for, kept: every request of a day is in it. */
-let lastDay = { from: 0, to: 0, periods: { day: "", month: "" } };
-
-/** @returns the UTC day and month of the instant `ms` (since the epoch); the same object all day long */
-export function periodsAt(ms: number): UsagePeriods {
-  if (ms >= lastDay.from && ms < lastDay.to) return lastDay.periods;
-  // Epoch milliseconds count every UTC day as 86,400,000 (no leap seconds).
-  const from = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
-  const day = new Date(from).toISOString().slice(0, 10);
-  lastDay = { from, to: from + DAY_MS, periods: Object.freeze({ day, month: day.slice(0, 7) }) };
-  return lastDay.periods;
-}
-
-/** @returns when the UTC period holding the instant `ms` ends (ms since the epoch): the next midnight or 1st */
-export function periodEnd(period: QuotaPeriod, ms: number): number {
-  const at = new Date(ms);
-  return period === "day"
-    ? Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1)
-    : Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
-}
-
-/**
- * The minutes an answer is charged: its `video_duration` in whole minutes,
- * rounded down, and at least 1 (a video under a minute, or of unknown length).
- *
- * @param videoDuration the response's wording, e.g. `"5 minutes"`, `"45 seconds"`, `"unknown"`
- */
-export function chargedMinutes(videoDuration: string): number {
-  const minutes = /^(\d+) minutes?$/.exec(videoDuration);
-  return minutes ? Math.max(1, Number(minutes[1])) : 1;
-}
-
-/** What a request's own work spent upstream (none for a cache hit, or a request that joined another's work). */
-export interface Spent {
-  inputTokens: number;
-  outputTokens: number;
-  /** Seconds of audio transcribed for it (a video without captions). */
-  audioSeconds: number;
-}
+/** @module The ports of usage metering: the meter every transport calls, and the store it keeps usage in. */
+import type { ErrorCode } from "../errors.ts";
+import type { CacheLookup, KeyIdentity } from "../ports.ts";
+import type { Quota, QuotaAmounts, UsagePeriods } from "./quota.ts";
+import type { Spent } from "./account.ts";
 
 /** One key's counts in one period. */
 export interface UsageCounts {
@@ -188,48 +127,4 @@ export interface UsageMeter {
   refuse(caller: KeyIdentity, code: ErrorCode): void;
   /** Writes what is not written yet (at shutdown). */
   close(): Promise<void>;
-}
-
-/** Tries of a request whose shared work another caller's quota refused (each try after the first does the work). */
-export const TRIES_AFTER_FOREIGN_REFUSAL = 4;
-
-/**
- * One caller's side of its answer: admitted once to the video's minutes
- * (its quota), and what its own work spent. Work is shared by callers of
- * several keys: a refusal thrown by one caller's admission reaches the
- * others sharing the work, which must not take it for their own.
- */
-export class Account {
-  /** What this caller's own work spent, once it wrote the answer. */
-  spent?: Spent;
-  readonly #admit?: (minutes: number) => Promise<void>;
-  #admitted = false;
-  #refusal: unknown;
-
-  /** @param admit the caller's quota check for a video's minutes; none for a caller without a quota */
-  constructor(admit?: (minutes: number) => Promise<void>) {
-    this.#admit = admit;
-  }
-
-  /** Whether the caller's quota must admit it to its answer (else `admit` does nothing). */
-  get checked(): boolean {
-    return this.#admit !== undefined && !this.#admitted;
-  }
-
-  /** Admits the caller to an answer about a video of this length (once; later calls do nothing). */
-  async admit(videoDuration: string): Promise<void> {
-    if (this.#admitted || !this.#admit) return;
-    try {
-      await this.#admit(chargedMinutes(videoDuration));
-      this.#admitted = true;
-    } catch (error) {
-      this.#refusal = error;
-      throw error;
-    }
-  }
-
-  /** Whether `error` is another caller's quota refusal, met through shared work: this caller should try again. */
-  foreign(error: unknown): boolean {
-    return (error as { code?: unknown })?.code === "quota_exceeded" && error !== this.#refusal;
-  }
 }

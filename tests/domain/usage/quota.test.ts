@@ -1,7 +1,6 @@
-/** @module Tests of the usage rules: UTC periods and their ends, charged minutes, and a caller's account. */
+/** @module Tests of the quota rules: UTC periods and their ends, and the minutes an answer is charged. */
 import { describe, expect, test } from "bun:test";
-import { AppError } from "../../src/domain/errors.ts";
-import { Account, chargedMinutes, periodEnd, periodsAt } from "../../src/domain/usage.ts";
+import { chargedMinutes, periodEnd, periodsAt } from "../../../src/domain/usage/quota.ts";
 
 describe("periodsAt() and periodEnd()", () => {
   test("name the UTC day and month, whatever the local time zone's date", () => {
@@ -26,25 +25,5 @@ describe("chargedMinutes()", () => {
     expect(chargedMinutes("386 minutes")).toBe(386);
     expect(chargedMinutes("45 seconds")).toBe(1);
     expect(chargedMinutes("unknown")).toBe(1);
-  });
-});
-
-describe("Account", () => {
-  test("admits once, with the video's minutes; a caller without a quota check is always admitted", async () => {
-    const asked: number[] = [];
-    const account = new Account(async (minutes) => void asked.push(minutes));
-    await account.admit("25 minutes");
-    await account.admit("25 minutes");
-    expect(asked).toEqual([25]);
-    await new Account().admit("5 minutes");
-  });
-
-  test("tells its own refusal from another caller's met through shared work", async () => {
-    const own = new AppError("quota_exceeded", "mine");
-    const account = new Account(() => Promise.reject(own));
-    await expect(account.admit("5 minutes")).rejects.toBe(own);
-    expect(account.foreign(own)).toBe(false);
-    expect(account.foreign(new AppError("quota_exceeded", "another's"))).toBe(true);
-    expect(account.foreign(new AppError("upstream_error", "not a quota"))).toBe(false);
   });
 });
