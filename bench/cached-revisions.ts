@@ -12,7 +12,9 @@
  *
  * `--rate-limit` gives every revision's key that limit, so the RateLimit-* headers are built and sent;
  * a revision written `HEAD+limit` gets it alone, 100000000/min unless `--rate-limit` says otherwise
- * (`--revisions HEAD,HEAD+limit` shows what the limit costs).
+ * (`--revisions HEAD,HEAD+limit` shows what the limit costs). A revision written `HEAD+quota` gets
+ * `QUOTA=100000000req/day` (never reached: every answer holds its request in the usage file first,
+ * and sends the Quota-* headers); `--revisions HEAD,HEAD+quota` shows what a key's quota costs.
  *
  * Loopback only; every process and worktree is removed at the end. About
  * (revisions + 1) × (rounds × (seconds + 0.1) + 2) s.
@@ -68,10 +70,11 @@ function checkout(revision: string): string {
 /** The key limit of a `REV+limit` server: never reached, so every answer is a 200 with RateLimit-* headers. */
 const LIMIT = args["rate-limit"] ?? "100000000/min";
 
-async function start(name: string, command: string[], cwd: string, limited = false): Promise<Server> {
+async function start(name: string, command: string[], cwd: string, variant = ""): Promise<Server> {
   const port = await freePort();
   const env = serviceEnv(port, youtube.origin);
-  if (args["rate-limit"] || limited) env.RATE_LIMIT = LIMIT;
+  if (args["rate-limit"] || variant === "+limit") env.RATE_LIMIT = LIMIT;
+  if (variant === "+quota") env.QUOTA = "100000000req/day";
   const child = spawn(command, { cwd, env, stdout: "ignore", stderr: "inherit" });
   return { name, port, child, rates: [], cpuMicros: [] };
 }
@@ -94,10 +97,10 @@ function run(server: Server): void {
 try {
   servers.push(await start("bare", [process.execPath, "bench/startup-bare-server.ts", "keyed"], ROOT));
   for (const name of args.revisions!.split(",")) {
-    const revision = name.replace(/\+limit$/, "");
+    const revision = name.replace(/\+(limit|quota)$/, "");
     const resolved = spawnSync(["git", "rev-parse", "--short", revision], { cwd: ROOT }).stdout.toString().trim();
     const command = [process.execPath, "src/app/main-bun.ts"];
-    servers.push(await start(`${name} (${resolved})`, command, checkout(revision), name !== revision));
+    servers.push(await start(`${name} (${resolved})`, command, checkout(revision), name.slice(revision.length)));
   }
   for (const server of servers) await warm(server);
   for (let round = 0; round < Number(args.rounds); round++) for (const server of servers) run(server);

@@ -5,6 +5,9 @@ import { composeKeyStore } from "./compose/state.ts";
 import { ConfigError, loadConfig } from "./config/config.ts";
 import { createLogger } from "./log/logger.ts";
 import { parseRateLimit } from "./config/rate-limit-spec.ts";
+import { parseQuotaSetting } from "./config/quota-spec.ts";
+import { runUsageReport } from "./usage/usage-command.ts";
+import { runKeyUpdate } from "./usage/key-update.ts";
 
 /** What the CLI talks to: the environment and two output streams. */
 export interface CliIo {
@@ -15,10 +18,15 @@ export interface CliIo {
 
 export const KEYS_USAGE = [
   "Usage: keys <command>",
-  "  keys create --name NAME [--rate-limit 60/min] [--json]   issue a key (shown once)",
+  "  keys create --name NAME [--rate-limit 60/min] [--quota 600min/month]... [--json]",
+  "                                                          issue a key (shown once)",
   "  keys list [--json]                                      list keys (never the keys themselves)",
+  "  keys update ID [--rate-limit 60/min|default] [--quota 60min/day]...|none|default",
+  "                                                          change a key's own limit or quotas",
+  "  keys usage [ID] [--period day|month] [--json]           what each key used this UTC day or month",
   "  keys revoke ID                                          revoke a key at once",
-  "Keys live in Redis when REDIS_URL is set, else in KEYS_FILE (default ./data/api-keys.json).",
+  "Keys live in Redis when REDIS_URL is set, else in KEYS_FILE (default ./data/api-keys.json);",
+  "usage in Redis too, else in usage.sqlite beside KEYS_FILE.",
 ];
 
 /**
@@ -51,6 +59,8 @@ export async function runKeysCli(args: readonly string[], io: CliIo): Promise<nu
     if (command === "create") return await create(store.keys, flags, io);
     if (command === "list") return await list(store.keys, flags, io);
     if (command === "revoke") return await revoke(store.keys, flags, io, store.where);
+    if (command === "update") return await runKeyUpdate({ ...store, describe }, flags, io);
+    if (command === "usage") return await runUsageReport({ ...store, config, now: Date.now() }, flags, io);
     return usage(io, 2, `Unknown command ${JSON.stringify(command)}`);
   } catch (error) {
     return fail(
@@ -66,6 +76,9 @@ export async function runKeysCli(args: readonly string[], io: CliIo): Promise<nu
 interface Flags {
   name?: string;
   rateLimit?: string;
+  /** Every `--quota` given (it may be repeated). */
+  quota: string[];
+  period?: string;
   json: boolean;
   positional: string[];
 }
@@ -87,7 +100,9 @@ async function create(keys: Keys, flags: Flags, io: CliIo): Promise<number> {
       2,
     );
   }
-  const { key, record } = issueKey({ name, rateLimit: flags.rateLimit?.trim() });
+  const quota = flags.quota.length > 0 ? parseQuotaSetting(flags.quota) : undefined;
+  if (quota && "problem" in quota) return fail(io, `--quota: ${quota.problem}`, 2);
+  const { key, record } = issueKey({ name, rateLimit: flags.rateLimit?.trim(), quota: quota?.text });
   await keys.add(record);
   if (flags.json) {
     io.print(JSON.stringify({ key, ...publicFields(record) }));
@@ -129,20 +144,24 @@ async function revoke(keys: Keys, flags: Flags, io: CliIo, where: string): Promi
   return 0;
 }
 
+const VALUED = ["--name", "--rate-limit", "--quota", "--period"];
+
 /** @returns the flags, or undefined when an option is unknown or lacks its value */
 function parseFlags(args: readonly string[]): Flags | undefined {
-  const flags: Flags = { json: false, positional: [] };
+  const flags: Flags = { json: false, positional: [], quota: [] };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const [option, inline] = arg.startsWith("--") && arg.includes("=")
       ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
       : [arg, undefined];
     if (option === "--json") flags.json = true;
-    else if (option === "--name" || option === "--rate-limit") {
+    else if (VALUED.includes(option)) {
       const value = inline ?? args[++i];
       if (value === undefined) return undefined;
       if (option === "--name") flags.name = value;
-      else flags.rateLimit = value;
+      else if (option === "--rate-limit") flags.rateLimit = value;
+      else if (option === "--quota") flags.quota.push(value);
+      else flags.period = value;
     } else if (option.startsWith("--")) return undefined;
     else flags.positional.push(arg);
   }
@@ -155,7 +174,9 @@ function publicFields(record: KeyRecord): Omit<KeyRecord, "sha256"> {
 }
 
 function describe(record: KeyRecord): string {
-  return `name ${JSON.stringify(record.name)}, rate limit ${record.rateLimit ?? "default"}`;
+  return `name ${JSON.stringify(record.name)}, rate limit ${record.rateLimit ?? "default"}, quota ${
+    record.quota ?? "default"
+  }`;
 }
 
 function usage(io: CliIo, code: number, problem?: string): number {

@@ -17,6 +17,7 @@ import type {
 } from "./ports.ts";
 import { readIntent } from "./reading/intent.ts";
 import { lastCueEnd, type SpeechFacts, type TranscriptQuery } from "./transcript.ts";
+import { Account, type Spent, TRIES_AFTER_FOREIGN_REFUSAL } from "./usage/account.ts";
 
 /** The response body of spec §2.2. */
 export interface ChatResponse {
@@ -48,6 +49,8 @@ export interface ChatOutcome {
   cache: CacheLookup;
   /** Who generated it, when not a cache hit: this request, another here, or another instance. */
   work?: WorkRole;
+  /** What this request's own work spent (set when it did the work). */
+  spent?: Spent;
 }
 
 export interface ChatServiceDeps {
@@ -80,10 +83,20 @@ export interface AnswerOptions {
   onRoute?: (route: string, retries: number) => void;
   /** Told which YouTube client served each try of that fetch, and what each client answered (request log). */
   onClients?: TranscriptQuery["onClients"];
+  /**
+   * The caller's quota check for the video's minutes (whole, at least 1), awaited before work is spent on the
+   * answer: before the model is asked (once the transcript gives the length), or before a cached or shared
+   * answer is handed over. It throws the caller's refusal.
+   */
+  admit?: (minutes: number) => Promise<void>;
 }
 
-/** What a caller is told about its transcript fetch's own work: routes and clients. */
-type FetchNotes = Pick<AnswerOptions, "onRoute" | "onClients">;
+/** One caller's hooks into the work it may do for others too: what it is told of its fetch, and its account. */
+interface Caller {
+  onRoute?: AnswerOptions["onRoute"];
+  onClients?: AnswerOptions["onClients"];
+  account: Account;
+}
 
 /** The use case: answers one chat request about a video. */
 export interface ChatService {
@@ -103,12 +116,12 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     generation: Generation,
     timeoutMs: number,
     streamed: boolean,
-    notes: FetchNotes,
+    caller: Caller,
   ): Promise<GeneratedAnswer> {
     const linked = linkSignals([generation.signal], { ms: timeoutMs });
     const { signal } = linked;
     const deadline = Date.now() + timeoutMs;
-    const work = deps.gate.run(() => fetchAndWrite(request, signal, deadline, generation, streamed, notes));
+    const work = deps.gate.run(() => fetchAndWrite(request, signal, deadline, generation, streamed, caller));
     try {
       return await withDeadline(work, signal, timeoutMs);
     } finally {
@@ -122,20 +135,26 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     deadline: number,
     generation: Generation,
     streamed: boolean,
-    notes: FetchNotes,
+    caller: Caller,
   ): Promise<GeneratedAnswer> {
     generation.events.progress({ stage: "transcript" });
     const started = now();
+    let transcribed = false;
     const transcript = await deps.transcripts.fetch(request.videoId, {
       languages: [request.language],
       translate: true,
       signal,
       deadline,
-      onRoute: notes.onRoute,
-      onClients: notes.onClients,
-      onTranscribing: (done, total) => generation.events.progress({ stage: "transcribing", done, total }),
+      onRoute: caller.onRoute,
+      onClients: caller.onClients,
+      onTranscribing: (done, total) => {
+        transcribed = true;
+        generation.events.progress({ stage: "transcribing", done, total });
+      },
     });
     const fetched = now();
+    const videoDuration = describeDuration(transcript.durationSeconds, lastCueEnd(transcript.cues));
+    if (caller.account.checked) await caller.account.admit(videoDuration);
     const answer = await deps.writer.write({
       transcript,
       prompt: request.prompt,
@@ -151,9 +170,14 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     });
     const sent = generation.streamed();
     if (answer.text.startsWith(sent)) generation.events.delta(answer.text.slice(sent.length));
+    caller.account.spent = {
+      inputTokens: answer.usage?.inputTokens ?? 0,
+      outputTokens: answer.usage?.outputTokens ?? 0,
+      audioSeconds: transcribed ? transcript.speech?.audioSeconds ?? 0 : 0,
+    };
     return {
       output: answer.text,
-      videoDuration: describeDuration(transcript.durationSeconds, lastCueEnd(transcript.cues)),
+      videoDuration,
       transcriptLanguage: transcript.language,
       usage: answer.usage,
       timings: { transcriptMs: fetched - started, generationMs: now() - fetched },
@@ -168,12 +192,12 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     generation: Generation,
     timeoutMs: number,
     streamed: boolean,
-    notes: FetchNotes,
+    caller: Caller,
   ): Promise<GeneratedAnswer> {
     try {
       const finished = await deps.answers.get(key);
       if (finished) return finished;
-      const fresh = await generate(request, generation, timeoutMs, streamed, notes);
+      const fresh = await generate(request, generation, timeoutMs, streamed, caller);
       await deps.answers.set(key, fresh, deps.answerTtlMs);
       return fresh;
     } finally {
@@ -182,12 +206,14 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     }
   }
 
-  return {
-    async answer(request, options = {}) {
+  // One try at the answer; the caller's account is admitted to its minutes before the answer is handed over.
+  const once = {
+    async answer(request: ChatRequest, options: AnswerOptions, account: Account): Promise<ChatOutcome> {
       const key = answerKey(request);
       const cached = await deps.answers.get(key);
       if (cached) {
         deps.onLookup?.("hit");
+        if (account.checked) await account.admit(cached.videoDuration);
         return outcome(request, cached, "hit");
       }
       const timeoutMs = options.timeoutMs ?? deps.requestTimeoutMs;
@@ -195,7 +221,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       const generation = generations.enter(key);
       const leave = generation.join(options.listener);
       try {
-        const work = () => generateOnce(key, request, generation, timeoutMs, options.listener !== undefined, options);
+        const own = { onRoute: options.onRoute, onClients: options.onClients, account };
+        const work = () => generateOnce(key, request, generation, timeoutMs, options.listener !== undefined, own);
         // Another instance's events are followed only for a streamed caller (the first one decides, as for the model's
         // stream).
         const events = {
@@ -203,8 +230,14 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           listen: options.listener ? generation.relay.listen : undefined,
         };
         const { value, role } = await flights.run(`answer:${key}`, work, { signal: caller.signal, events });
+        if (account.checked) await account.admit(value.videoDuration);
         deps.onLookup?.(role === "owner" ? "miss" : "shared");
-        return { ...outcome(request, value, role === "owner" ? "miss" : "shared"), work: role };
+        const spent = role === "owner" ? account.spent : undefined;
+        return {
+          ...outcome(request, value, role === "owner" ? "miss" : "shared"),
+          work: role,
+          ...(spent && { spent }),
+        };
       } catch (error) {
         // A lookup whose generation failed is counted too, as a miss.
         deps.onLookup?.("miss");
@@ -215,6 +248,19 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         // Work that runs elsewhere (another instance) never settles it here.
         if (generation.idle) generations.forget(key, generation);
       }
+    },
+  };
+
+  return {
+    answer(request, options = {}) {
+      const account = new Account(options.admit);
+      // Work shared with a caller whose quota refused it failed for that caller only: this one tries again.
+      const attempt = (tries: number): Promise<ChatOutcome> =>
+        once.answer(request, options, account).catch((error) => {
+          if (tries >= TRIES_AFTER_FOREIGN_REFUSAL || !account.foreign(error)) throw error;
+          return attempt(tries + 1);
+        });
+      return attempt(1);
     },
   };
 }

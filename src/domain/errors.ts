@@ -13,6 +13,7 @@ export type ErrorCode =
   | "video_unplayable"
   | "transcript_unavailable"
   | "rate_limited"
+  | "quota_exceeded"
   | "upstream_error"
   | "upstream_blocked"
   | "overloaded"

@@ -82,6 +82,8 @@ export interface KeyIdentity {
   name: string;
   /** The key's own rate limit, when issued with one, e.g. `60/min`. */
   rateLimit?: string;
+  /** The key's own quotas, when issued with some, e.g. `60min/day,1000min/month`, or `none`. */
+  quota?: string;
 }
 
 /** Which API keys are accepted. */

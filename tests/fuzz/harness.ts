@@ -27,6 +27,7 @@ const STATUS_OF_CODE: Record<string, number> = {
   video_unplayable: 422,
   transcript_unavailable: 422,
   rate_limited: 429,
+  quota_exceeded: 429,
   upstream_error: 502,
   upstream_blocked: 503,
   overloaded: 503,

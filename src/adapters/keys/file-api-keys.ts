@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "no
 import { dirname } from "node:path";
 import type { KeyIdentity } from "../../domain/ports.ts";
 import { type KeyDigest, sha256Hex } from "./key-digest.ts";
-import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord } from "./issued-api-keys.ts";
+import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord, withSettings } from "./issued-api-keys.ts";
 
 /** The file's content: `{"version": 1, "keys": [KeyRecord, ...]}`. */
 interface KeysFile {
@@ -101,6 +101,16 @@ export function createFileApiKeys(options: { path: string; log?: FileKeysLog; di
         const found = keys.find((record) => record.id === id);
         if (found) save(keys.filter((record) => record !== found));
         return found;
+      });
+    },
+    async update(id, change) {
+      return await underLock(path, () => {
+        const keys = load();
+        const found = keys.find((record) => record.id === id);
+        if (!found) return undefined;
+        const updated = withSettings(found, change);
+        save(keys.map((record) => record === found ? updated : record));
+        return updated;
       });
     },
   };

@@ -16,6 +16,8 @@ export interface KeyRecord {
   createdAt: string;
   /** The key's own limit such as `60/min`; the default `RATE_LIMIT` applies when absent. */
   rateLimit?: string;
+  /** The key's own quotas such as `60min/day,1000min/month`, or `none`; the default `QUOTA` applies when absent. */
+  quota?: string;
   /** Lower-case hex SHA-256 of the key. */
   sha256: string;
 }
@@ -28,6 +30,26 @@ export interface IssuedApiKeys extends ApiKeys {
   list(): Promise<KeyRecord[]>;
   /** @returns the revoked key's record, or undefined when no key has that id */
   revoke(id: string): Promise<KeyRecord | undefined>;
+  /**
+   * Changes a key's own settings; a setting given as undefined is removed (the default applies again).
+   *
+   * @returns the key's new record, or undefined when no key has that id
+   */
+  update(id: string, change: KeySettings): Promise<KeyRecord | undefined>;
+}
+
+/** The settings of a key that `keys update` changes. */
+export type KeySettings = Partial<Pick<KeyRecord, "rateLimit" | "quota">>;
+
+/** @returns the record with `change` applied: a setting present in `change` but undefined is removed */
+export function withSettings(record: KeyRecord, change: KeySettings): KeyRecord {
+  const updated: KeyRecord = { ...record };
+  for (const name of ["rateLimit", "quota"] as const) {
+    if (!(name in change)) continue;
+    if (change[name] === undefined) delete updated[name];
+    else updated[name] = change[name];
+  }
+  return updated;
 }
 
 /**
@@ -39,7 +61,7 @@ export interface IssuedApiKeys extends ApiKeys {
  * @returns the key (to show once) and its record (to store)
  */
 export function issueKey(
-  options: { name: string; rateLimit?: string; now?: () => Date },
+  options: { name: string; rateLimit?: string; quota?: string; now?: () => Date },
 ): { key: string; record: KeyRecord } {
   const key = generateApiKey();
   const idBytes = crypto.getRandomValues(new Uint8Array(6));
@@ -50,14 +72,16 @@ export function issueKey(
     sha256: sha256Hex(key),
   };
   if (options.rateLimit) record.rateLimit = options.rateLimit;
+  if (options.quota) record.quota = options.quota;
   return { key, record };
 }
 
 /** @returns the identity the service knows a stored key by */
 export function identityOf(record: KeyRecord): KeyIdentity {
-  return record.rateLimit
-    ? { id: record.id, name: record.name, rateLimit: record.rateLimit }
-    : { id: record.id, name: record.name };
+  const identity: KeyIdentity = { id: record.id, name: record.name };
+  if (record.rateLimit) identity.rateLimit = record.rateLimit;
+  if (record.quota) identity.quota = record.quota;
+  return identity;
 }
 
 /**
@@ -69,5 +93,6 @@ export function isKeyRecord(value: unknown): value is KeyRecord {
   return typeof r === "object" && r !== null && typeof r.id === "string" && typeof r.name === "string" &&
     typeof r.createdAt === "string" &&
     typeof r.sha256 === "string" && /^[0-9a-f]{64}$/.test(r.sha256) &&
-    (r.rateLimit === undefined || typeof r.rateLimit === "string");
+    (r.rateLimit === undefined || typeof r.rateLimit === "string") &&
+    (r.quota === undefined || typeof r.quota === "string");
 }

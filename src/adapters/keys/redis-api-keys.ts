@@ -1,8 +1,13 @@
 /** @module Issued API keys in a Redis hash shared by every instance, remembered briefly during outages. */
 import type { KeyIdentity } from "../../domain/ports.ts";
 import { type KeyDigest, sha256Hex } from "./key-digest.ts";
-import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord } from "./issued-api-keys.ts";
+import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord, withSettings } from "./issued-api-keys.ts";
 import type { RedisConnection } from "../redis/redis-connection.ts";
+
+/** Replaces a key's record only if the key is still issued. */
+const UPDATE_IF_PRESENT =
+  "if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return 1 end " +
+  "return 0";
 
 /**
  * Issued keys in Redis, shared by every instance: one hash `<prefix>keys`
@@ -69,6 +74,16 @@ export function createRedisApiKeys(
       const found = (await all()).find((record) => record.id === id);
       if (found) await connection.run((client) => client.hdel(hash, found.sha256));
       return found;
+    },
+    async update(id, change) {
+      const found = (await all()).find((record) => record.id === id);
+      if (!found) return undefined;
+      const updated = withSettings(found, change);
+      // Only while the key is still there: a key revoked meanwhile stays revoked.
+      const written = await connection.run((client) =>
+        client.eval(UPDATE_IF_PRESENT, 1, hash, found.sha256, JSON.stringify(updated))
+      );
+      return written === 1 ? updated : undefined;
     },
   };
 }

@@ -3,6 +3,7 @@ import { type ChatService, createChatService } from "../../domain/chat.ts";
 import type { AnswerWriter, ApiKeys, CallCancels, RateLimiter, TranscriptSource } from "../../domain/ports.ts";
 import { createTranscriptReader, type TranscriptReader } from "../../domain/transcript-reading.ts";
 import { createRedisCallCancels } from "../../adapters/redis/redis-call-cancels.ts";
+import type { UsageMeter } from "../../domain/usage/meter.ts";
 import type { Config } from "../config/config.ts";
 import { composeWriter } from "./llm.ts";
 import { checkModel, type ModelCheck } from "./model-check.ts";
@@ -31,6 +32,8 @@ export interface ToolsCore {
   transcripts: TranscriptReader;
   apiKeys: ApiKeys;
   rateLimiter: RateLimiter;
+  /** Usage per key and its quotas, as for `POST /chat`; without it nothing is metered. */
+  usage?: UsageMeter;
   /** Shared through Redis, so a cancellation sent to another instance reaches the call. */
   cancels: CallCancels;
 }
@@ -53,6 +56,7 @@ export async function composeService(
     chat,
     apiKeys: state.apiKeys,
     rateLimiter: state.rateLimiter,
+    usage: state.usage,
     maxBodyBytes: config.maxBodyBytes,
     bodyTimeoutMs: config.connection.bodyTimeoutMs,
     logger: io.logger,
@@ -65,6 +69,7 @@ export async function composeService(
     transcripts,
     apiKeys: state.apiKeys,
     rateLimiter: state.rateLimiter,
+    usage: state.usage,
     cancels: createRedisCallCancels({ connection: state.redis }),
   };
   return {
@@ -75,11 +80,12 @@ export async function composeService(
   };
 }
 
-/** What the MCP mode runs on: the use cases and the rate limiter, on the same state as the HTTP service. */
+/** What the MCP mode runs on: the use cases, the rate limiter and the usage meter, on the HTTP service's state. */
 export interface McpCore {
   chat: ChatService;
   transcripts: TranscriptReader;
   rateLimiter: RateLimiter;
+  usage: UsageMeter;
   /** The answer writer's name (the Groq model, or the offline engine), for the start-up line. */
   backend: string;
   close(): Promise<void>;
@@ -98,6 +104,7 @@ export async function composeMcp(
     chat,
     transcripts,
     rateLimiter: state.rateLimiter,
+    usage: state.usage,
     backend: backendLine(writer, model),
     close: () => state.close(),
   };

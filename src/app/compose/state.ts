@@ -19,6 +19,9 @@ import { createRedisSharedFlight } from "../../adapters/redis/redis-shared-fligh
 import type { Config } from "../config/config.ts";
 import type { Logger } from "../log/logger.ts";
 import { parseRateLimit } from "../config/rate-limit-spec.ts";
+import type { UsageMeter } from "../../domain/usage/meter.ts";
+import type { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { composeUsage } from "./usage.ts";
 
 /** Keys, limits and caches: in process memory, or shared through Redis. */
 export interface ServiceState {
@@ -33,6 +36,8 @@ export interface ServiceState {
   generatedKey?: string;
   /** The shared Redis connection, when `REDIS_URL` is set. */
   redis?: RedisConnection;
+  /** Usage per key and its quotas, in Redis or beside the keys file. */
+  usage: UsageMeter;
   close(): Promise<void>;
 }
 
@@ -83,7 +88,7 @@ export async function composeKeyStore(
 /** Builds the state adapters the configuration asks for. */
 export async function composeState(
   config: Config,
-  io: { logger: Logger; onRedisAvailability?: (available: boolean) => void },
+  io: { logger: Logger; metrics?: ServiceMetrics; onRedisAvailability?: (available: boolean) => void },
 ): Promise<ServiceState> {
   // Clients send the same key with every request: its digest is computed once (at most 1,024 keys remembered).
   const digest = rememberDigests(sha256Hex);
@@ -93,6 +98,7 @@ export async function composeState(
   const budgetFor = budgetsFrom(config, io.logger);
   const memoryLimiter = createMemoryRateLimiter({ budgetFor });
   const { redis } = store;
+  const usage = composeUsage(config, io, redis);
   return {
     apiKeys: createChainedApiKeys([staticKeys, store.keys]),
     rateLimiter: redis
@@ -115,7 +121,12 @@ export async function composeState(
       : createLocalFlight(),
     generatedKey,
     redis,
-    close: () => store.close(),
+    usage,
+    // Usage first: what it has not written yet goes out before the Redis connection closes.
+    close: async () => {
+      await usage.close();
+      await store.close();
+    },
   };
 }
 

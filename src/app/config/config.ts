@@ -5,6 +5,8 @@ import { parseRateLimit, type RateLimitSpec } from "./rate-limit-spec.ts";
 import { readStt, type SttConfig } from "./stt.ts";
 import { type LlmApiConfig, type ModelFigures, readLlmApi, readModelFigures } from "./llm-api.ts";
 import { type ClientSetting, readYoutubeClients } from "./youtube-clients.ts";
+import { parseQuotaSetting } from "./quota-spec.ts";
+import type { Quota } from "../../domain/usage/quota.ts";
 
 /** Every setting of the service, read once at start-up. Names are in README's configuration table. */
 export interface Config {
@@ -41,6 +43,8 @@ export interface Config {
   maxInFlight: number;
   rateLimit?: RateLimitSpec;
   rateLimitFailure: "open" | "closed";
+  /** Quotas of every key without its own (`QUOTA`); none by default. */
+  quota: Quota[];
   redisUrl?: string;
   /** Prepended to every Redis key, so several services (or test runs) can share one Redis. */
   redisKeyPrefix: string;
@@ -116,6 +120,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     maxInFlight: read.int("MAX_IN_FLIGHT", 64, 1, 100_000),
     rateLimit: readRateLimit(read),
     rateLimitFailure: read.oneOf("RATE_LIMIT_ON_REDIS_FAILURE", ["open", "closed"] as const, "open"),
+    quota: readQuota(read),
     redisUrl: readRedisUrl(read),
     redisKeyPrefix: read.string("REDIS_KEY_PREFIX", "vcs:"),
     corsOrigins: read.list("CORS_ORIGINS"),
@@ -166,6 +171,17 @@ function readRateLimit(read: EnvReader): RateLimitSpec | undefined {
     );
   }
   return spec;
+}
+
+function readQuota(read: EnvReader): Quota[] {
+  const value = read.raw("QUOTA");
+  if (value === undefined) return [];
+  const setting = parseQuotaSetting([value]);
+  if ("problem" in setting) {
+    read.fail(`QUOTA: ${setting.problem}`);
+    return [];
+  }
+  return setting.quotas;
 }
 
 function readRedisUrl(read: EnvReader): string | undefined {

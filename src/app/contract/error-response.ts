@@ -4,8 +4,21 @@ import { ERROR_STATUS } from "./error-status.ts";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
-/** The longest `Retry-After` the service sends. */
+/** The longest `Retry-After` the service sends for an upstream's wait or a limit. */
 export const MAX_RETRY_AFTER_SECONDS = 86_400;
+/** A spent quota renews at the end of its UTC month at the latest. */
+const MAX_QUOTA_RETRY_AFTER_SECONDS = 31 * 86_400;
+
+/**
+ * The `Retry-After` of an error, in whole seconds (at least 1), or undefined when it has none. An upstream's wait
+ * is passed on, but never beyond a day: past that it is garbage, not advice. A spent quota's is the time until its
+ * period renews, up to a month.
+ */
+export function retryAfterOf(error: AppError): number | undefined {
+  if (error.retryAfterSeconds === undefined) return undefined;
+  const most = error.code === "quota_exceeded" ? MAX_QUOTA_RETRY_AFTER_SECONDS : MAX_RETRY_AFTER_SECONDS;
+  return Math.min(most, Math.max(1, Math.ceil(error.retryAfterSeconds)));
+}
 
 /**
  * Builds the contract's error response. Unknown errors become a bare 500:
@@ -19,10 +32,8 @@ export function errorResponse(error: AppError, requestId: string, headers: Recor
   const status = ERROR_STATUS[error.code];
   const out = new Headers(headers);
   out.set("content-type", JSON_CONTENT_TYPE);
-  // An upstream's wait is passed on, but never beyond a day: past that it is garbage, not advice.
-  if (error.retryAfterSeconds !== undefined) {
-    out.set("retry-after", String(Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(error.retryAfterSeconds)))));
-  }
+  const retryAfter = retryAfterOf(error);
+  if (retryAfter !== undefined) out.set("retry-after", String(retryAfter));
   if (error.code === "method_not_allowed" && !out.has("allow")) out.set("allow", "POST");
   // The rest of a late body may still come: the connection cannot be reused, so it is closed.
   if (error.code === "request_timeout") out.set("connection", "close");

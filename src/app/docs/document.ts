@@ -7,6 +7,7 @@ import { ErrorBody } from "../contract/chat-schema.ts";
 import { CHAT_ERROR_DOCS, type ChatErrorCode } from "./errors.ts";
 import { ERROR_STATUS } from "../contract/error-status.ts";
 import { STREAM_DESCRIPTION, streamContent, streamSchemas } from "./stream.ts";
+import { QUOTA_HEADERS } from "./quota-headers.ts";
 
 /** OpenAPI version of the document: 3.1 describes schemas as JSON Schema 2020-12, as TypeBox writes them. */
 export const OPENAPI_VERSION = "3.1.0";
@@ -84,6 +85,7 @@ export function buildOpenApiDocument(app: AnyElysia): Json {
           description: "Seconds until the window's budget is restored",
           schema: { type: "integer" },
         },
+        ...QUOTA_HEADERS,
       },
     },
   };
@@ -120,7 +122,13 @@ function describeChat(generated: Json): Json {
         description:
           "The answer, with the request's fields echoed as processed and the video's length; with `Accept: " +
           "text/event-stream`, the answer as Server-Sent Events (`progress`, `delta`, `done`, `error`)",
-        headers: headerRefs("x-request-id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"),
+        headers: headerRefs(
+          "x-request-id",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset",
+          ...Object.keys(QUOTA_HEADERS),
+        ),
         content: {
           "application/json": { schema: ok, examples: RESPONSE_EXAMPLES },
           "text/event-stream": streamContent(),
@@ -178,7 +186,9 @@ function errorResponses(): Record<string, Json> {
       headers: headerRefs(
         "x-request-id",
         ...(retry ? ["Retry-After"] : []),
-        ...(status === 429 ? ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"] : []),
+        ...(status === 429
+          ? ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", ...Object.keys(QUOTA_HEADERS)]
+          : []),
       ),
       content: {
         "application/json": {

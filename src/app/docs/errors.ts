@@ -75,6 +75,14 @@ export const CHAT_ERROR_DOCS: Record<ChatErrorCode, ErrorDoc> = {
     example: "This API key is over its rate limit; retry after the time in the Retry-After header",
     retryAfter: true,
   },
+  quota_exceeded: {
+    when: "This API key has spent its quota (video minutes or requests) for the UTC day or month, or the video is " +
+      "longer than the minutes left; Retry-After is the seconds until the period renews",
+    todo: "Wait the seconds in Retry-After (the period's end), ask the operator for a larger quota, or choose a " +
+      "shorter video",
+    example: "This API key has spent its quota of 600 video minutes per month; it renews at 2026-12-01T00:00:00Z",
+    retryAfter: true,
+  },
   upstream_error: {
     when: "YouTube or the language model answered with something unusable (5xx, unreadable, empty transcript, " +
       "PoToken-gated captions)",

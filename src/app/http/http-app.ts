@@ -2,9 +2,10 @@
 import { Elysia } from "elysia";
 import type { AnswerOptions, ChatOutcome, ChatResponse, ChatService } from "../../domain/chat.ts";
 import { type ChatInput, type ChatRequest, createChatRequest } from "../../domain/chat-request.ts";
-import { AppError } from "../../domain/errors.ts";
+import { AppError, type ErrorCode } from "../../domain/errors.ts";
 import { linkSignals } from "../../domain/linked-signal.ts";
 import type { ApiKeys, KeyIdentity, RateLimiter } from "../../domain/ports.ts";
+import type { MeteredRequest, UsageMeter } from "../../domain/usage/meter.ts";
 import { CHAT_RESPONSES, ChatBody } from "../contract/chat-schema.ts";
 import { wantsStream } from "./accept.ts";
 import { apiDocs } from "../docs/api-docs.ts";
@@ -19,6 +20,7 @@ import { chooseRequestId } from "./request-id.ts";
 import type { RequestFacts, RequestNotes } from "../log/request-log.ts";
 import { createCors } from "./cors.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
+import { quotaHeaders } from "./quota-headers.ts";
 import { serverTiming } from "./server-timing.ts";
 import { createResponseJson } from "./response-json.ts";
 
@@ -26,6 +28,8 @@ export interface HttpAppDeps {
   chat: ChatService;
   apiKeys: ApiKeys;
   rateLimiter: RateLimiter;
+  /** Usage per key and its quotas; without it nothing is metered. */
+  usage?: UsageMeter;
   maxBodyBytes: number;
   /** How long a request body may take to arrive (`BODY_TIMEOUT_MS`). */
   bodyTimeoutMs?: number;
@@ -45,6 +49,8 @@ interface Exchange {
   identity?: KeyIdentity;
   /** RateLimit-* headers once the key's budget was consulted. */
   limitHeaders?: Record<string, string>;
+  /** The request as the usage meter follows it, once it passed the key's rate limit. */
+  metered?: MeteredRequest;
   /** What its log line will say, filled in place. */
   facts: RequestFacts;
 }
@@ -111,6 +117,14 @@ export function createHttpApp(deps: HttpAppDeps) {
     }
   };
 
+  /** A failed request costs nothing: it is counted as refused, with its code, against a known key. */
+  const settleUsage = (exchange: Exchange, error: AppError, headers: Record<string, string>): void => {
+    if (!exchange.identity || !deps.usage) return;
+    if (!exchange.metered) return deps.usage.refuse(exchange.identity, error.code);
+    exchange.metered.refused(error.code);
+    Object.assign(headers, quotaHeaders(exchange.metered.quota));
+  };
+
   /** A cached answer's upstream timings are those of the request that made it: not logged again. */
   const noteOutcome = (request: Request, outcome: ChatOutcome): void => {
     const { facts } = exchangeOf(request);
@@ -137,11 +151,15 @@ export function createHttpApp(deps: HttpAppDeps) {
     const exchange = exchangeOf(request);
     const errorBody = (error: unknown): object =>
       errorBodyOf(settleError("UNKNOWN", error, request), exchange.requestId);
+    const { metered } = exchange;
+    let answered: ChatOutcome | undefined;
     return streamChat({
-      headers: { ...commonHeaders(request), ...exchange.limitHeaders },
+      headers: { ...commonHeaders(request), ...exchange.limitHeaders, ...quotaHeaders(metered?.quota) },
       keepAliveMs: streams.keepAliveMs,
       live: streams.live,
       errorBody,
+      // An answer is charged when its `done` is sent; a stream that ended otherwise costs nothing.
+      onEnd: (done) => done ? metered?.answered(answered!) : metered?.refused(exchange.facts.errorCode as ErrorCode),
       run: async (listener, gone) => {
         const linked = linkSignals([gone, request.signal]);
         try {
@@ -150,8 +168,10 @@ export function createHttpApp(deps: HttpAppDeps) {
             signal: linked.signal,
             timeoutMs: streams.timeoutMs,
             ...fetchNotes(deps.notes, request),
+            admit: metered?.admit,
           });
           noteOutcome(request, outcome);
+          answered = outcome;
           return outcome.response;
         } finally {
           linked.dispose();
@@ -180,6 +200,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     const appError = settleError(code, error, request);
     const headers = { ...commonHeaders(request), ...exchange.limitHeaders };
     await settleBudget(exchange, appError, headers);
+    settleUsage(exchange, appError, headers);
     return errorResponse(appError, exchange.requestId, headers);
   };
 
@@ -195,9 +216,15 @@ export function createHttpApp(deps: HttpAppDeps) {
         { retryAfterSeconds: decision.resetSeconds },
       );
     }
+    const streams = deps.streams && wantsStream(request) ? deps.streams : undefined;
+    // A caller without a quota is metered at once: no promise to wait for on a cached answer's path.
+    const begun = deps.usage?.begin(exchange.identity!, { timeoutMs: streams?.timeoutMs });
+    const metered = begun instanceof Promise ? await begun : begun;
+    exchange.metered = metered;
+    if (metered?.refusal) throw metered.refusal;
     exchange.facts.videoId = chatRequest.videoId;
     exchange.facts.promptLength = [...chatRequest.prompt].length;
-    if (deps.streams && wantsStream(request)) return await streamed(request, chatRequest, deps.streams);
+    if (streams) return await streamed(request, chatRequest, streams);
     // The caller going away (request.signal) cancels the work, unless another caller shares it. The signal
     // is read only when there is work to wait for (Bun makes it on first read): a cached answer never needs it.
     const outcome = await deps.chat.answer(chatRequest, {
@@ -205,11 +232,15 @@ export function createHttpApp(deps: HttpAppDeps) {
         return request.signal;
       },
       ...fetchNotes(deps.notes, request),
+      admit: metered?.admit,
     });
     noteOutcome(request, outcome);
+    metered?.answered(outcome);
     const { timings, usage } = outcome.answer;
     const headers = commonHeaders(request);
     Object.assign(headers, exchange.limitHeaders);
+    const quota = metered?.quota;
+    if (quota) Object.assign(headers, quotaHeaders(quota));
     headers["content-type"] = JSON_CONTENT_TYPE;
     headers["server-timing"] = serverTiming(
       outcome.cache,

@@ -1,6 +1,8 @@
 /** @module One `chat_about_video` call: arguments checked as POST /chat's body, then the chat use case. */
 import type { ChatService } from "../../domain/chat.ts";
 import type { AnswerListener } from "../../domain/generation.ts";
+import type { KeyIdentity } from "../../domain/ports.ts";
+import type { MeteredRequest } from "../../domain/usage/meter.ts";
 import { answerResult, toChatRequest, type ToolResult } from "./chat-tool.ts";
 import { createProgressSteps } from "./progress.ts";
 import { runToolCall, type ToolCallDeps, type ToolCallOptions } from "./tool-call.ts";
@@ -12,7 +14,10 @@ export interface ChatCallDeps extends ToolCallDeps {
   chat: ChatService;
 }
 
-export type ChatCallOptions = ToolCallOptions;
+export interface ChatCallOptions extends ToolCallOptions {
+  /** Whom the call is counted against (rate limit, usage, quota), instead of `deps.identity`. */
+  caller?: KeyIdentity;
+}
 
 /**
  * Runs one call of the tool. Never throws: every failure is a result with
@@ -21,23 +26,33 @@ export type ChatCallOptions = ToolCallOptions;
  * @param args the call's `arguments`
  */
 export function callChatTool(deps: ChatCallDeps, args: unknown, options: ChatCallOptions = {}): Promise<ToolResult> {
-  return runToolCall(deps, "chat_about_video", args, {
+  const callDeps = options.caller ? { ...deps, identity: options.caller } : deps;
+  return runToolCall(callDeps, "chat_about_video", args, {
+    timeoutMs: timeoutOf(deps, options),
     check(args, fields) {
       const request = toChatRequest(args);
       fields.video_id = request.videoId;
       return request;
     },
-    async run(request, fields) {
-      const outcome = await answer(deps, request, options);
+    async run(request, fields, metered) {
+      const outcome = await answer(deps, request, options, metered);
+      metered?.answered(outcome);
       fields.cache = outcome.cache;
       return answerResult(outcome.response);
     },
   });
 }
 
-async function answer(deps: ChatCallDeps, request: ReturnType<typeof toChatRequest>, options: ChatCallOptions) {
+async function answer(
+  deps: ChatCallDeps,
+  request: ReturnType<typeof toChatRequest>,
+  options: ChatCallOptions,
+  metered?: MeteredRequest,
+) {
   const { progress } = options;
-  if (!progress) return await deps.chat.answer(request, { signal: options.signal, timeoutMs: deps.requestTimeoutMs });
+  const admit = metered?.admit;
+  const timeoutMs = timeoutOf(deps, options);
+  if (!progress) return await deps.chat.answer(request, { signal: options.signal, timeoutMs, admit });
   const steps = createProgressSteps();
   // Only the steps of the work are told; the answer's text comes whole in the result.
   const listener: AnswerListener = (event) => {
@@ -45,5 +60,10 @@ async function answer(deps: ChatCallDeps, request: ReturnType<typeof toChatReque
     const step = steps.next(event.progress);
     if (step) progress(step);
   };
-  return await deps.chat.answer(request, { signal: options.signal, listener, timeoutMs: deps.progressTimeoutMs });
+  return await deps.chat.answer(request, { signal: options.signal, listener, timeoutMs, admit });
+}
+
+/** A call followed with a progress token has a stream's time limit. */
+function timeoutOf(deps: ChatCallDeps, options: ChatCallOptions): number {
+  return options.progress ? deps.progressTimeoutMs : deps.requestTimeoutMs;
 }

@@ -4,7 +4,7 @@ import { type ChatInput, type ChatRequest, createChatRequest, LANGUAGES } from "
 import { AppError } from "../../domain/errors.ts";
 import { checkChatBody } from "../contract/chat-body-check.ts";
 import { ChatBody, ChatResponseBody } from "../contract/chat-schema.ts";
-import { MAX_RETRY_AFTER_SECONDS } from "../contract/error-response.ts";
+import { retryAfterOf } from "../contract/error-response.ts";
 
 export const TOOL_NAME = "chat_about_video";
 
@@ -85,11 +85,9 @@ export function errorResult(error: unknown, internalMessage = INTERNAL_ERROR): T
   const parts = [`${appError.code}: ${withStop(appError.message)}`];
   const advice = ADVICE[appError.code];
   if (advice) parts.push(advice);
-  if (appError.retryAfterSeconds !== undefined) {
-    // Whole seconds, rounded up and bounded as Retry-After is: a limiter's reset time may be fractional.
-    const seconds = Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(appError.retryAfterSeconds)));
-    parts.push(`Retry after ${seconds} second${seconds === 1 ? "" : "s"}.`);
-  }
+  // Whole seconds, rounded up and bounded as Retry-After is: a limiter's reset time may be fractional.
+  const seconds = retryAfterOf(appError);
+  if (seconds !== undefined) parts.push(`Retry after ${seconds} second${seconds === 1 ? "" : "s"}.`);
   return { content: [{ type: "text", text: parts.join(" ") }], isError: true };
 }
 

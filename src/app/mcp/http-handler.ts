@@ -169,6 +169,7 @@ function toolDeps(deps: McpHttpDeps) {
     chat: deps.tools.chat,
     transcripts: deps.tools.transcripts,
     rateLimiter: deps.tools.rateLimiter,
+    usage: deps.tools.usage,
     logger: deps.logger,
     maxArgumentBytes: deps.maxBodyBytes,
     requestTimeoutMs: deps.requestTimeoutMs,

@@ -41,6 +41,7 @@ export async function runMcp(runtime: McpRuntime): Promise<void> {
     chat: core.chat,
     transcripts: core.transcripts,
     rateLimiter: core.rateLimiter,
+    usage: core.usage,
     logger,
     maxArgumentBytes: config.maxBodyBytes,
     requestTimeoutMs: config.requestTimeoutMs,

@@ -1,6 +1,7 @@
 /** @module What every tool call shares: argument size, admission, the call's log line, failures as tool results. */
 import { AppError } from "../../domain/errors.ts";
 import type { KeyIdentity, RateLimiter } from "../../domain/ports.ts";
+import type { MeteredRequest, UsageMeter } from "../../domain/usage/meter.ts";
 import { describeError } from "../http/framework-errors.ts";
 import type { Logger } from "../log/logger.ts";
 import { admitCall, giveBackCall, MCP_IDENTITY } from "./admission.ts";
@@ -13,6 +14,8 @@ export interface ToolCallDeps {
   logger: Logger;
   /** Whom calls are counted against: the API key's identity over HTTP; {@link MCP_IDENTITY} (stdio) by default. */
   identity?: KeyIdentity;
+  /** Usage per caller and its quotas; without it nothing is metered. */
+  usage?: UsageMeter;
   /** Largest arguments, as JSON bytes: the HTTP body limit (`MAX_BODY_BYTES`). */
   maxArgumentBytes: number;
   /** Time limit of a call without a progress token (`REQUEST_TIMEOUT_MS`). */
@@ -34,10 +37,12 @@ export interface ToolCallOptions {
 
 /** One call's steps, given its log line's fields to fill in. */
 export interface ToolCallSteps<T> {
+  /** The call's time limit: how long the quota may hold what it sets aside for it. */
+  timeoutMs: number;
   /** Checks the arguments (before any cost): returns the request, or throws `invalid_request`. */
   check(args: unknown, fields: Record<string, unknown>): T;
-  /** Does the work of an admitted call. */
-  run(request: T, fields: Record<string, unknown>): Promise<ToolResult>;
+  /** Does the work of an admitted call, and charges it to `metered` once delivered. */
+  run(request: T, fields: Record<string, unknown>, metered?: MeteredRequest): Promise<ToolResult>;
 }
 
 /**
@@ -57,16 +62,21 @@ export async function runToolCall<T>(
   const started = now();
   const identity = deps.identity ?? MCP_IDENTITY;
   const fields: Record<string, unknown> = { tool, key_id: identity.id };
+  let metered: MeteredRequest | undefined;
   try {
     checkArgumentSize(args, deps.maxArgumentBytes);
     const request = steps.check(args, fields);
     await admitCall(deps, identity);
-    const result = await steps.run(request, fields);
+    metered = await deps.usage?.begin(identity, { timeoutMs: steps.timeoutMs });
+    if (metered?.refusal) throw metered.refusal;
+    const result = await steps.run(request, fields, metered);
     deps.logger.info("mcp_call", { ...fields, duration_ms: Math.round(now() - started) });
     return result;
   } catch (error) {
     const code = error instanceof AppError ? error.code : "internal_error";
-    // A call the server itself turned away costs nothing, as on HTTP.
+    // A failed call costs nothing: it is counted as refused. One the server itself turned away is given back.
+    if (metered) metered.refused(code);
+    else deps.usage?.refuse(identity, code);
     if (code === "overloaded") await giveBackCall(deps, identity);
     if (code === "internal_error") deps.logger.error("unhandled_error", { error: describeError(error) });
     deps.logger.info("mcp_call", { ...fields, error: code, duration_ms: Math.round(now() - started) });

@@ -4,6 +4,7 @@ import type { ToolResult } from "./chat-tool.ts";
 import { createProgressSteps } from "./progress.ts";
 import { runToolCall, type ToolCallDeps, type ToolCallOptions } from "./tool-call.ts";
 import { transcriptPage } from "./transcript-page.ts";
+import { describeDuration } from "../../domain/duration.ts";
 import { toTranscriptArguments, TRANSCRIPT_TOOL_NAME } from "./transcript-tool.ts";
 
 /** What a `get_transcript` call needs: the transcript use case, and what every call needs. */
@@ -23,12 +24,13 @@ export function callTranscriptTool(
   options: ToolCallOptions = {},
 ): Promise<ToolResult> {
   return runToolCall(deps, TRANSCRIPT_TOOL_NAME, args, {
+    timeoutMs: options.progress ? deps.progressTimeoutMs : deps.requestTimeoutMs,
     check(args, fields) {
       const request = toTranscriptArguments(args);
       fields.video_id = request.videoId;
       return request;
     },
-    async run(request, fields) {
+    async run(request, fields, metered) {
       const { progress } = options;
       const steps = progress ? createProgressSteps() : undefined;
       const reading = await deps.transcripts.read(request, {
@@ -43,7 +45,17 @@ export function callTranscriptTool(
       const page = result.structuredContent!;
       fields.segments = (page.segments as unknown[]).length;
       if (page.next_from_seconds !== undefined) fields.next_from_seconds = page.next_from_seconds;
+      // A page is charged the minutes of video it covers, so a video read page by page costs about its length.
+      metered?.answered({ cache: "miss", answer: { videoDuration: describeDuration(pageSeconds(page)) } });
       return result;
     },
   });
+}
+
+/** @returns seconds of video from the page's first segment's start to its last one's end */
+function pageSeconds(page: Record<string, unknown>): number {
+  const segments = page.segments as { start: number; duration: number }[];
+  if (segments.length === 0) return 0;
+  const last = segments.at(-1)!;
+  return Math.max(0, last.start + last.duration - segments[0]!.start);
 }

@@ -41,7 +41,7 @@ export function createHttpMetrics(registry: Registry) {
   const refused = batchedCounter({
     name: "vcs_refused_requests_total",
     help: "Requests refused before any work, by reason (overloaded: MAX_IN_FLIGHT reached; rate_limited: the key's " +
-      "rate limit).",
+      "rate limit; quota_exceeded: the key's quota, also for a video longer than the minutes left).",
     labelNames: ["reason"],
     registers,
   });
@@ -59,6 +59,7 @@ export function createHttpMetrics(registry: Registry) {
   for (const cache of CACHE_VALUES) timers[cache] = seconds.labels(cache);
   const overloaded = refused.child("overloaded");
   const rateLimited = refused.child("rate_limited");
+  const quotaExceeded = refused.child("quota_exceeded");
   const counted = new Map<number, Map<string, Increment>>();
   const counter = (status: number, code: string): Increment => {
     let byCode = counted.get(status);
@@ -76,6 +77,7 @@ export function createHttpMetrics(registry: Registry) {
       if (facts.usage?.budgetWaitMs !== undefined) shareWait.observe(facts.usage.budgetWaitMs / 1000);
       if (code === "overloaded") overloaded.inc();
       else if (code === "rate_limited") rateLimited.inc();
+      else if (code === "quota_exceeded") quotaExceeded.inc();
     },
     watchInFlight(count: () => number): void {
       inFlight = count;

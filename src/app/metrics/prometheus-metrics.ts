@@ -6,6 +6,7 @@ import { batchedCounter, bind } from "./label-children.ts";
 import type { ServiceMetrics } from "./service-metrics.ts";
 import { createSpeechMetrics } from "./speech-metrics.ts";
 import { createUpstreamMetrics } from "./upstream-metrics.ts";
+import { createUsageMetrics } from "./usage-metrics.ts";
 
 const LOOKUPS: CacheLookup[] = ["hit", "miss", "shared"];
 const REDIS_UP = "vcs_redis_up";
@@ -83,6 +84,7 @@ export function createPrometheusMetrics(options: { defaultMetrics?: boolean } = 
     watchInFlight: http.watchInFlight,
     ...upstream,
     speech: createSpeechMetrics(registry),
+    usage: createUsageMetrics(registry),
     transcriptLookup: (result) => transcriptLookups[result].inc(),
     answerLookup: (result) => answerLookups[result].inc(),
     redisAvailability(available) {

@@ -3,6 +3,7 @@ import type { LlmCallObserver } from "../../adapters/llm/calls/groq-completer.ts
 import type { SpeechObserver } from "../../adapters/speech/piece-transcription.ts";
 import type { YoutubeObserver } from "../../adapters/youtube/observed-call.ts";
 import type { RouteOutcome } from "../../adapters/youtube/routed-transcript-source.ts";
+import type { UsageObserver } from "../../adapters/usage/metered-request.ts";
 import type { CacheLookup } from "../../domain/ports.ts";
 import type { RequestFacts } from "../log/request-log.ts";
 
@@ -33,6 +34,8 @@ export interface ServiceMetrics {
   llmBudget: LlmBudgetObserver;
   /** Speech-to-text uploads and their audio seconds. */
   speech?: SpeechObserver;
+  /** Answers charged to their keys' usage: requests and video minutes, summed over keys. */
+  usage?: UsageObserver;
   transcriptLookup(result: CacheLookup): void;
   answerLookup(result: CacheLookup): void;
   /** One try of a transcript fetch on an egress route (`direct` or `host:port`) ended so. */

@@ -19,6 +19,8 @@ export interface ChatStreamOptions {
   run(listener: AnswerListener, gone: AbortSignal): Promise<ChatResponse>;
   /** The error body of the usual JSON error, for a failure once the stream is open. */
   errorBody(error: unknown): object;
+  /** Told once a stream that opened has ended: whether its `done` was sent (else an error, or its caller left). */
+  onEnd?: (done: boolean) => void;
 }
 
 /** How long the stream waits for the work to be admitted (its first event) before opening anyway. */
@@ -66,13 +68,12 @@ export async function streamChat(options: ChatStreamOptions): Promise<Response> 
   // Deltas that the answer does not continue (an owner on another instance died mid-answer, and
   // the work was done again): the caller cannot be given that answer's text byte for byte.
   const ended = outcome.then(
-    (
-      body,
-    ) => (body.output.startsWith(sink.sent)
-      ? sink.finish(body)
-      : sink.fail(options.errorBody(new AppError("upstream_error", CHANGED)))),
+    (body) =>
+      body.output.startsWith(sink.sent)
+        ? sink.finish(body)
+        : sink.fail(options.errorBody(new AppError("upstream_error", CHANGED))),
     (error) => sink.fail(options.errorBody(error)),
-  );
+  ).then((done) => options.onEnd?.(done));
   const headers = {
     ...options.headers,
     "content-type": "text/event-stream; charset=utf-8",
@@ -126,14 +127,19 @@ class EventSink {
     this.send("delta", { text });
   }
 
-  /** The last events of an answer: what the deltas lacked of it (a cached or remote answer: all of it), then `done`. */
-  finish(body: ChatResponse): void {
-    if (!this.#open) return;
+  /**
+   * The last events of an answer: what the deltas lacked of it (a cached or remote answer: all of it), then `done`.
+   *
+   * @returns whether `done` was sent (the caller may have left)
+   */
+  finish(body: ChatResponse): boolean {
+    if (!this.#open) return false;
     if (body.output.startsWith(this.#sent) && body.output.length > this.#sent.length) {
       this.delta(body.output.slice(this.#sent.length));
     }
     this.send("done", body);
     this.#end();
+    return true;
   }
 
   /** The stream will not be sent (the request was refused before it opened). */
@@ -141,10 +147,13 @@ class EventSink {
     this.#close();
   }
 
-  fail(body: object): void {
-    if (!this.#open) return;
-    this.send("error", body);
-    this.#end();
+  /** @returns false: no `done` was sent */
+  fail(body: object): false {
+    if (this.#open) {
+      this.send("error", body);
+      this.#end();
+    }
+    return false;
   }
 
   #write(text: string): void {

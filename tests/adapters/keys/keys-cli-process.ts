@@ -39,17 +39,19 @@ export async function runKeys(
   return { code, stdout, stderr };
 }
 
-/** Issues a key through the CLI and returns it with its id. */
+/** Issues a key through the CLI (with `more` options, such as `--quota 10min/day`) and returns it with its id. */
 export async function createKey(
   env: Record<string, string>,
   name: string,
   rateLimit?: string,
+  more: string[] = [],
 ): Promise<{ key: string; id: string }> {
   const run = await runKeys(env, [
     "create",
     "--name",
     name,
     ...(rateLimit ? ["--rate-limit", rateLimit] : []),
+    ...more,
     "--json",
   ]);
   if (run.code !== 0) throw new Error(`keys create failed (${run.code}): ${run.stderr}`);

@@ -64,6 +64,17 @@ describe("loadConfig()", () => {
     expect(config.corsOrigins).toEqual(["https://app.example"]);
   });
 
+  test("QUOTA is every key's default quota: none by default, several comma-separated, a bad one named", () => {
+    expect(loadConfig({}).quota).toEqual([]);
+    expect(loadConfig({ QUOTA: "60min/day, 1000min/month" }).quota).toEqual([
+      { limit: 60, unit: "min", period: "day" },
+      { limit: 1000, unit: "min", period: "month" },
+    ]);
+    expect(() => loadConfig({ QUOTA: "60min/week" })).toThrow(
+      /QUOTA: a quota must look such as 600min\/month, .*: current value is "60min\/week"/,
+    );
+  });
+
   test("reports every bad value at once, naming each variable", () => {
     let error: unknown;
     try {

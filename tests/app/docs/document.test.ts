@@ -138,6 +138,20 @@ describe("GET /swagger/json", () => {
     expect(responses["503"].headers["Retry-After"]).toBeDefined();
   });
 
+  test("429 tells rate_limited from quota_exceeded; the quota headers are declared on the 200 and the 429", async () => {
+    const document = await documentOf();
+    const responses = document.paths["/chat"].post.responses;
+    expect(Object.keys(responses["429"].content["application/json"].examples)).toEqual([
+      "rate_limited",
+      "quota_exceeded",
+    ]);
+    for (const name of ["Quota-Limit", "Quota-Remaining", "Quota-Reset", "Quota-Policy"]) {
+      expect(document.components.headers[name].description.length).toBeGreaterThan(20);
+      expect(responses["200"].headers[name]).toEqual({ $ref: `#/components/headers/${name}` });
+      expect(responses["429"].headers[name]).toEqual({ $ref: `#/components/headers/${name}` });
+    }
+  });
+
   test("its request examples are valid requests and its response example a valid response", async () => {
     const post = (await documentOf()).paths["/chat"].post;
     const examples = Object.values(post.requestBody.content["application/json"].examples) as { value: unknown }[];

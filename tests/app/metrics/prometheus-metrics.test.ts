@@ -14,6 +14,7 @@ describe("createPrometheusMetrics()", () => {
     metrics.request(200, { cache: "miss" }, 1500);
     metrics.request(503, { errorCode: "overloaded" }, 1);
     metrics.request(429, { errorCode: "rate_limited" }, 1);
+    metrics.request(429, { errorCode: "quota_exceeded" }, 1);
     metrics.request(500, {}, 2);
     const s = await scrape(metrics);
     expect(sample(s, "vcs_http_requests_total", { status: "200", code: "none" })).toBe(3);
@@ -24,9 +25,10 @@ describe("createPrometheusMetrics()", () => {
     expect(sample(s, "vcs_http_request_duration_seconds_bucket", { cache: "hit", le: "0.0005" })).toBe(1);
     expect(sample(s, "vcs_http_request_duration_seconds_bucket", { cache: "miss", le: "1" })).toBe(0);
     expect(sample(s, "vcs_http_request_duration_seconds_bucket", { cache: "miss", le: "2.5" })).toBe(1);
-    expect(sample(s, "vcs_http_request_duration_seconds_count", { cache: "none" })).toBe(3);
+    expect(sample(s, "vcs_http_request_duration_seconds_count", { cache: "none" })).toBe(4);
     expect(sample(s, "vcs_refused_requests_total", { reason: "overloaded" })).toBe(1);
     expect(sample(s, "vcs_refused_requests_total", { reason: "rate_limited" })).toBe(1);
+    expect(sample(s, "vcs_refused_requests_total", { reason: "quota_exceeded" })).toBe(1);
   });
 
   test("records the time each LLM answer waited for its share of the budget, from its request facts", async () => {
@@ -152,6 +154,8 @@ describe("createPrometheusMetrics()", () => {
       "vcs_refused_requests_total",
       "vcs_stt_audio_seconds_total",
       "vcs_stt_uploads_total",
+      "vcs_usage_answered_requests_total",
+      "vcs_usage_video_seconds_total",
       "vcs_youtube_client_up",
       "vcs_youtube_request_duration_seconds",
       "vcs_youtube_requests_total",

@@ -1,0 +1,194 @@
+/** @module One metered request: its quota holds, its quota state for headers, and its ledger entry. */
+import { AppError, type ErrorCode } from "../../domain/errors.ts";
+import type { CacheLookup } from "../../domain/ports.ts";
+import {
+  chargedMinutes,
+  periodEnd,
+  periodsAt,
+  type Quota,
+  type QuotaAmounts,
+  type UsagePeriods,
+} from "../../domain/usage/quota.ts";
+import {
+  type AnsweredRequest,
+  type HoldRequest,
+  type HoldResult,
+  type LedgerEntry,
+  type MeteredRequest,
+  type QuotaState,
+} from "../../domain/usage/meter.ts";
+
+/** Told of every answer charged, for metrics (no key: its cardinality is unbounded). */
+export interface UsageObserver {
+  answered(minutes: number, cache: CacheLookup): void;
+}
+
+/** What a metered request needs of its meter. */
+export interface MeterParts {
+  /** Holds against the store, or against what the meter knows while the store cannot be reached. */
+  hold(request: HoldRequest): Promise<HoldResult>;
+  /** Queues a ledger entry. */
+  record(entry: LedgerEntry): void;
+  /** Tells what the meter knows that a request gave back what it held. */
+  gaveBack(keyId: string, periods: UsagePeriods, amounts: QuotaAmounts): void;
+  now(): number;
+  observe?: UsageObserver;
+}
+
+const NOTHING: QuotaAmounts = { min: 0, req: 0 };
+
+/** One request of one caller, from its quota check to its ledger entry (see {@link MeteredRequest}). */
+export class Metered implements MeteredRequest {
+  refusal?: AppError;
+  /** Present only for a caller under a quota of minutes: nothing else to admit. */
+  readonly admit?: (minutes: number) => Promise<void>;
+  readonly #parts: MeterParts;
+  readonly #keyId: string;
+  readonly #quotas: readonly Quota[];
+  readonly #startedAt: number;
+  readonly #periods: UsagePeriods;
+  readonly #expiresAt: number;
+  readonly #holdId?: string;
+  /** Each quota's use by other requests (answered, and held), as last seen. */
+  #others: number[];
+  #held: QuotaAmounts = { ...NOTHING };
+  #done = false;
+
+  /**
+   * Starts metering: a caller with quotas must have a request (under a `req` quota) and a minute (under a `min`
+   * one) left, and holds the request.
+   *
+   * @param lifeMs how long its holds outlive it should its instance die before writing its entry
+   */
+  static begin(parts: MeterParts, keyId: string, quotas: readonly Quota[], lifeMs: number): Metered | Promise<Metered> {
+    const metered = new Metered(parts, keyId, quotas, lifeMs);
+    return quotas.length === 0 ? metered : metered.#check();
+  }
+
+  /** The check at the start: a request and a minute left; the request held under a `req` quota. */
+  async #check(): Promise<Metered> {
+    // Only a `req` quota holds the request itself; a `min` one is only looked at here (its hold comes with the
+    // video's length), so a key under one kind of quota costs one hold per request.
+    const holdsRequests = this.#quotas.some((quota) => quota.unit === "req");
+    const result = await this.#hold({ min: 1, req: 1 }, { min: 0, req: holdsRequests ? 1 : 0 });
+    if (!result.granted) {
+      this.refusal = this.#exceeded(result, { min: 1, req: 1 });
+      this.refused("quota_exceeded");
+    }
+    return this;
+  }
+
+  private constructor(parts: MeterParts, keyId: string, quotas: readonly Quota[], lifeMs: number) {
+    this.#parts = parts;
+    this.#keyId = keyId;
+    this.#quotas = quotas;
+    this.#startedAt = parts.now();
+    this.#periods = periodsAt(this.#startedAt);
+    this.#expiresAt = this.#startedAt + lifeMs;
+    this.#others = quotas.map(() => 0);
+    if (quotas.length > 0) this.#holdId = crypto.randomUUID();
+    if (quotas.some((quota) => quota.unit === "min")) this.admit = (minutes) => this.#admit(minutes);
+  }
+
+  get quota(): QuotaState | undefined {
+    if (this.#quotas.length === 0) return undefined;
+    let closest: QuotaState | undefined;
+    const now = this.#parts.now();
+    this.#quotas.forEach((quota, i) => {
+      const remaining = Math.max(0, quota.limit - this.#others[i]! - this.#held[quota.unit]);
+      const resetAt = periodEnd(quota.period, this.#startedAt);
+      const state = { quota, remaining, resetAt, resetSeconds: Math.max(0, (resetAt - now) / 1000) };
+      if (!closest || closer(state, closest)) closest = state;
+    });
+    return closest;
+  }
+
+  async #admit(minutes: number): Promise<void> {
+    if (this.#done) return;
+    const need = { min: minutes, req: 0 };
+    const result = await this.#hold(need, need);
+    if (!result.granted) throw this.#exceeded(result, need, minutes);
+  }
+
+  answered(outcome: AnsweredRequest): void {
+    if (this.#done) return;
+    this.#done = true;
+    const minutes = chargedMinutes(outcome.answer.videoDuration);
+    const { spent } = outcome;
+    this.#record({
+      requests: 1,
+      cacheHits: outcome.cache === "hit" ? 1 : 0,
+      minutes,
+      inputTokens: spent?.inputTokens ?? 0,
+      outputTokens: spent?.outputTokens ?? 0,
+      sttSeconds: spent?.audioSeconds ?? 0,
+    });
+    this.#parts.observe?.answered(minutes, outcome.cache);
+  }
+
+  refused(code?: ErrorCode): void {
+    if (this.#done) return;
+    this.#done = true;
+    if (this.#held.min > 0 || this.#held.req > 0) this.#parts.gaveBack(this.#keyId, this.#periods, this.#held);
+    this.#held = { ...NOTHING };
+    this.#record(code ? { refused: { [code]: 1 } } : {});
+  }
+
+  #record(counts: LedgerEntry["counts"]): void {
+    const entry: LedgerEntry = { keyId: this.#keyId, periods: this.#periods, counts };
+    if (this.#holdId) entry.holds = [this.#holdId];
+    this.#parts.record(entry);
+  }
+
+  async #hold(need: QuotaAmounts, amounts: QuotaAmounts): Promise<HoldResult> {
+    const result = await this.#parts.hold({
+      keyId: this.#keyId,
+      periods: this.#periods,
+      holdId: this.#holdId!,
+      quotas: this.#quotas,
+      need,
+      amounts,
+      expiresAt: this.#expiresAt,
+      now: this.#parts.now(),
+    });
+    this.#others = result.used.map((used, i) => Math.max(0, used - this.#held[this.#quotas[i]!.unit]));
+    if (result.granted) this.#held = { min: this.#held.min + amounts.min, req: this.#held.req + amounts.req };
+    return result;
+  }
+
+  /** The refusal of a hold: names the quota that renews last among those without room, and waits until then. */
+  #exceeded(result: HoldResult, need: QuotaAmounts, minutes?: number): AppError {
+    const short = this.#quotas.map((quota, i) => ({ quota, used: result.used[i]! }))
+      .filter(({ quota, used }) => used + need[quota.unit] > quota.limit)
+      .map((s) => ({ ...s, resetAt: periodEnd(s.quota.period, this.#startedAt) }))
+      .sort((a, b) => b.resetAt - a.resetAt || (a.quota.period === "month" ? -1 : 1));
+    const { quota, used, resetAt } = short[0]!;
+    const renews = new Date(resetAt).toISOString().replace(".000Z", "Z");
+    const left = Math.max(0, quota.limit - used);
+    const message = minutes !== undefined && left > 0
+      ? `The video is ${plural(minutes, "minute")} long and this API key has ${left} of its ${describe(quota)} ` +
+        `left; ask about a shorter video, or wait until ${renews}`
+      : `This API key has spent its quota of ${describe(quota)}; it renews at ${renews}`;
+    return new AppError("quota_exceeded", message, {
+      retryAfterSeconds: Math.max(1, (resetAt - this.#parts.now()) / 1000),
+    });
+  }
+}
+
+/**
+ * Whether `a` is closer to spent than `b`: a smaller share left, else less left (it refuses first), else the one
+ * that renews later.
+ */
+function closer(a: QuotaState, b: QuotaState): boolean {
+  const shares = a.remaining / a.quota.limit - b.remaining / b.quota.limit;
+  if (shares !== 0) return shares < 0;
+  return a.remaining !== b.remaining ? a.remaining < b.remaining : a.resetAt > b.resetAt;
+}
+
+function describe(quota: Quota): string {
+  return `${quota.limit} ${quota.unit === "min" ? "video minutes" : "requests"} per ${quota.period} (UTC)`;
+}
+
+function plural(count: number, unit: string): string {
+  return `${count} ${unit}${count === 1 ? "" : "s"}`;
+}

@@ -1,0 +1,81 @@
+/** @module The usage meter: quotas checked and held in the store, ledger entries written behind. */
+import type { KeyIdentity } from "../../domain/ports.ts";
+import { periodsAt, type Quota } from "../../domain/usage/quota.ts";
+import { type UsageMeter, type UsageStore } from "../../domain/usage/meter.ts";
+import { KnownUsage } from "./known-usage.ts";
+import { createLedgerBuffer, describe, type UsageLog } from "./ledger-buffer.ts";
+import { Metered, type UsageObserver } from "./metered-request.ts";
+
+export interface UsageMeterOptions {
+  store: UsageStore;
+  /** The caller's quotas: its own, else the default (`QUOTA`); none for a caller without a quota. */
+  quotasFor: (caller: KeyIdentity) => readonly Quota[];
+  /** A request's time limit when its transport names none (`REQUEST_TIMEOUT_MS`). */
+  defaultTimeoutMs: number;
+  /** Clock (ms since the epoch) that decides the UTC day and month, swappable in tests. */
+  now?: () => number;
+  /** How often entries are written (default 1000 ms): at most this much of the counts is lost in a crash. */
+  flushMs?: number;
+  /** How long a hold outlives its request's time limit before it lapses (default 60 s, past the write behind). */
+  holdGraceMs?: number;
+  log?: UsageLog;
+  observe?: UsageObserver;
+}
+
+/**
+ * Meters every request of every caller (see {@link UsageMeter}). A caller
+ * without quotas costs no store call: its entry is only queued. A caller with
+ * quotas holds what it may use in the store (atomically, shared by every
+ * process on it) before the work, and its entry replaces the hold after. The
+ * store unreachable: holds are decided on what this instance knows (the
+ * use the store last reported, plus this instance's holds since) and entries
+ * wait in memory until it is back.
+ *
+ * @returns the meter, with `flush` (write what waits now; tests and reports)
+ */
+export function createUsageMeter(options: UsageMeterOptions): UsageMeter & { flush(): Promise<void> } {
+  const { store, log } = options;
+  const now = options.now ?? Date.now;
+  const holdGraceMs = options.holdGraceMs ?? 60_000;
+  const buffer = createLedgerBuffer({ store, flushMs: options.flushMs, log });
+  const known = new KnownUsage();
+  let down = false;
+  const parts = {
+    async hold(request: Parameters<UsageStore["hold"]>[0]) {
+      try {
+        const result = await store.hold(request);
+        known.learn(request, result);
+        if (down) log?.info("usage_store_recovered", {});
+        down = false;
+        return result;
+      } catch (error) {
+        if (!down) {
+          log?.warn("usage_store_unavailable", {
+            error: describe(error),
+            effect: "quotas are enforced on what this instance knows",
+          });
+        }
+        down = true;
+        return known.hold(request);
+      }
+    },
+    record: (entry: Parameters<typeof buffer.add>[0]) => buffer.add(entry),
+    gaveBack: known.gaveBack.bind(known),
+    now,
+    observe: options.observe,
+  };
+  return {
+    begin(caller, begun = {}) {
+      const lifeMs = (begun.timeoutMs ?? options.defaultTimeoutMs) + holdGraceMs;
+      return Metered.begin(parts, caller.id, options.quotasFor(caller), lifeMs);
+    },
+    refuse(caller, code) {
+      buffer.add({ keyId: caller.id, periods: periodsAt(now()), counts: { refused: { [code]: 1 } } });
+    },
+    flush: buffer.flush,
+    async close() {
+      await buffer.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/** @module Quotas and the UTC periods they renew over, and the minutes an answer is charged. */
+/** What a quota counts: video minutes answered about, or answered requests. */
+export type QuotaUnit = "min" | "req";
+/** The UTC calendar period a quota renews over. */
+export type QuotaPeriod = "day" | "month";
+
+/** A cap on a key's answers, such as `600min/month`. */
+export interface Quota {
+  limit: number;
+  unit: QuotaUnit;
+  period: QuotaPeriod;
+}
+
+/** An amount of each unit a quota counts. */
+export type QuotaAmounts = Record<QuotaUnit, number>;
+
+/** The UTC day and month a request is counted in, as `2026-11-14` and `2026-11`. */
+export interface UsagePeriods {
+  day: string;
+  month: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The last day asked for, kept: every request of a day is in it. */
+let lastDay = { from: 0, to: 0, periods: { day: "", month: "" } };
+
+/** @returns the UTC day and month of the instant `ms` (since the epoch); the same object all day long */
+export function periodsAt(ms: number): UsagePeriods {
+  if (ms >= lastDay.from && ms < lastDay.to) return lastDay.periods;
+  // Epoch milliseconds count every UTC day as 86,400,000 (no leap seconds).
+  const from = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+  const day = new Date(from).toISOString().slice(0, 10);
+  lastDay = { from, to: from + DAY_MS, periods: Object.freeze({ day, month: day.slice(0, 7) }) };
+  return lastDay.periods;
+}
+
+/** @returns when the UTC period holding the instant `ms` ends (ms since the epoch): the next midnight or 1st */
+export function periodEnd(period: QuotaPeriod, ms: number): number {
+  const at = new Date(ms);
+  return period === "day"
+    ? Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1)
+    : Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
+}
+
+/**
+ * The minutes an answer is charged: its `video_duration` in whole minutes,
+ * rounded down, and at least 1 (a video under a minute, or of unknown length).
+ *
+ * @param videoDuration the response's wording, e.g. `"5 minutes"`, `"45 seconds"`, `"unknown"`
+ */
+export function chargedMinutes(videoDuration: string): number {
+  const minutes = /^(\d+) minutes?$/.exec(videoDuration);
+  return minutes ? Math.max(1, Number(minutes[1])) : 1;
+}

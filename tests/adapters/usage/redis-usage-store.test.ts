@@ -1,0 +1,60 @@
+/** @module Tests of the Redis usage store: the store contract across connections, key names and lifetimes. */
+import { afterAll, describe, expect, test } from "bun:test";
+import { Redis } from "ioredis";
+import { createRedisConnection, type RedisConnection } from "../../../src/adapters/redis/redis-connection.ts";
+import { createRedisUsageStore } from "../../../src/adapters/usage/redis-usage-store.ts";
+import { testRedisUrl, uniquePrefix } from "../redis/redis-server.ts";
+import { holdOf, usageStoreContract } from "./usage-store-contract.ts";
+
+const url = testRedisUrl();
+const prefix = uniquePrefix("usage-store");
+const opened: RedisConnection[] = [];
+const admin = new Redis(url);
+
+afterAll(async () => {
+  for (const connection of opened) await connection.close();
+  const keys = await admin.keys(`${prefix}*`);
+  if (keys.length > 0) await admin.del(...keys);
+  admin.disconnect();
+});
+
+/** Each store on a connection of its own, as two instances have. */
+async function open() {
+  const connection = createRedisConnection({ url, prefix, log: { warn() {}, info() {} } });
+  opened.push(connection);
+  expect(await connection.ready(3_000)).toBe(true);
+  return createRedisUsageStore({ connection });
+}
+
+describe("createRedisUsageStore()", () => {
+  usageStoreContract("redis", open);
+
+  test("counts live under the prefix, per period and key, and expire (days after about three months); holds leave nothing", async () => {
+    const store = await open();
+    const hold = holdOf();
+    expect((await store.hold(hold)).granted).toBe(true);
+    await store.write([{ keyId: hold.keyId, periods: hold.periods, holds: [hold.holdId], counts: { requests: 1 } }]);
+    const day = `${prefix}usage:${hold.periods.day}:${hold.keyId}`;
+    expect(await admin.hgetall(day)).toEqual({ requests: "1" });
+    expect(await admin.ttl(day)).toBeGreaterThan(90 * 86_400);
+    expect(await admin.ttl(day)).toBeLessThan(100 * 86_400);
+    expect(await admin.ttl(`${prefix}usage:${hold.periods.month}:${hold.keyId}`)).toBeGreaterThan(700 * 86_400);
+    expect(await admin.sismember(`${prefix}usage-keys:${hold.periods.month}`, hold.keyId)).toBe(1);
+    for (const structure of ["usage-holds", "usage-held"]) {
+      expect(await admin.hlen(`${prefix}${structure}:${hold.keyId}`)).toBe(0);
+    }
+    expect(await admin.zcard(`${prefix}usage-hold-ends:${hold.keyId}`)).toBe(0);
+  });
+
+  test("an unreachable Redis fails the call (the meter then counts in memory)", async () => {
+    const connection = createRedisConnection({
+      url: "redis://127.0.0.1:1",
+      prefix,
+      log: { warn() {}, info() {} },
+      commandTimeoutMs: 200,
+    });
+    opened.push(connection);
+    const store = createRedisUsageStore({ connection });
+    await expect(store.hold(holdOf())).rejects.toThrow();
+  });
+});

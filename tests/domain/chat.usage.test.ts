@@ -1,0 +1,91 @@
+/** @module Tests of the chat use case with quotas: admitted before the model, per caller across shared work. */
+import { describe, expect, test } from "bun:test";
+import { createChatService, type GeneratedAnswer } from "../../src/domain/chat.ts";
+import { createChatRequest } from "../../src/domain/chat-request.ts";
+import { AppError } from "../../src/domain/errors.ts";
+import type { Cache } from "../../src/domain/ports.ts";
+import { FakeTranscripts, FakeWriter, noCache, openGate } from "../support/fake-ports.ts";
+
+const request = (prompt = "summary") => createChatRequest({ url: "https://youtu.be/GJLlxj_dtq8", prompt });
+
+function setUp(answers: Cache<GeneratedAnswer> = noCache) {
+  const transcripts = new FakeTranscripts();
+  const writer = new FakeWriter();
+  const chat = createChatService({
+    transcripts,
+    writer,
+    answers,
+    answerTtlMs: 60_000,
+    gate: openGate,
+    requestTimeoutMs: 5_000,
+  });
+  return { chat, transcripts, writer };
+}
+
+/** A quota check that admits up to `left` minutes, and notes what it was asked. */
+function quota(left: number) {
+  const asked: number[] = [];
+  return {
+    asked,
+    admit: async (minutes: number) => {
+      asked.push(minutes);
+      if (minutes > left) throw new AppError("quota_exceeded", `only ${left} left`);
+      left -= minutes;
+    },
+  };
+}
+
+describe("ChatService.answer() with a quota check", () => {
+  test("checks the video's minutes once the transcript is read, before the model is asked", async () => {
+    const { chat, writer, transcripts } = setUp();
+    const short = quota(3);
+    await expect(chat.answer(request(), { admit: short.admit })).rejects.toMatchObject({ code: "quota_exceeded" });
+    expect(transcripts.calls).toHaveLength(1);
+    expect(writer.specs).toHaveLength(0);
+    expect(short.asked).toEqual([5]);
+    const enough = quota(10);
+    const outcome = await chat.answer(request(), { admit: enough.admit });
+    expect(enough.asked).toEqual([5]);
+    expect(outcome.spent).toEqual({ inputTokens: 10, outputTokens: 5, audioSeconds: 0 });
+  });
+
+  test("a cached answer is checked before it is handed over, and its work spent nothing for this caller", async () => {
+    const map = new Map<string, GeneratedAnswer>();
+    const { chat, writer } = setUp({ get: async (k) => map.get(k), set: async (k, v) => void map.set(k, v) });
+    await chat.answer(request());
+    const hit = await chat.answer(request(), { admit: quota(5).admit });
+    expect(hit.cache).toBe("hit");
+    expect(hit.spent).toBeUndefined();
+    await expect(chat.answer(request(), { admit: quota(4).admit })).rejects.toMatchObject({ code: "quota_exceeded" });
+    expect(writer.specs).toHaveLength(1);
+  });
+
+  test("work shared by two callers: the one whose quota refuses is refused, the other answered by one model call", async () => {
+    for (const refusedFirst of [true, false]) {
+      const { chat, writer, transcripts } = setUp();
+      transcripts.delayMs = 30;
+      const refused = quota(3);
+      const admitted = quota(10);
+      const [a, b] = refusedFirst ? [refused, admitted] : [admitted, refused];
+      const results = await Promise.allSettled([
+        chat.answer(request(), { admit: a.admit }),
+        chat.answer(request(), { admit: b.admit }),
+      ]);
+      const [forRefused, forAdmitted] = refusedFirst ? results : [results[1]!, results[0]!];
+      expect(forRefused.status).toBe("rejected");
+      expect((forRefused as PromiseRejectedResult).reason.code).toBe("quota_exceeded");
+      expect(forAdmitted.status).toBe("fulfilled");
+      expect(writer.specs).toHaveLength(1);
+      expect(admitted.asked).toEqual([5]);
+    }
+  });
+
+  test("a joiner of another caller's work spent nothing; the caller who did the work spent its tokens", async () => {
+    const { chat, transcripts } = setUp();
+    transcripts.delayMs = 20;
+    const [owner, joiner] = await Promise.all([chat.answer(request()), chat.answer(request())]);
+    expect(owner.spent).toEqual({ inputTokens: 10, outputTokens: 5, audioSeconds: 0 });
+    expect(joiner.cache).toBe("shared");
+    expect(joiner.spent).toBeUndefined();
+  });
+});
