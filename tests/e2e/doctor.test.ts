@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { spawn } from "bun";
 import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { type FakeProxy, startFixedProxy } from "../support/fake-proxy.ts";
+import { startFakeLlm } from "../support/fake-llm.ts";
 import { ROOT, runToExit, targetFromEnv } from "../support/service-process.ts";
 
 const SECRET = "doctor-proxy-secret";
@@ -75,12 +76,14 @@ describe(`doctor (${targetFromEnv()})`, () => {
     expect(output).not.toContain(SECRET);
   });
 
-  test("--json parses: one check with its rows, the verdict and the advice", async () => {
+  test("--json parses: each check with its rows, the verdict and the advice", async () => {
     const { code, stdout } = await doctor(["--json", "--video", "F1xioXWb8CY"]);
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
     expect(report.ok).toBe(true);
-    expect(report.checks.map((c: { name: string }) => c.name)).toEqual(["youtube"]);
+    expect(report.checks.map((c: { name: string }) => c.name)).toEqual(["youtube", "llm"]);
+    // Without an LLM key the offline engine answers: nothing to ask, and the check passes.
+    expect(report.checks[1]).toMatchObject({ ok: true, rows: [{ model: "offline engine" }] });
     const [check] = report.checks;
     expect(check.rows).toHaveLength(6);
     expect(check.rows[0]).toMatchObject({
@@ -117,5 +120,32 @@ describe(`doctor (${targetFromEnv()})`, () => {
     const [stdout, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
     expect(code).toBe(0);
     expect(JSON.parse(stdout.slice(stdout.indexOf("{"))).checks[0].rows).toHaveLength(3);
+  });
+
+  test("the LLM endpoint: the configured model listed and answering passes; a retired one fails, naming the setting", async () => {
+    const llm = startFakeLlm();
+    try {
+      const keyed = { GROQ_API_KEY: "gsk_doctor_secret", GROQ_BASE_URL: llm.baseUrl, YOUTUBE_PROXIES: "direct" };
+      const fine = await doctor([], { ...keyed, YOUTUBE_CLIENTS: "IOS:21.26.4" });
+      expect(fine.code).toBe(0);
+      expect(fine.stdout).toMatch(
+        /openai\/gpt-oss-20b\s+yes\s+131072\s+ok\s+8000 tokens\/min|openai\/gpt-oss-20b\s+yes\s+131072\s+ok/,
+      );
+      expect(llm.calls.at(-1)!.reasoning).toEqual({ effort: "low", include: false, format: undefined });
+      const retired = await doctor(["--json"], {
+        ...keyed,
+        YOUTUBE_CLIENTS: "IOS:21.26.4",
+        GROQ_MODEL: "llama-3.1-8b-instant",
+      });
+      expect(retired.code).toBe(1);
+      const check = JSON.parse(retired.stdout).checks[1];
+      expect(check).toMatchObject({ name: "llm", ok: false, rows: [{ model: "llama-3.1-8b-instant", listed: "no" }] });
+      expect(check.advice.join("\n")).toContain(
+        "set GROQ_MODEL (or LLM_MODEL) to a model it serves, such as openai/gpt-oss-20b",
+      );
+      expect(retired.output).not.toContain("gsk_doctor_secret");
+    } finally {
+      await llm.close();
+    }
   });
 });

@@ -39,7 +39,14 @@ function storeEnv(): Record<string, string> {
   return { KEYS_FILE: join(dir, `store-${++folders}`, "api-keys.json") };
 }
 const start = (env: Record<string, string>) =>
-  startService({ YOUTUBE_BASE_URL: youtube.origin, GROQ_API_KEY: "gsk_fake", GROQ_BASE_URL: llm.baseUrl, ...env });
+  startService({
+    YOUTUBE_BASE_URL: youtube.origin,
+    GROQ_API_KEY: "gsk_fake",
+    GROQ_BASE_URL: llm.baseUrl,
+    // A plain model: the tokens counted are the answer's alone (a reasoning model's would add its reasoning).
+    GROQ_MODEL: "fake-model",
+    ...env,
+  });
 const ask = (key: string, prompt = "summary", url = watchUrl("normal"), headers: Record<string, string> = {}) =>
   postChat(service!.url, { url, prompt }, { "x-api-key": key, ...headers });
 const quotaHeaders = (response: Response) =>

@@ -2,6 +2,7 @@
 import { type Config, ConfigError, loadConfig } from "../config/config.ts";
 import { type DoctorCheck, renderJson, renderText, runChecks } from "./report.ts";
 import { DEFAULT_DOCTOR_VIDEO, youtubeCheck } from "./youtube-check.ts";
+import { llmCheck } from "./llm-check.ts";
 
 /** What the command talks to: the environment, two output streams, and (tests) a fetch for every upstream. */
 export interface DoctorIo {
@@ -14,9 +15,10 @@ export interface DoctorIo {
 export const DOCTOR_USAGE = [
   "Usage: doctor [--video ID] [--json]",
   `  Asks YouTube about one video (default ${DEFAULT_DOCTOR_VIDEO}) through every route of YOUTUBE_PROXIES with every`,
-  "  client of YOUTUBE_CLIENTS and YOUTUBE_AUDIO_CLIENTS, and prints what each answered.",
-  "  Exit 0 when one route and client read captions, 1 when none does (the advice says what to change), 2 for bad",
-  "  usage or settings. --json prints one JSON document instead of the table.",
+  "  client of YOUTUBE_CLIENTS and YOUTUBE_AUDIO_CLIENTS, and prints what each answered; then asks the LLM endpoint",
+  "  (LLM_BASE_URL) whether it lists LLM_MODEL and answers one small call with it.",
+  "  Exit 0 when one route and client read captions and the model answers, 1 when not (the advice says what to",
+  "  change), 2 for bad usage or settings. --json prints one JSON document instead of the tables.",
 ];
 
 /**
@@ -27,7 +29,7 @@ export const DOCTOR_USAGE = [
  * @param options the video the YouTube check asks about, and the fetch every check sends with (tests)
  */
 export function doctorChecks(config: Config, options: { videoId: string; fetch?: typeof fetch }): DoctorCheck[] {
-  return [youtubeCheck(config, options)];
+  return [youtubeCheck(config, options), llmCheck(config, options)];
 }
 
 /**

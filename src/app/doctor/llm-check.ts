@@ -1,0 +1,135 @@
+/** @module The doctor's LLM check: does the endpoint list the model, and answer one small call with it? */
+import Groq from "groq-sdk";
+import { type LimitDialect, reportFromHeaders } from "../../adapters/llm/budget/limits-report.ts";
+import { createGroqClient } from "../../adapters/llm/calls/groq-client.ts";
+import { reasoningOf } from "../../adapters/llm/models/model-table.ts";
+import { readModelListing } from "../../adapters/llm/models/model-list.ts";
+import { unavailableModelAdvice } from "../../adapters/llm/models/model-unavailable.ts";
+import { reasoningParams } from "../../adapters/llm/models/reasoning.ts";
+import type { Config } from "../config/config.ts";
+import type { Cell, CheckResult, DoctorCheck } from "./report.ts";
+
+const COLUMNS = [
+  { key: "endpoint", label: "ENDPOINT" },
+  { key: "model", label: "MODEL" },
+  { key: "listed", label: "LISTED" },
+  { key: "context", label: "CONTEXT" },
+  { key: "call", label: "CALL" },
+  { key: "limits", label: "LIMITS" },
+] as const;
+
+const TIMEOUT_MS = 20_000;
+
+/**
+ * Asks the configured endpoint for its models and sends it one small call with the configured model (the reasoning
+ * settings the service sends included). It passes when the call is answered; without a key, the offline engine
+ * answers and there is nothing to ask. The endpoint is named by host and path, never with credentials.
+ *
+ * @param options.fetch replaces the endpoint's fetch (tests)
+ */
+export function llmCheck(config: Config, options: { fetch?: typeof fetch } = {}): DoctorCheck {
+  return {
+    name: "llm",
+    async run(): Promise<CheckResult> {
+      const { apiKey, baseUrl, model, dialect, reasoningEffort } = config.llmApi;
+      const endpoint = endpointName(baseUrl);
+      if (!apiKey) {
+        return result([{
+          endpoint: "-",
+          model: "offline engine",
+          listed: null,
+          context: null,
+          call: null,
+          limits: null,
+        }], {
+          ok: true,
+          summary: "No LLM_API_KEY (or GROQ_API_KEY): the offline engine answers, no model is asked",
+          advice: [],
+        });
+      }
+      const listing = await readModelListing({ apiKey, baseUrl, model, timeoutMs: TIMEOUT_MS, fetch: options.fetch });
+      const client = createGroqClient({ apiKey, baseUrl, timeoutMs: TIMEOUT_MS, fetch: options.fetch });
+      const call = await oneCall(
+        client,
+        model,
+        reasoningParams(reasoningOf(model), reasoningEffort, dialect === "groq"),
+      );
+      const row: Record<string, Cell> = {
+        endpoint,
+        model,
+        listed: listing.listed === undefined ? "unknown" : listing.listed ? "yes" : "no",
+        context: listing.listed === true ? listing.contextTokens ?? "not stated" : null,
+        call: call.outcome,
+        limits: call.headers ? statedLimits(call.headers, dialect) : null,
+      };
+      const advice = call.ok ? [] : [call.advice];
+      if (call.ok && listing.listed === false) advice.push(unavailableModelAdvice(model));
+      return result([row], {
+        ok: call.ok,
+        summary: call.ok
+          ? `${endpoint} answers with ${model}`
+          : `${endpoint} did not answer with ${model}: ${call.outcome}`,
+        advice,
+      });
+    },
+  };
+}
+
+function result(
+  rows: Record<string, Cell>[],
+  verdict: { ok: boolean; summary: string; advice: string[] },
+): CheckResult {
+  return { name: "llm", title: "LLM endpoint", columns: COLUMNS, rows, ...verdict };
+}
+
+/** One small call, as the service sends them: how it ended, and the limits its answer stated. */
+async function oneCall(
+  client: Groq,
+  model: string,
+  reasoning: object,
+): Promise<{ ok: boolean; outcome: string; headers?: Headers; advice: string }> {
+  try {
+    const { response } = await client.chat.completions.create({
+      model,
+      messages: [{ role: "user", content: "Reply with the single word OK." }],
+      max_tokens: 600,
+      ...reasoning,
+    }).withResponse();
+    return { ok: true, outcome: "ok", headers: response.headers, advice: "" };
+  } catch (error) {
+    if (!(error instanceof Groq.APIError) || error.status === undefined) {
+      return { ok: false, outcome: "unreachable", advice: "Check LLM_BASE_URL: the endpoint did not answer" };
+    }
+    const text = `${error.message}`;
+    if (error.status === 404 || /model_not_found|model_decommissioned/.test(text)) {
+      return { ok: false, outcome: `HTTP ${error.status}: model not served`, advice: unavailableModelAdvice(model) };
+    }
+    if (error.status === 401 || error.status === 403) {
+      return { ok: false, outcome: `HTTP ${error.status}`, advice: "The endpoint refused the key: check LLM_API_KEY" };
+    }
+    if (error.status === 429) {
+      return { ok: false, outcome: "HTTP 429", advice: "The provider's rate limit is spent: wait, or raise the plan" };
+    }
+    return { ok: false, outcome: `HTTP ${error.status}`, advice: `The endpoint answered HTTP ${error.status}` };
+  }
+}
+
+/** @returns the limits an answer stated, in a few words (none: an endpoint that states none) */
+function statedLimits(headers: Headers, dialect: LimitDialect): string {
+  const report = reportFromHeaders(headers, dialect);
+  const parts = [
+    report.tokenLimit === undefined ? "" : `${report.tokenLimit} tokens/min`,
+    report.requestLimit === undefined ? "" : `${report.requestLimit} requests/min`,
+    report.dayRequestLimit === undefined ? "" : `${report.dayRequestLimit} requests/day`,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(", ") : "none stated";
+}
+
+function endpointName(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.host}${url.pathname.replace(/\/+$/, "")}`;
+  } catch {
+    return "(unreadable LLM_BASE_URL)";
+  }
+}
