@@ -48,6 +48,9 @@ describe("POST /chat on Groq's free plan (time scaled by 10)", () => {
       expect(response.status).toBe(200);
       expect(ms).toBeLessThan(12_000);
       expect(refused.map((c) => c.refused)).toEqual([]);
+      // gpt-oss reasons: every call had room for its reasoning besides its answer.
+      expect(sent.map((c) => c.finishReason).filter((reason) => reason !== "stop")).toEqual([]);
+      expect(sent.every((c) => c.reasoningTokens! > 0)).toBe(true);
       expect(sent.some((c) => c.text.includes(cues[0]!.text))).toBe(true);
       expect(sent.some((c) => c.text.includes(cues.at(-1)!.text))).toBe(true);
       expect(line.plan).toBeString();
