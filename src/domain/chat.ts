@@ -43,7 +43,7 @@ export interface GeneratedAnswer {
   speech?: SpeechFacts;
 }
 
-/** How a request was served, for logs and Server-Timing. */
+/** How a request was served: its response, the answer behind it, and who made that answer. */
 export interface ChatOutcome {
   response: ChatResponse;
   answer: GeneratedAnswer;

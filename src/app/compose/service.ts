@@ -42,7 +42,7 @@ export type { ServiceIo } from "./io.ts";
 
 /**
  * The composition root: the only place adapters are built (through the
- * compose-* files, one per area).
+ * other files of this folder, one per area).
  *
  * @param config the validated settings
  * @param io the outside world, swappable in tests
