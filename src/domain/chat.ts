@@ -94,6 +94,13 @@ export interface ChatService {
   answer(request: ChatRequest, options?: AnswerOptions): Promise<ChatOutcome>;
 }
 
+/** One caller asking: its request, how it waits, and its account (kept across its tries). */
+interface Asking {
+  request: ChatRequest;
+  options: AnswerOptions;
+  account: Account;
+}
+
 /** A generation's work as the caller that runs it started it: whoever joins it shares it as it is. */
 interface Work {
   /** The answer's key (see {@link answerKey}). */
@@ -122,10 +129,11 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   const generations = new Generations();
 
   /** One try at the answer: from the cache, else from a generation shared by equal requests. */
-  async function answerOnce(request: ChatRequest, options: AnswerOptions, account: Account): Promise<ChatOutcome> {
+  async function answerOnce(asking: Asking): Promise<ChatOutcome> {
+    const { request, account } = asking;
     const key = answerKey(request);
     const cached = await deps.answers.get(key);
-    if (!cached) return await answerShared(key, request, options, account);
+    if (!cached) return await answerShared(key, asking);
     deps.onLookup?.("hit");
     if (account.checked) await account.admit(cached.videoDuration);
     return outcome(request, cached, "hit");
@@ -135,12 +143,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
    * Joins the generation of `key` in flight (here, or on another instance through the flights), else runs it; the
    * caller's account is admitted to the video's minutes before the answer is handed over.
    */
-  async function answerShared(
-    key: string,
-    request: ChatRequest,
-    options: AnswerOptions,
-    account: Account,
-  ): Promise<ChatOutcome> {
+  async function answerShared(key: string, asking: Asking): Promise<ChatOutcome> {
+    const { request, options, account } = asking;
     const timeoutMs = options.timeoutMs ?? deps.requestTimeoutMs;
     const waiting = deadline(timeoutMs, options.signal);
     const generation = generations.enter(key);
@@ -215,11 +219,11 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
   return {
     answer(request, options = {}) {
-      const account = new Account(options.admit);
+      const asking: Asking = { request, options, account: new Account(options.admit) };
       // Work shared with a caller whose quota refused it failed for that caller only: this one tries again.
       const attempt = (tries: number): Promise<ChatOutcome> =>
-        answerOnce(request, options, account).catch((error) => {
-          if (tries >= TRIES_AFTER_FOREIGN_REFUSAL || !account.foreign(error)) throw error;
+        answerOnce(asking).catch((error) => {
+          if (tries >= TRIES_AFTER_FOREIGN_REFUSAL || !asking.account.foreign(error)) throw error;
           return attempt(tries + 1);
         });
       return attempt(1);
