@@ -37,7 +37,7 @@ const has = (part: Stage): boolean => level >= STAGES.indexOf(part);
 const config = loadConfig(process.env);
 const io = { logger: silentLogger };
 const state = await composeState(config, io);
-const chat = composeChat(config, io, state, composeWriter(config, io));
+const chat = composeChat(config, io, { state, writer: composeWriter(config, io) });
 const HEADERS = { "content-type": "application/json; charset=utf-8" };
 // The stages before `answer` send the answer the last stage would send, fetched once here.
 const fixed = JSON.stringify((await chat.answer(createChatRequest({ url: "https://youtu.be/GJLlxj_dtq8" }))).response);

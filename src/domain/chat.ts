@@ -6,20 +6,22 @@ import { deadline, withDeadline } from "./deadline.ts";
 import { linkSignals } from "./linked-signal.ts";
 import { type AnswerListener, type Generation, Generations } from "./generation.ts";
 import type {
+  Answer,
   AnswerUsage,
   AnswerWriter,
   Cache,
   CacheLookup,
+  FlightEvents,
   SharedFlight,
   TranscriptSource,
   WorkGate,
   WorkRole,
 } from "./ports.ts";
 import { readIntent } from "./reading/intent.ts";
-import { lastCueEnd, type SpeechFacts, type TranscriptQuery } from "./transcript.ts";
+import { lastCueEnd, type SpeechFacts, type Transcript, type WorkObserver } from "./transcript.ts";
 import { Account, type Spent, TRIES_AFTER_FOREIGN_REFUSAL } from "./usage/account.ts";
 
-/** The response body of spec §2.2. */
+/** The response body of `POST /chat`. */
 export interface ChatResponse {
   url: string;
   model: string;
@@ -41,7 +43,7 @@ export interface GeneratedAnswer {
   speech?: SpeechFacts;
 }
 
-/** How a request was served, for logs and Server-Timing. */
+/** How a request was served: its response, the answer behind it, and who made that answer. */
 export interface ChatOutcome {
   response: ChatResponse;
   answer: GeneratedAnswer;
@@ -76,13 +78,8 @@ export interface AnswerOptions {
   listener?: AnswerListener;
   /** The caller's time limit; `requestTimeoutMs` by default. A generation it starts gets the same limit. */
   timeoutMs?: number;
-  /**
-   * Told the YouTube egress route of each try of a transcript fetch this caller's work makes, and the tries before it
-   * (request log).
-   */
-  onRoute?: (route: string, retries: number) => void;
-  /** Told which YouTube client served each try of that fetch, and what each client answered (request log). */
-  onClients?: TranscriptQuery["onClients"];
+  /** Told what the adapters do upstream for the work this caller runs (its log line); work it joins tells nothing. */
+  observer?: WorkObserver;
   /**
    * The caller's quota check for the video's minutes (whole, at least 1), awaited before work is spent on the
    * answer: before the model is asked (once the transcript gives the length), or before a cached or shared
@@ -91,17 +88,38 @@ export interface AnswerOptions {
   admit?: (minutes: number) => Promise<void>;
 }
 
-/** One caller's hooks into the work it may do for others too: what it is told of its fetch, and its account. */
-interface Caller {
-  onRoute?: AnswerOptions["onRoute"];
-  onClients?: AnswerOptions["onClients"];
-  account: Account;
-}
-
 /** The use case: answers one chat request about a video. */
 export interface ChatService {
   /** @throws {AppError} for every failure the caller is told about */
   answer(request: ChatRequest, options?: AnswerOptions): Promise<ChatOutcome>;
+}
+
+/** One caller asking: its request, how it waits, and its account (kept across its tries). */
+interface Asking {
+  request: ChatRequest;
+  options: AnswerOptions;
+  account: Account;
+}
+
+/** A generation's work as the caller that runs it started it: whoever joins it shares it as it is. */
+interface Work {
+  /** The answer's key (see {@link answerKey}). */
+  key: string;
+  request: ChatRequest;
+  generation: Generation;
+  /** The running caller's time limit. */
+  timeoutMs: number;
+  /** The running caller follows the answer as it is written: the model is asked to stream. */
+  streamed: boolean;
+  observer?: WorkObserver;
+  /** The running caller's account: admitted to the video's minutes once they are known, told what the work spent. */
+  account: Account;
+}
+
+/** Where the work must stop: its signal aborts at its time limit or once no caller waits; its deadline in epoch ms. */
+interface Bounds {
+  signal: AbortSignal;
+  deadline: number;
 }
 
 /** @returns the use case wired to its ports */
@@ -110,71 +128,85 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   const now = deps.now ?? (() => performance.now());
   const generations = new Generations();
 
-  /** A generation stops at its time limit, or as soon as none of its callers waits any more. */
-  async function generate(
-    request: ChatRequest,
-    generation: Generation,
-    timeoutMs: number,
-    streamed: boolean,
-    caller: Caller,
-  ): Promise<GeneratedAnswer> {
-    const linked = linkSignals([generation.signal], { ms: timeoutMs });
-    const { signal } = linked;
-    const deadline = Date.now() + timeoutMs;
-    const work = deps.gate.run(() => fetchAndWrite(request, signal, deadline, generation, streamed, caller));
+  /** One try at the answer: from the cache, else from a generation shared by equal requests. */
+  async function answerOnce(asking: Asking): Promise<ChatOutcome> {
+    const { request, account } = asking;
+    const key = answerKey(request);
+    const cached = await deps.answers.get(key);
+    if (!cached) return await answerShared(key, asking);
+    deps.onLookup?.("hit");
+    if (account.checked) await account.admit(cached.videoDuration);
+    return outcome(request, cached, "hit");
+  }
+
+  /**
+   * Joins the generation of `key` in flight (here, or on another instance through the flights), else runs it; the
+   * caller's account is admitted to the video's minutes before the answer is handed over.
+   */
+  async function answerShared(key: string, asking: Asking): Promise<ChatOutcome> {
+    const { request, options, account } = asking;
+    const timeoutMs = options.timeoutMs ?? deps.requestTimeoutMs;
+    const waiting = deadline(timeoutMs, options.signal);
+    const generation = generations.enter(key);
+    const leave = generation.join(options.listener);
+    const streamed = options.listener !== undefined;
+    const work: Work = { key, request, generation, timeoutMs, streamed, observer: options.observer, account };
     try {
-      return await withDeadline(work, signal, timeoutMs);
+      const { value, role } = await flights.run(`answer:${key}`, () => generateOnce(work), {
+        signal: waiting.signal,
+        events: flightEvents(generation, streamed),
+      });
+      if (account.checked) await account.admit(value.videoDuration);
+      const cache = role === "owner" ? "miss" : "shared";
+      deps.onLookup?.(cache);
+      const spent = role === "owner" ? account.spent : undefined;
+      return { ...outcome(request, value, cache), work: role, ...(spent && { spent }) };
+    } catch (error) {
+      // A lookup whose generation failed is counted too, as a miss.
+      deps.onLookup?.("miss");
+      throw error;
+    } finally {
+      waiting.clear();
+      leave();
+      // Work that runs elsewhere (another instance) never settles it here.
+      if (generation.idle) generations.forget(key, generation);
+    }
+  }
+
+  /** Generates and caches; looks again first, as another instance may have just finished. */
+  async function generateOnce(work: Work): Promise<GeneratedAnswer> {
+    try {
+      const finished = await deps.answers.get(work.key);
+      if (finished) return finished;
+      const fresh = await generate(work);
+      await deps.answers.set(work.key, fresh, deps.answerTtlMs);
+      return fresh;
+    } finally {
+      work.generation.settle();
+      generations.forget(work.key, work.generation);
+    }
+  }
+
+  /** A generation stops at its time limit, or as soon as none of its callers waits any more. */
+  async function generate(work: Work): Promise<GeneratedAnswer> {
+    const linked = linkSignals([work.generation.signal], { ms: work.timeoutMs });
+    const bounds: Bounds = { signal: linked.signal, deadline: Date.now() + work.timeoutMs };
+    try {
+      return await withDeadline(deps.gate.run(() => fetchAndWrite(work, bounds)), bounds.signal, work.timeoutMs);
     } finally {
       linked.dispose();
     }
   }
 
-  async function fetchAndWrite(
-    request: ChatRequest,
-    signal: AbortSignal,
-    deadline: number,
-    generation: Generation,
-    streamed: boolean,
-    caller: Caller,
-  ): Promise<GeneratedAnswer> {
-    generation.events.progress({ stage: "transcript" });
+  /** The transcript, the caller admitted to the video's minutes, then the answer. */
+  async function fetchAndWrite(work: Work, bounds: Bounds): Promise<GeneratedAnswer> {
     const started = now();
-    let transcribed = false;
-    const transcript = await deps.transcripts.fetch(request.videoId, {
-      languages: [request.language],
-      translate: true,
-      signal,
-      deadline,
-      onRoute: caller.onRoute,
-      onClients: caller.onClients,
-      onTranscribing: (done, total) => {
-        transcribed = true;
-        generation.events.progress({ stage: "transcribing", done, total });
-      },
-    });
+    const { transcript, transcribed } = await fetchTranscript(deps.transcripts, work, bounds);
     const fetched = now();
     const videoDuration = describeDuration(transcript.durationSeconds, lastCueEnd(transcript.cues));
-    if (caller.account.checked) await caller.account.admit(videoDuration);
-    const answer = await deps.writer.write({
-      transcript,
-      prompt: request.prompt,
-      // Read with the transcript: a question about what the video says all along is about the whole video.
-      intent: readIntent(request.prompt, transcript.cues),
-      language: request.language,
-      outputFormat: request.outputFormat,
-      signal,
-      deadline,
-      // The model is asked to stream only for a streamed caller; joiners of another caller's work get the text at its
-      // end.
-      events: streamed ? generation.events : undefined,
-    });
-    const sent = generation.streamed();
-    if (answer.text.startsWith(sent)) generation.events.delta(answer.text.slice(sent.length));
-    caller.account.spent = {
-      inputTokens: answer.usage?.inputTokens ?? 0,
-      outputTokens: answer.usage?.outputTokens ?? 0,
-      audioSeconds: transcribed ? transcript.speech?.audioSeconds ?? 0 : 0,
-    };
+    if (work.account.checked) await work.account.admit(videoDuration);
+    const answer = await writeAnswer(deps.writer, work, transcript, bounds);
+    work.account.spent = spentOn(answer, transcribed ? transcript.speech : undefined);
     return {
       output: answer.text,
       videoDuration,
@@ -185,83 +217,84 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     };
   }
 
-  /** Generates and caches; looks again first, as another instance may have just finished. */
-  async function generateOnce(
-    key: string,
-    request: ChatRequest,
-    generation: Generation,
-    timeoutMs: number,
-    streamed: boolean,
-    caller: Caller,
-  ): Promise<GeneratedAnswer> {
-    try {
-      const finished = await deps.answers.get(key);
-      if (finished) return finished;
-      const fresh = await generate(request, generation, timeoutMs, streamed, caller);
-      await deps.answers.set(key, fresh, deps.answerTtlMs);
-      return fresh;
-    } finally {
-      generation.settle();
-      generations.forget(key, generation);
-    }
-  }
-
-  // One try at the answer; the caller's account is admitted to its minutes before the answer is handed over.
-  const once = {
-    async answer(request: ChatRequest, options: AnswerOptions, account: Account): Promise<ChatOutcome> {
-      const key = answerKey(request);
-      const cached = await deps.answers.get(key);
-      if (cached) {
-        deps.onLookup?.("hit");
-        if (account.checked) await account.admit(cached.videoDuration);
-        return outcome(request, cached, "hit");
-      }
-      const timeoutMs = options.timeoutMs ?? deps.requestTimeoutMs;
-      const caller = deadline(timeoutMs, options.signal);
-      const generation = generations.enter(key);
-      const leave = generation.join(options.listener);
-      try {
-        const own = { onRoute: options.onRoute, onClients: options.onClients, account };
-        const work = () => generateOnce(key, request, generation, timeoutMs, options.listener !== undefined, own);
-        // Another instance's events are followed only for a streamed caller (the first one decides, as for the model's
-        // stream).
-        const events = {
-          publish: generation.relay.publish,
-          listen: options.listener ? generation.relay.listen : undefined,
-        };
-        const { value, role } = await flights.run(`answer:${key}`, work, { signal: caller.signal, events });
-        if (account.checked) await account.admit(value.videoDuration);
-        deps.onLookup?.(role === "owner" ? "miss" : "shared");
-        const spent = role === "owner" ? account.spent : undefined;
-        return {
-          ...outcome(request, value, role === "owner" ? "miss" : "shared"),
-          work: role,
-          ...(spent && { spent }),
-        };
-      } catch (error) {
-        // A lookup whose generation failed is counted too, as a miss.
-        deps.onLookup?.("miss");
-        throw error;
-      } finally {
-        caller.clear();
-        leave();
-        // Work that runs elsewhere (another instance) never settles it here.
-        if (generation.idle) generations.forget(key, generation);
-      }
-    },
-  };
-
   return {
     answer(request, options = {}) {
-      const account = new Account(options.admit);
+      const asking: Asking = { request, options, account: new Account(options.admit) };
       // Work shared with a caller whose quota refused it failed for that caller only: this one tries again.
       const attempt = (tries: number): Promise<ChatOutcome> =>
-        once.answer(request, options, account).catch((error) => {
-          if (tries >= TRIES_AFTER_FOREIGN_REFUSAL || !account.foreign(error)) throw error;
+        answerOnce(asking).catch((error) => {
+          if (tries >= TRIES_AFTER_FOREIGN_REFUSAL || !asking.account.foreign(error)) throw error;
           return attempt(tries + 1);
         });
       return attempt(1);
     },
+  };
+}
+
+/**
+ * How the flights relay a generation's events between instances. Another instance's events are followed only for a
+ * streamed caller (the first caller decides, as for the model's stream).
+ */
+function flightEvents(generation: Generation, streamed: boolean): FlightEvents {
+  return { publish: generation.relay.publish, listen: streamed ? generation.relay.listen : undefined };
+}
+
+/**
+ * The request's transcript (a translation into its language when no track is in it), its progress told to the
+ * generation's callers.
+ *
+ * @returns the transcript, and whether it was transcribed from the audio for this work (not found cached)
+ */
+async function fetchTranscript(
+  source: TranscriptSource,
+  work: Work,
+  bounds: Bounds,
+): Promise<{ transcript: Transcript; transcribed: boolean }> {
+  const { request, generation } = work;
+  generation.events.progress({ stage: "transcript" });
+  let transcribed = false;
+  const transcript = await source.fetch(request.videoId, {
+    languages: [request.language],
+    translate: true,
+    signal: bounds.signal,
+    deadline: bounds.deadline,
+    observer: work.observer,
+    onTranscribing: (done, total) => {
+      transcribed = true;
+      generation.events.progress({ stage: "transcribing", done, total });
+    },
+  });
+  return { transcript, transcribed };
+}
+
+/** The answer from the transcript; what the writer did not stream of it goes to the callers at its end. */
+async function writeAnswer(writer: AnswerWriter, work: Work, transcript: Transcript, bounds: Bounds): Promise<Answer> {
+  const { request, generation } = work;
+  const answer = await writer.write({
+    transcript,
+    prompt: request.prompt,
+    // Read with the transcript: a question about what the video says all along is about the whole video.
+    intent: readIntent(request.prompt, transcript.cues),
+    language: request.language,
+    outputFormat: request.outputFormat,
+    signal: bounds.signal,
+    deadline: bounds.deadline,
+    // The model is asked to stream only for a streamed caller; joiners of another caller's work get the text at its
+    // end.
+    events: work.streamed ? generation.events : undefined,
+    observer: work.observer,
+  });
+  const sent = generation.streamed();
+  if (answer.text.startsWith(sent)) generation.events.delta(answer.text.slice(sent.length));
+  return answer;
+}
+
+/** What the work spent upstream: the answer's tokens, and the audio transcribed for it. */
+function spentOn(answer: Answer, transcribed: SpeechFacts | undefined): Spent {
+  return {
+    inputTokens: answer.usage?.inputTokens ?? 0,
+    outputTokens: answer.usage?.outputTokens ?? 0,
+    audioSeconds: transcribed?.audioSeconds ?? 0,
   };
 }
 

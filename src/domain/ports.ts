@@ -1,7 +1,7 @@
 /** @module The ports of the domain: transcript source, answer writer, keys, cache, rate limits and shared work. */
 import type { Language, OutputFormat } from "./chat-request.ts";
 import type { Intent } from "./reading/intent.ts";
-import type { Transcript, TranscriptQuery } from "./transcript.ts";
+import type { Transcript, TranscriptQuery, WorkObserver } from "./transcript.ts";
 
 /** Where transcripts come from (YouTube in production). */
 export interface TranscriptSource {
@@ -24,6 +24,8 @@ export interface AnswerSpec {
   deadline?: number;
   /** Told of the work's progress and of the answer as it is written; set only for a streamed request. */
   events?: AnswerEvents;
+  /** Told what the writer itself sent upstream (the offline engine's second reading of the video). */
+  observer?: WorkObserver;
 }
 
 /** Where the work is, for a streamed answer: the transcript, parts read out of a total, the final answer. */
@@ -45,7 +47,7 @@ export interface AnswerEvents {
   delta(text: string): void;
 }
 
-/** Token counts of one answer, for logs. */
+/** What one answer cost and how it was written: its model calls and tokens, and how it read the transcript. */
 export interface AnswerUsage {
   calls: number;
   inputTokens: number;
@@ -58,8 +60,6 @@ export interface AnswerUsage {
   coverage?: number;
   /** Time the answer's LLM calls waited for their share of the provider's budget, summed (ms). */
   budgetWaitMs?: number;
-  /** Requests the writer itself sent to YouTube (the offline engine's second reading of the video). */
-  youtubeRequests?: number;
 }
 
 export interface Answer {

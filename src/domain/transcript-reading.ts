@@ -4,7 +4,7 @@ import { describeDuration } from "./duration.ts";
 import { isAppError } from "./errors.ts";
 import { linkSignals } from "./linked-signal.ts";
 import type { AnswerProgress, TranscriptSource, WorkGate } from "./ports.ts";
-import { lastCueEnd, type Transcript, type TranscriptQuery } from "./transcript.ts";
+import { lastCueEnd, type Transcript, type TranscriptQuery, type WorkObserver } from "./transcript.ts";
 
 /** How the transcript was made: captions written by people, YouTube's automatic captions, or our speech-to-text. */
 export type TrackKind = "manual" | "automatic" | "speech-to-text";
@@ -41,8 +41,8 @@ export interface ReadOptions {
   timeoutMs?: number;
   /** Told the work's steps: the transcript, and the pieces of a speech transcription. */
   onProgress?: (progress: AnswerProgress) => void;
-  /** Told the YouTube egress route of each try and the tries before it (request log). */
-  onRoute?: (route: string, retries: number) => void;
+  /** Told what the adapters do upstream for the fetch, when this caller runs it (its log line). */
+  observer?: WorkObserver;
 }
 
 /** The use case: reads one video's transcript. */
@@ -73,7 +73,7 @@ export function createTranscriptReader(
             : { languages: [], translate: false }),
           signal: linked.signal,
           deadline: Date.now() + timeoutMs,
-          onRoute: options.onRoute,
+          observer: options.observer,
           onTranscribing: (done, total) => options.onProgress?.({ stage: "transcribing", done, total }),
         };
         const fetched = deps.gate.run(() => deps.transcripts.fetch(request.videoId, query));

@@ -1,4 +1,4 @@
-/** @module The transcript model: cues, transcript facts, fetch options and timestamp formatting. */
+/** @module The transcript model: cues, transcript facts, fetch options, the work observer, timestamp formatting. */
 import type { Language } from "./chat-request.ts";
 
 /** One caption line; times in seconds. */
@@ -47,31 +47,39 @@ export interface TranscriptQuery {
    * such as `de`); the source falls back to the video's default track.
    */
   languages: readonly (Language | string)[];
-  /** Whether a YouTube translation into `languages[0]` is wanted when no track matches. */
+  /** Whether a translation into `languages[0]` (the source's own) is wanted when no track matches. */
   translate: boolean;
   signal?: AbortSignal;
   /** When the caller stops waiting (ms since the epoch): a blocked fetch is not tried again after it. */
   deadline?: number;
   /**
-   * Another reading of a video whose transcript was just fetched: the source
-   * may reuse what it read about the video moments ago (its track list), so
-   * that only the caption track itself is requested.
+   * Another reading of a video read moments ago (in another language): the source may reuse what it learnt about the
+   * video then, so that only the transcript itself is requested.
    */
-  reusePlayer?: boolean;
-  /** Told the egress route (`direct` or `host:port`) of each try and how many tries came before it (request log). */
-  onRoute?: (route: string, retries: number) => void;
-  /**
-   * Told, at the end of each try, which YouTube client identity served it (undefined: none did) and what each client
-   * asked answered, by name (`retired`, `ok`, ...) (request log).
-   */
-  onClients?: (served: string | undefined, answers: Readonly<Record<string, string>>) => void;
-  /** Called for each request sent to YouTube for this fetch (none when it is served from the cache or shared). */
-  countRequest?: () => void;
+  rereading?: boolean;
+  /** Told what the source did upstream for this fetch; a fetch served from the cache, or shared, tells nothing. */
+  observer?: WorkObserver;
   /**
    * Told of a speech transcription's progress: pieces transcribed out of a total (a transcription that cannot end by
    * `deadline` is refused at once).
    */
   onTranscribing?: (done: number, total: number) => void;
+}
+
+/**
+ * Told what the adapters did upstream for one caller's work, for that caller's log line. The domain hands it to the
+ * work the caller runs and never reads what it is told; work the caller joins, or finds cached, tells it nothing. An
+ * adapter calls only the hooks the observer has (unbound).
+ */
+export interface WorkObserver {
+  /** A try left by `route` (`direct` or `host:port`) after `retries` tries that met a block. */
+  route?: (route: string, retries: number) => void;
+  /** At a try's end: the client identity that served it (none: none did), and what each one asked answered. */
+  clients?: (served: string | undefined, answers: Readonly<Record<string, string>>) => void;
+  /** One request sent upstream. */
+  request?: () => void;
+  /** Requests the answer's writer sent upstream itself, beyond the transcript it was given (0: none). */
+  writerRequests?: (count: number) => void;
 }
 
 /** @returns end of the last cue in seconds, or undefined for an empty transcript */

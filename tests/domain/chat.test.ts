@@ -100,6 +100,30 @@ describe("ChatService.answer()", () => {
     expect(outcomes.filter((o) => o.cache === "shared").length).toBe(4);
   });
 
+  test("hands the observer of the caller that runs the work to the transcript fetch and the writer; a joiner's to none", async () => {
+    const transcripts = new FakeTranscripts();
+    transcripts.delayMs = 20;
+    const writer = new FakeWriter();
+    const chat = createChatService({
+      transcripts,
+      writer,
+      answers: noCache,
+      answerTtlMs: 0,
+      gate: openGate,
+      requestTimeoutMs: 1000,
+    });
+    const [owner, joiner] = [{}, {}];
+    const outcomes = await Promise.all([
+      chat.answer(request({ prompt: "same" }), { observer: owner }),
+      chat.answer(request({ prompt: "same" }), { observer: joiner }),
+    ]);
+    expect(outcomes.map((o) => o.work)).toEqual(["owner", "local"]);
+    expect(transcripts.calls.map((call) => call.query.observer)).toEqual([owner]);
+    expect(transcripts.calls[0]!.query.observer).toBe(owner);
+    expect(writer.specs.map((spec) => spec.observer)).toEqual([owner]);
+    expect(writer.specs[0]!.observer).toBe(owner);
+  });
+
   test("stops work that outlasts the request time limit with upstream_timeout", async () => {
     const transcripts = new FakeTranscripts();
     transcripts.delayMs = 500;

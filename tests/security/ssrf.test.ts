@@ -149,11 +149,9 @@ describe("no SSRF (every URL the transcript source fetches)", () => {
       requested.push(input instanceof Request ? input.url : String(input));
       return fetch(input, init);
     }) as typeof fetch;
-    const source = composeTranscriptSource(
-      config,
-      { logger: silentLogger, fetch: spy },
-      createMemoryCache<Transcript>({ maxEntries: 10 }),
-    );
+    const source = composeTranscriptSource(config, { logger: silentLogger, fetch: spy }, {
+      transcriptCache: createMemoryCache<Transcript>({ maxEntries: 10 }),
+    });
     const scenarios: [string, () => void][] = [
       ...Object.entries(canaryUrls(canary)).map((
         [name, rewrite],

@@ -43,9 +43,10 @@ export function createOfflineAnswerWriter(options: { readings?: TranscriptSource
       }
       if (picked.length === 0) picked = centralPassages(cues, spec.intent === "detail" ? 3 : 10);
       const note = primary(spec.transcript.language) === spec.language ? [] : [phrases.otherLanguage];
+      spec.observer?.writerRequests?.(youtubeRequests);
       return {
         text: render([...note, intro], picked, spec.outputFormat),
-        usage: { calls: 0, inputTokens: 0, outputTokens: 0, intent: spec.intent, youtubeRequests },
+        usage: { calls: 0, inputTokens: 0, outputTokens: 0, intent: spec.intent },
       };
     },
   };

@@ -58,8 +58,8 @@ export async function fetchOtherReading(
       languages: [language],
       translate: true,
       signal: ask.signal,
-      reusePlayer: true,
-      countRequest: () => (youtubeRequests += 1),
+      rereading: true,
+      observer: { request: () => (youtubeRequests += 1) },
     });
     return primary(transcript.language) === primary(quoted.language)
       ? { youtubeRequests }

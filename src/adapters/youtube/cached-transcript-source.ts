@@ -42,16 +42,14 @@ export function createCachedTranscriptSource(options: CachedTranscriptOptions): 
     if (finished) return finished;
     const heard = options.speech ? await options.cache.get(speechKey(videoId)).catch(() => undefined) : undefined;
     if (heard) return heard;
-    // The owner's counter sees the requests; callers sharing the fetch or served from the cache made none.
-    const { languages, translate, reusePlayer, countRequest, deadline, onRoute, onClients, onTranscribing } = query;
+    // The owner's observer is told of the work; callers sharing the fetch or served from the cache made none.
+    const { languages, translate, rereading, deadline, observer, onTranscribing } = query;
     const fresh = await options.source.fetch(videoId, {
       languages,
       translate,
-      reusePlayer,
-      countRequest,
+      rereading,
       deadline,
-      onRoute,
-      onClients,
+      observer,
       onTranscribing,
     });
     await options.cache.set(key, fresh, options.ttlMs).catch(() => {});

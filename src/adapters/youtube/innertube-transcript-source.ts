@@ -26,7 +26,7 @@ export interface InnertubeOptions {
   /** Proxy-aware on the server; defaults to the global `fetch`. */
   fetch?: typeof fetch;
   /**
-   * How long a player response may serve a `reusePlayer` fetch (10 minutes by
+   * How long a player response may serve a `rereading` fetch (10 minutes by
    * default: long enough for a question soon after a summary of the same
    * video, far inside the hours its caption URLs stay valid).
    */
@@ -51,7 +51,7 @@ const DEFAULT_CLIENTS: InnertubeClient[] = innertubeClients([{ name: "ANDROID", 
  * format (times in seconds; caption-fetch.ts: a translation YouTube refuses with
  * 429 is asked again as its web player asks, else read in the original language).
  *
- * A fetch marked `reusePlayer` (a second reading of a video, in another
+ * A fetch marked `rereading` (a second reading of a video, in another
  * language) reuses the player response read for that video in the last
  * `playerReuseMs`, so it costs only its caption request.
  *
@@ -59,7 +59,7 @@ const DEFAULT_CLIENTS: InnertubeClient[] = innertubeClients([{ name: "ANDROID", 
  * are, in order, and the first that lists the same track ungated serves it:
  * never another track than the choice rules picked from the first answer.
  *
- * The query's `onClients` is told, at the end of each try, which client served it and what each client answered.
+ * The query's observer is told, at the end of each try, which client served it and what each client answered.
  *
  * @param options origin, clients, time limit and fetch
  * @returns the transcript source
@@ -114,7 +114,7 @@ export function createInnertubeReader(options: Omit<InnertubeOptions, "timeoutMs
 
   async function readOnce(at: SessionContext, query: TranscriptQuery): Promise<Transcript> {
     const { videoId } = at;
-    const reused = query.reusePlayer ? recent.get(videoId) : undefined;
+    const reused = query.rereading ? recent.get(videoId) : undefined;
     const first = reused ?? (await sessions.session(at));
     if (!reused) recent.set(videoId, first);
     const chosen = chooseTrack(first.info, query.languages, query.translate);
@@ -148,12 +148,12 @@ export function createInnertubeReader(options: Omit<InnertubeOptions, "timeoutMs
   }
 
   return async (routed, videoId, query) => {
-    const transport = countingTransport(routed, query.countRequest);
+    const transport = countingTransport(routed, query.observer?.request);
     const trail = new ClientTrail(options.health);
     try {
       return await readOnce({ transport, videoId, trail, signal: query.signal }, query);
     } finally {
-      query.onClients?.(trail.served, trail.answers);
+      query.observer?.clients?.(trail.served, trail.answers);
     }
   };
 }

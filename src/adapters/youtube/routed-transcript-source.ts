@@ -54,7 +54,7 @@ export interface RoutedOptions {
  * trial always counts). When every breaker is open the fetch fails at once
  * with `upstream_blocked` and the earliest trial's Retry-After.
  *
- * The query's `onRoute` is told the route and retry count of each try.
+ * The query's observer is told the route and retry count of each try.
  *
  * @returns the source
  */
@@ -102,7 +102,7 @@ export function createRoutedTranscriptSource(options: RoutedOptions): Transcript
           );
         }
         const { route } = chosen;
-        query.onRoute?.(route.label, attempt);
+        query.observer?.route?.(route.label, attempt);
         const connection = route.open();
         tried.add(route);
         try {

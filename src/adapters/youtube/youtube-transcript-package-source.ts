@@ -59,7 +59,7 @@ export async function readWithPackage(
   client: InnertubeClient,
 ): Promise<Transcript> {
   const seen: Observed = { tracks: [] };
-  const hook = observing(presentedAs(transport.hook(query.signal), client), seen, query.countRequest);
+  const hook = observing(presentedAs(transport.hook(query.signal), client), seen, query.observer?.request);
   const items = await fetchInOrder(videoId, query.languages, hook, seen);
   if (seen.format === "broken") {
     throw new AppError(

@@ -15,21 +15,23 @@ import type { Config } from "../config/config.ts";
 import { llmBudgetObserver } from "../metrics/service-metrics.ts";
 import type { ModelCheck } from "./model-check.ts";
 
+/** What the answer writer is built on, besides the configuration and the outside world. */
+export interface WriterParts {
+  /** The cached transcript source, through which the offline engine reads a second track. */
+  transcripts?: TranscriptSource;
+  /** The shared connection, when the LLM budget is shared by instances. */
+  redis?: RedisConnection;
+  /** What start-up learnt of the model (its context window). */
+  model?: ModelCheck;
+}
+
 /**
  * Builds the answer writer: the LLM endpoint when a key is set, else the offline engine.
  *
  * @param io.metrics when set, each LLM attempt and the token budget's state are measured
- * @param transcripts the cached transcript source, through which the offline engine reads a second track
- * @param redis the shared connection, when the LLM budget is shared by instances
- * @param model what start-up learnt of the model (its context window)
  */
-export function composeWriter(
-  config: Config,
-  io: ServiceIo,
-  transcripts?: TranscriptSource,
-  redis?: RedisConnection,
-  model?: ModelCheck,
-): AnswerWriter {
+export function composeWriter(config: Config, io: ServiceIo, parts: WriterParts = {}): AnswerWriter {
+  const { transcripts, redis, model } = parts;
   const api = config.llmApi;
   if (!api.apiKey) return createOfflineAnswerWriter({ readings: transcripts });
   return createGroqAnswerWriter({

@@ -18,13 +18,16 @@ interface DenoHttp {
  * synchronously, so they are hidden only for that one synchronous call.
  *
  * @param proxy the proxy URL, or undefined for `direct`
- * @param fresh whether to leave over new connections (a rotating gateway then
- *   gives a new address): on Bun `keepalive: false` on every request, on Deno
+ * @param fresh whether to leave over new connections (a rotating gateway
+ *   then gives a new address): on Bun `keepalive: false` on every request, on Deno
  *   an HTTP client of its own (its requests share its one pool); otherwise
  *   Bun's shared pool, and on Deno one client to keep
  * @returns the fetch, and `close` to release a Deno client
  */
-export function routeFetch(proxy: string | undefined, fresh: boolean): { fetch: typeof fetch; close(): void } {
+export function routeFetch(
+  proxy: string | undefined,
+  { fresh }: { fresh: boolean },
+): { fetch: typeof fetch; close(): void } {
   const hidden = proxy ? NO_PROXY_VARS : PROXY_VARS;
   const deno = (globalThis as { Deno?: DenoHttp }).Deno;
   if (deno) {

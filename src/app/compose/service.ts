@@ -42,7 +42,7 @@ export type { ServiceIo } from "./io.ts";
 
 /**
  * The composition root: the only place adapters are built (through the
- * compose-* files, one per area).
+ * other files of this folder, one per area).
  *
  * @param config the validated settings
  * @param io the outside world, swappable in tests
@@ -112,23 +112,15 @@ export async function composeMcp(
 
 async function composeCore(config: Config, io: ServiceIo & { onRedisAvailability?: (available: boolean) => void }) {
   const state = await composeState(config, io);
-  const egress = composeYoutubeEgress(
-    config,
-    state.redis ? createRedisRouteStates({ connection: state.redis, fallback: createMemoryRouteStates() }) : undefined,
-    io.fetch,
-  );
-  const transcripts = composeTranscriptSource(
-    config,
-    { ...io, egress },
-    state.transcriptCache,
-    state.flights,
-    state.redis,
-  );
+  const store = state.redis &&
+    createRedisRouteStates({ connection: state.redis, fallback: createMemoryRouteStates() });
+  const egress = composeYoutubeEgress(config, { store, fetch: io.fetch });
+  const transcripts = composeTranscriptSource(config, { ...io, egress }, state);
   const model = config.llmApi.apiKey ? await checkModel(config, io.fetch) : undefined;
   if (model?.warning) io.logger.warn("llm_model_not_listed", { model: config.llmApi.model, advice: model.warning });
-  const writer = composeWriter(config, io, transcripts, state.redis, model);
+  const writer = composeWriter(config, io, { transcripts, redis: state.redis, model });
   const reader = createTranscriptReader({ transcripts, gate: state.gate, requestTimeoutMs: config.requestTimeoutMs });
-  return { state, writer, model, chat: composeChat(config, io, state, writer, transcripts), transcripts: reader };
+  return { state, writer, model, chat: composeChat(config, io, { state, writer, transcripts }), transcripts: reader };
 }
 
 /** The writer's name, and the context window it plans on and where that figure came from. */
@@ -144,22 +136,16 @@ function modelWarnings(model: ModelCheck | undefined): string[] {
 /**
  * The use case on the configured transcript source, writer and state.
  *
- * @param writer the answer writer (built by the caller, which also names it in the banner)
- * @param transcripts the transcript source, when the caller built it (to share it with the writer)
+ * @param parts.writer the answer writer (built by the caller, which also names it in the banner)
+ * @param parts.transcripts the transcript source, when the caller built it (to share it with the writer)
  */
 export function composeChat(
   config: Config,
   io: ServiceIo,
-  state: ServiceState,
-  writer: AnswerWriter,
-  transcripts: TranscriptSource = composeTranscriptSource(
-    config,
-    io,
-    state.transcriptCache,
-    state.flights,
-    state.redis,
-  ),
+  parts: { state: ServiceState; writer: AnswerWriter; transcripts?: TranscriptSource },
 ): ChatService {
+  const { state, writer } = parts;
+  const transcripts = parts.transcripts ?? composeTranscriptSource(config, io, state);
   return createChatService({
     onLookup: io.metrics?.answerLookup,
     transcripts,

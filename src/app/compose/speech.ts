@@ -14,16 +14,16 @@ import type { Config } from "../config/config.ts";
 /**
  * @param config the validated settings (`config.stt` undefined: speech-to-text off)
  * @param io `fetch` for the provider (a loopback fake's in tests) and the metrics
- * @param redis the shared connection, when the budget is shared by instances
- * @param health told what each audio client answered (the per-client gauge)
+ * @param parts.redis the shared connection, when the budget is shared by instances
+ * @param parts.health told what each audio client answered (the per-client gauge)
  * @returns the reader the InnerTube source falls back to, or undefined when off
  */
 export function composeSpeech(
   config: Config,
   io: Pick<ServiceIo, "fetch" | "metrics">,
-  redis?: RedisConnection,
-  health?: ClientHealth,
+  parts: { redis?: RedisConnection; health?: ClientHealth } = {},
 ): SpeechReader | undefined {
+  const { redis, health } = parts;
   const stt = config.stt;
   const api = config.llmApi;
   if (!stt || !api.apiKey) return undefined;

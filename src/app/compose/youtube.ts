@@ -31,25 +31,29 @@ export interface YoutubeEgress {
   breaker: RouteBreaker;
 }
 
+/** How the routes to YouTube are built. */
+export interface EgressOptions {
+  /** Where breaker states live: Redis when configured, else memory. */
+  store?: RouteStateStore;
+  /** Replaces every route's fetch (tests of the composition, the doctor's). */
+  fetch?: typeof fetch;
+  /** A fresh id for a proxy URL's `{session}` placeholder, one per try. */
+  newSession?: () => string;
+}
+
 /**
  * @param config the validated settings
- * @param store where breaker states live (Redis when configured, else memory)
- * @param fetchOverride replaces every route's fetch (tests of the composition)
- * @param newSession a fresh id for a proxy URL's `{session}` placeholder, one per try
  * @returns the configured routes and their breakers
  */
-export function composeYoutubeEgress(
-  config: Config,
-  store?: RouteStateStore,
-  fetchOverride?: typeof fetch,
-  newSession: () => string = () => crypto.randomUUID().replaceAll("-", ""),
-): YoutubeEgress {
+export function composeYoutubeEgress(config: Config, options: EgressOptions = {}): YoutubeEgress {
   const { baseUrl, timeoutMs } = config.youtube;
+  const fetchOverride = options.fetch;
+  const newSession = options.newSession ?? (() => crypto.randomUUID().replaceAll("-", ""));
   const routes = config.youtube.routes.map((entry): EgressRoute => {
     const proxy = entry === "direct" ? undefined : entry;
     const shared = fetchOverride
       ? { fetch: fetchOverride, close() {} }
-      : routeFetch(proxy && withSession(proxy, newSession()), false);
+      : routeFetch(proxy && withSession(proxy, newSession()), { fresh: false });
     return {
       label: routeLabel(entry),
       // A digest of the whole URL: two entries may share host:port with other credentials, which never reach Redis.
@@ -61,7 +65,7 @@ export function composeYoutubeEgress(
         // A `{session}` in the URL gets a new id per try: a gateway with sticky sessions then keeps the try's requests
         // on one address.
         const connection = proxy && !fetchOverride
-          ? routeFetch(withSession(proxy, newSession()), true)
+          ? routeFetch(withSession(proxy, newSession()), { fresh: true })
           : { fetch: shared.fetch, close() {} };
         return {
           transport: createYoutubeTransport({ baseUrl, timeoutMs, fetch: connection.fetch }),
@@ -71,12 +75,22 @@ export function composeYoutubeEgress(
     };
   });
   const breaker = createRouteBreaker({
-    store: store ?? createMemoryRouteStates(),
+    store: options.store ?? createMemoryRouteStates(),
     failures: config.youtube.routeFailures,
     cooldownMs: config.youtube.routeCooldownMs,
     trialLeaseMs: Math.max(4 * timeoutMs, 5_000),
   });
   return { routes, breaker };
+}
+
+/** The shared state a transcript source is built on (a `ServiceState` is one). */
+export interface TranscriptState {
+  /** Where transcripts are kept. */
+  transcriptCache: Cache<Transcript>;
+  /** Where identical fetches in flight are shared (this process only when absent). */
+  flights?: SharedFlight;
+  /** The shared connection, for the speech-to-text budget. */
+  redis?: RedisConnection;
 }
 
 /**
@@ -88,18 +102,14 @@ export function composeYoutubeEgress(
  * @param config the validated settings
  * @param io the outside world; `fetch` replaces every route's fetch in tests; `egress` the routes (made here when
  *    omitted)
- * @param cache where transcripts are kept
- * @param flights where identical fetches in flight are shared (this process only when omitted)
- * @param redis the shared connection, for the speech-to-text budget
+ * @param state the transcript cache, the flights and Redis
  */
 export function composeTranscriptSource(
   config: Config,
   io: ServiceIo & { egress?: YoutubeEgress },
-  cache: Cache<Transcript>,
-  flights?: SharedFlight,
-  redis?: RedisConnection,
+  state: TranscriptState,
 ): TranscriptSource {
-  const egress = io.egress ?? composeYoutubeEgress(config, undefined, io.fetch);
+  const egress = io.egress ?? composeYoutubeEgress(config, { fetch: io.fetch });
   io.metrics?.watchRoutes(() => egress.routes.map((r) => ({ route: r.label, up: egress.breaker.up(r.key) })));
   const clients = innertubeClients(config.youtube.clients);
   const health = createClientHealth([...clients, ...(config.stt?.audioClients ?? [])]);
@@ -109,7 +119,7 @@ export function composeTranscriptSource(
     clients,
     observe: io.metrics?.youtube,
     health,
-    speech: composeSpeech(config, io, redis, health),
+    speech: composeSpeech(config, io, { redis: state.redis, health }),
   });
   // The package presents a client the primary path has not seen retired; with none left it is not asked.
   const withPackage = (transport: YoutubeTransport, videoId: string, query: TranscriptQuery) => {
@@ -131,9 +141,9 @@ export function composeTranscriptSource(
   });
   return createCachedTranscriptSource({
     source,
-    cache,
+    cache: state.transcriptCache,
     ttlMs: config.transcriptCache.ttlMs,
-    flights,
+    flights: state.flights,
     observe: io.metrics?.transcriptLookup,
     speech: config.stt !== undefined,
   });

@@ -32,7 +32,7 @@ export function youtubeCheck(config: Config, options: { videoId: string; fetch?:
   return {
     name: "youtube",
     async run(): Promise<CheckResult> {
-      const egress = composeYoutubeEgress(config, undefined, options.fetch);
+      const egress = composeYoutubeEgress(config, { fetch: options.fetch });
       const clients = [
         ...innertubeClients(config.youtube.clients).map((client) => ({ client, use: "captions" as const })),
         ...innertubeClients(config.youtube.audioClients).map((client) => ({ client, use: "audio" as const })),

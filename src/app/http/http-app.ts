@@ -17,7 +17,7 @@ import { streamChat } from "../stream/chat-stream.ts";
 import type { LiveStreams } from "../stream/live-streams.ts";
 import type { Logger } from "../log/logger.ts";
 import { chooseRequestId } from "./request-id.ts";
-import type { RequestFacts, RequestNotes } from "../log/request-log.ts";
+import { observeWork, type RequestFacts, type RequestNotes } from "../log/request-log.ts";
 import { createCors } from "./cors.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import { quotaHeaders } from "./quota-headers.ts";
@@ -304,11 +304,7 @@ function isChatPath(url: string): boolean {
   return start >= 0 && url.startsWith("/chat", start) && (url.length === start + 5 || url[start + 5] === "?");
 }
 
-/** Notes the YouTube egress route and clients of each try on the request's log line (the last try's stay). */
-function fetchNotes(notes: RequestNotes | undefined, request: Request): Pick<AnswerOptions, "onRoute" | "onClients"> {
-  if (!notes) return {};
-  return {
-    onRoute: (route, retries) => notes.note(request, { youtubeRoute: route, youtubeRetries: retries }),
-    onClients: (served, answers) => notes.note(request, { youtubeClient: served, youtubeClientAnswers: answers }),
-  };
+/** Notes what the adapters report of the request's work on its log line (the last try's route and clients stay). */
+function fetchNotes(notes: RequestNotes | undefined, request: Request): Pick<AnswerOptions, "observer"> {
+  return notes ? { observer: observeWork(notes.of(request)) } : {};
 }

@@ -1,6 +1,6 @@
 /** @module One structured log line per request, with the facts the HTTP app noted while answering it. */
 import type { AnswerUsage, WorkRole } from "../../domain/ports.ts";
-import type { SpeechFacts } from "../../domain/transcript.ts";
+import type { SpeechFacts, WorkObserver } from "../../domain/transcript.ts";
 import type { LogFields, Logger } from "./logger.ts";
 
 /** What the HTTP app learns about a request while answering it, for its log line. */
@@ -28,6 +28,8 @@ export interface RequestFacts {
   youtubeClient?: string;
   /** What each client asked during that try answered, by name (`retired`, `ok`, `blocked`, ...). */
   youtubeClientAnswers?: Readonly<Record<string, string>>;
+  /** Requests the answer's writer sent to YouTube itself (the offline engine's second reading). */
+  extraYoutubeRequests?: number;
   errorCode?: string;
   /** The id the response carries (`x-request-id`), when the app chose it. */
   requestId?: string;
@@ -98,6 +100,26 @@ export function createRequestLog(
   return { notes, wrap };
 }
 
+/**
+ * The observer of the work a request runs: what the adapters report lands on its log line (the last try's route and
+ * clients stay).
+ */
+export function observeWork(facts: RequestFacts): WorkObserver {
+  return {
+    route(route, retries) {
+      facts.youtubeRoute = route;
+      facts.youtubeRetries = retries;
+    },
+    clients(served, answers) {
+      facts.youtubeClient = served;
+      facts.youtubeClientAnswers = answers;
+    },
+    writerRequests(count) {
+      facts.extraYoutubeRequests = count;
+    },
+  };
+}
+
 /** The log line's fields; absent facts are left out rather than logged as null. */
 export function requestFields(
   request: Request,
@@ -134,8 +156,8 @@ export function requestFields(
     if (facts.usage.plan !== undefined) fields.plan = facts.usage.plan;
     if (facts.usage.coverage !== undefined) fields.coverage = Math.round(facts.usage.coverage * 1000) / 1000;
     if (facts.usage.budgetWaitMs !== undefined) fields.budget_wait_ms = round(facts.usage.budgetWaitMs);
-    if (facts.usage.youtubeRequests !== undefined) fields.extra_youtube_requests = facts.usage.youtubeRequests;
   }
+  if (facts.extraYoutubeRequests !== undefined) fields.extra_youtube_requests = facts.extraYoutubeRequests;
   if (facts.youtubeRoute !== undefined) fields.youtube_route = facts.youtubeRoute;
   if (facts.youtubeRetries !== undefined) fields.youtube_retries = facts.youtubeRetries;
   if (facts.youtubeClient !== undefined) fields.youtube_client = facts.youtubeClient;

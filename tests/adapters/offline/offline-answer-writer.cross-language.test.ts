@@ -32,7 +32,7 @@ describe("the offline engine on the labelled cross-language set", () => {
     expect(score.notDiscussed).toBe(0);
     // One extra reading per question, never more.
     expect(tracks.calls.length).toBeLessThanOrEqual(score.total);
-    expect(tracks.calls.every((call) => call.query.reusePlayer === true)).toBe(true);
+    expect(tracks.calls.every((call) => call.query.rereading === true)).toBe(true);
   });
 });
 

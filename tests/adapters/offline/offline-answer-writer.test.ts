@@ -33,14 +33,16 @@ const writer = createOfflineAnswerWriter();
 
 describe("createOfflineAnswerWriter()", () => {
   test("summarises with the most central passages, in transcript order, with their timestamps", async () => {
-    const { text, usage } = await writer.write(spec());
+    const told: number[] = [];
+    const { text, usage } = await writer.write(spec({ observer: { writerRequests: (count) => told.push(count) } }));
     const lines = text.split("\n").filter((l) => l.startsWith("["));
     expect(lines).toHaveLength(3);
     expect(lines.join("\n")).toContain("[0:10] The tablet screen is bright");
     expect(lines.join("\n")).toContain("[0:50] The tablet price is fair");
     expect(text).not.toContain("dog barked");
     expect(lines.map((l) => l.slice(0, 5))).toEqual([...lines.map((l) => l.slice(0, 5))].sort());
-    expect(usage).toEqual({ calls: 0, inputTokens: 0, outputTokens: 0, intent: "summary", youtubeRequests: 0 });
+    expect(usage).toEqual({ calls: 0, inputTokens: 0, outputTokens: 0, intent: "summary" });
+    expect(told).toEqual([0]);
   });
 
   test("answers a request about the whole video with the key moments, as a summary, whatever its words match", async () => {
@@ -133,16 +135,23 @@ describe("createOfflineAnswerWriter() with near-duplicates and a second reading"
       fetch: async (
         _id: string,
         query: TranscriptQuery,
-      ) => (asked.push(String(query.languages[0])), query.countRequest?.(), enTrack),
+      ) => (asked.push(String(query.languages[0])), query.observer?.request?.(), enTrack),
     };
+    const told: number[] = [];
     const answer = await createOfflineAnswerWriter({ readings }).write(
-      spec({ transcript: esTrack, language: "es", prompt: "How long does the battery last?", intent: "detail" }),
+      spec({
+        transcript: esTrack,
+        language: "es",
+        prompt: "How long does the battery last?",
+        intent: "detail",
+        observer: { writerRequests: (count) => told.push(count) },
+      }),
     );
     expect(asked).toEqual(["en"]);
     expect(answer.text).toStartWith("Fragmentos del vídeo que mejor responden a tu pregunta:");
     expect(answer.text).toContain("[0:20] La batería dura unas siete horas de vídeo.");
     expect(answer.text).not.toContain("battery");
-    expect(answer.usage?.youtubeRequests).toBe(1);
+    expect(told).toEqual([1]);
     // Without the second reading (the engine before), the same question found nothing.
     expect(
       (await writer.write(
@@ -165,9 +174,11 @@ describe("createOfflineAnswerWriter() with near-duplicates and a second reading"
   test("a summary reads no second track", async () => {
     let fetched = 0;
     const readings = { fetch: async () => (fetched++, enTrack) };
-    const summary = await createOfflineAnswerWriter({ readings }).write(spec({ transcript: esTrack, language: "es" }));
+    const told: number[] = [];
+    const observer = { writerRequests: (count: number) => told.push(count) };
+    await createOfflineAnswerWriter({ readings }).write(spec({ transcript: esTrack, language: "es", observer }));
     expect(fetched).toBe(0);
-    expect(summary.usage?.youtubeRequests).toBe(0);
+    expect(told).toEqual([0]);
   });
 
   test("says the video does not talk about it only when no reading matches", async () => {

@@ -23,7 +23,7 @@ function source(
     queries,
     async fetch(videoId, query) {
       queries.push(query);
-      for (let i = 0; i < (options.requests ?? 1); i++) query.countRequest?.();
+      for (let i = 0; i < (options.requests ?? 1); i++) query.observer?.request?.();
       if (options.fail) throw new AppError("upstream_error", "YouTube failed");
       return { ...quoted(String(query.languages[0]), "en"), videoId };
     },
@@ -54,7 +54,7 @@ describe("otherReadingLanguage()", () => {
 });
 
 describe("fetchOtherReading()", () => {
-  test("fetches one track in the other language, marked to reuse the player response, and counts its requests", async () => {
+  test("fetches one track in the other language, marked as a rereading, and counts its requests", async () => {
     const tracks = source();
     const other = await fetchOtherReading(tracks, {
       transcript: quoted("es", "es"),
@@ -64,7 +64,7 @@ describe("fetchOtherReading()", () => {
     expect(other.transcript?.language).toBe("en");
     expect(other.youtubeRequests).toBe(1);
     expect(tracks.queries).toHaveLength(1);
-    expect(tracks.queries[0]).toMatchObject({ languages: ["en"], translate: true, reusePlayer: true });
+    expect(tracks.queries[0]).toMatchObject({ languages: ["en"], translate: true, rereading: true });
   });
 
   test("fetches nothing when no other reading would help, or no source is given", async () => {

@@ -52,7 +52,7 @@ describe("createCachedTranscriptSource()", () => {
     expect(slow.calls).toHaveLength(1);
   });
 
-  test("the first caller's reusePlayer and request counter reach the source; a cached or shared fetch counts nothing", async () => {
+  test("the first caller's rereading flag and observer reach the source; a cached or shared fetch counts nothing", async () => {
     const slow = slowSource();
     const cached = createCachedTranscriptSource({
       source: slow.source,
@@ -60,14 +60,22 @@ describe("createCachedTranscriptSource()", () => {
       ttlMs: 60_000,
     });
     const counts = [0, 0, 0];
-    const first = cached.fetch("GJLlxj_dtq8", { ...en, reusePlayer: true, countRequest: () => (counts[0]! += 1) });
-    const shared = cached.fetch("GJLlxj_dtq8", { ...en, reusePlayer: true, countRequest: () => (counts[1]! += 1) });
+    const first = cached.fetch("GJLlxj_dtq8", {
+      ...en,
+      rereading: true,
+      observer: { request: () => (counts[0]! += 1) },
+    });
+    const shared = cached.fetch("GJLlxj_dtq8", {
+      ...en,
+      rereading: true,
+      observer: { request: () => (counts[1]! += 1) },
+    });
     for (let turn = 0; turn < 100 && slow.calls.length === 0; turn++) await Bun.sleep(1);
-    expect(slow.calls[0]!.query.reusePlayer).toBe(true);
-    slow.calls[0]!.query.countRequest?.();
+    expect(slow.calls[0]!.query.rereading).toBe(true);
+    slow.calls[0]!.query.observer?.request?.();
     slow.release();
     await Promise.all([first, shared]);
-    await cached.fetch("GJLlxj_dtq8", { ...en, countRequest: () => (counts[2]! += 1) });
+    await cached.fetch("GJLlxj_dtq8", { ...en, observer: { request: () => (counts[2]! += 1) } });
     expect(slow.calls).toHaveLength(1);
     expect(counts).toEqual([1, 0, 0]);
   });

@@ -42,7 +42,7 @@ describe("the InnerTube source's speech fallback (STT=groq)", () => {
       languages: ["en"],
       translate: true,
       deadline,
-      countRequest: () => requests++,
+      observer: { request: () => requests++ },
     });
     expect(transcript.speech).toBeDefined();
     expect(inputs).toHaveLength(1);
@@ -58,7 +58,7 @@ describe("the InnerTube source's speech fallback (STT=groq)", () => {
     expect(requests).toBe(2);
   });
 
-  test("a second reading (reusePlayer) of a caption-less video makes its own player call before speech: audio URLs are bound to the asking address", async () => {
+  test("a second reading (rereading) of a caption-less video makes its own player call before speech: audio URLs are bound to the asking address", async () => {
     const { speech, inputs } = recordingSpeech();
     const source = createInnertubeTranscriptSource({ baseUrl: youtube.origin, clients, timeoutMs: 2_000, speech });
     await source.fetch(VIDEOS.captionsDisabled.id, { languages: ["en"], translate: true });
@@ -66,8 +66,8 @@ describe("the InnerTube source's speech fallback (STT=groq)", () => {
     await source.fetch(VIDEOS.captionsDisabled.id, {
       languages: ["fr"],
       translate: true,
-      reusePlayer: true,
-      countRequest: () => requests++,
+      rereading: true,
+      observer: { request: () => requests++ },
     });
     expect(inputs).toHaveLength(2);
     expect(requests).toBe(1);

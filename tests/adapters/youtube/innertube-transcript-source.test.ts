@@ -212,7 +212,7 @@ describe("createInnertubeTranscriptSource()", () => {
 });
 
 describe("createInnertubeTranscriptSource() reading a second track", () => {
-  test("a reusePlayer fetch right after a fetch of the video sends only its caption request, and counts it", async () => {
+  test("a rereading fetch right after a fetch of the video sends only its caption request, and counts it", async () => {
     const first = await source.fetch(VIDEOS.normal.id, { languages: ["es"], translate: true });
     expect(first).toMatchObject({ language: "es", isTranslated: false, videoLanguage: "en" });
     youtube.reset();
@@ -220,8 +220,8 @@ describe("createInnertubeTranscriptSource() reading a second track", () => {
     const second = await source.fetch(VIDEOS.normal.id, {
       languages: ["en"],
       translate: true,
-      reusePlayer: true,
-      countRequest: () => (counted += 1),
+      rereading: true,
+      observer: { request: () => (counted += 1) },
     });
     expect(second.language).toBe("en");
     expect(youtube.seen.map((s) => s.endpoint)).toEqual(["caption"]);
@@ -229,14 +229,14 @@ describe("createInnertubeTranscriptSource() reading a second track", () => {
     expect(counted).toBe(1);
   });
 
-  test("without reusePlayer, or for a video not read moments ago, the player is asked again, and every request is counted", async () => {
+  test("without rereading, or for a video not read moments ago, the player is asked again, and every request is counted", async () => {
     let counted = 0;
-    await source.fetch(VIDEOS.normal.id, { ...en, countRequest: () => (counted += 1) });
+    await source.fetch(VIDEOS.normal.id, { ...en, observer: { request: () => (counted += 1) } });
     expect(youtube.seen.map((s) => s.endpoint)).toEqual(["player", "caption"]);
     expect(counted).toBe(2);
     const fresh = createInnertubeTranscriptSource({ baseUrl: youtube.origin, clients, timeoutMs: 2_000 });
     youtube.reset();
-    await fresh.fetch(VIDEOS.normal.id, { ...en, reusePlayer: true });
+    await fresh.fetch(VIDEOS.normal.id, { ...en, rereading: true });
     expect(youtube.seen.map((s) => s.endpoint)).toEqual(["player", "caption"]);
   });
 
@@ -249,7 +249,7 @@ describe("createInnertubeTranscriptSource() reading a second track", () => {
     });
     await stale.fetch(VIDEOS.normal.id, en);
     youtube.reset();
-    await stale.fetch(VIDEOS.normal.id, { languages: ["es"], translate: true, reusePlayer: true });
+    await stale.fetch(VIDEOS.normal.id, { languages: ["es"], translate: true, rereading: true });
     expect(youtube.seen.map((s) => s.endpoint)).toEqual(["player", "caption"]);
   });
 });

@@ -93,7 +93,7 @@ describe("createRoutedTranscriptSource()", () => {
   test("a block moves the fetch to the next route and reports each try", async () => {
     const { source, tries } = rig(["a", "b"], (l) => (l === "a" ? "blocked" : "ok"));
     const seen: [string, number][] = [];
-    await source.fetch("v", { ...query, onRoute: (route, retries) => seen.push([route, retries]) });
+    await source.fetch("v", { ...query, observer: { route: (route, retries) => seen.push([route, retries]) } });
     expect(tries).toEqual(["a", "b"]);
     expect(seen).toEqual([["a", 0], ["b", 1]]);
   });

@@ -202,7 +202,8 @@ describe("request log", () => {
     const request = new Request("http://127.0.0.1:3000/chat", { method: "POST" });
     const offline = requestFields(request, 200, "rid", 1, {
       cache: "miss",
-      usage: { calls: 0, inputTokens: 0, outputTokens: 0, youtubeRequests: 1 },
+      usage: { calls: 0, inputTokens: 0, outputTokens: 0 },
+      extraYoutubeRequests: 1,
     });
     expect(offline).toMatchObject({ llm_calls: 0, extra_youtube_requests: 1 });
     const llm = requestFields(request, 200, "rid", 1, {
