@@ -2,12 +2,12 @@
 import { AppError } from "./errors.ts";
 import { parseVideoId } from "./video-id.ts";
 
-/** The only model identifier the service accepts (spec §9). */
+/** The only model identifier the service accepts: the API's version, whatever model writes the answers. */
 export const MODEL_ID = "chat-1.0";
 export const LANGUAGES = ["en", "hi", "es", "pt", "ru"] as const;
 export const OUTPUT_FORMATS = ["text", "markdown"] as const;
 export const DEFAULT_PROMPT = "summary";
-/** Longer prompts are cut, not rejected (spec §8). Counted in code points. */
+/** Longer prompts are cut, not rejected. Counted in code points. */
 export const PROMPT_MAX_CODE_POINTS = 500;
 
 export type Language = (typeof LANGUAGES)[number];

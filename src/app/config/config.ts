@@ -35,7 +35,7 @@ export interface Config {
     budgetWindowMs: number;
   } & ModelFigures;
   requestTimeoutMs: number;
-  /** A streamed request's time limit, and the longest silence on its stream (CONTRACT §7). */
+  /** A streamed request's time limit, and the longest silence on its stream (at most 15 s). */
   stream: { timeoutMs: number; keepAliveMs: number };
   /** Bounds on slow and idle connections, the same on every runtime (docs/decisions.md). */
   connection: { headersTimeoutMs: number; bodyTimeoutMs: number; idleTimeoutMs: number };

@@ -1,4 +1,4 @@
-/** @module Reads the speech-to-text settings (CONTRACT §11): off unless `STT=groq`, which needs `GROQ_API_KEY`. */
+/** @module Reads the speech-to-text settings: off unless `STT=groq`, which needs `LLM_API_KEY` (or `GROQ_API_KEY`). */
 import type { EnvReader } from "./readers.ts";
 
 /** Speech-to-text of caption-less videos; undefined in `Config` when `STT=off`. */

@@ -100,7 +100,7 @@ describe("GET /swagger/json", () => {
     expect(document.security).toEqual([{ apiKey: [] }]);
   });
 
-  test("documents every error of CONTRACT §4 that POST /chat can answer, under its status, with an example body", async () => {
+  test("documents every error of the README's Errors table that POST /chat can answer, under its status, with an example body", async () => {
     const responses = (await documentOf()).paths["/chat"].post.responses;
     expect(Object.keys(responses).sort()).toEqual([
       "200",
