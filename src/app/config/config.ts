@@ -1,11 +1,11 @@
 /** @module The service's settings, loaded and validated once from the environment at start-up. */
 import { EnvReader, PORTS } from "./readers.ts";
 import { readYoutubeRoutes, type YoutubeRoutesConfig } from "./youtube-routes.ts";
-import { parseRateLimit, type RateLimitSpec } from "./rate-limit-spec.ts";
+import { type RateLimitSpec, readRateLimit } from "./rate-limit-spec.ts";
 import { readStt, type SttConfig } from "./stt.ts";
 import { type LlmApiConfig, type ModelFigures, readLlmApi, readModelFigures } from "./llm-api.ts";
 import { type ClientSetting, readYoutubeClients } from "./youtube-clients.ts";
-import { parseQuotaSetting } from "./quota-spec.ts";
+import { readQuota } from "./quota-spec.ts";
 import type { Quota } from "../../domain/usage/quota.ts";
 
 /** Every setting of the service, read once at start-up. Names are in README's configuration table. */
@@ -159,29 +159,6 @@ function readMcp(read: EnvReader, port: number, adminPort: number | undefined): 
   if (mcpPort !== 0 && mcpPort === port) read.fail(`MCP_PORT must differ from PORT: both are ${port}`);
   if (mcpPort !== 0 && mcpPort === adminPort) read.fail(`MCP_PORT must differ from ADMIN_PORT: both are ${mcpPort}`);
   return { port: mcpPort, host: read.host("MCP_HOST", "127.0.0.1") };
-}
-
-function readRateLimit(read: EnvReader): RateLimitSpec | undefined {
-  const value = read.raw("RATE_LIMIT");
-  if (value === undefined) return undefined;
-  const spec = parseRateLimit(value);
-  if (!spec) {
-    read.fail(
-      `RATE_LIMIT must look like 60/min, 10/s, 500/hour or 1000/day: current value is ${JSON.stringify(value)}`,
-    );
-  }
-  return spec;
-}
-
-function readQuota(read: EnvReader): Quota[] {
-  const value = read.raw("QUOTA");
-  if (value === undefined) return [];
-  const setting = parseQuotaSetting([value]);
-  if ("problem" in setting) {
-    read.fail(`QUOTA: ${setting.problem}`);
-    return [];
-  }
-  return setting.quotas;
 }
 
 function readRedisUrl(read: EnvReader): string | undefined {
