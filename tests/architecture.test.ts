@@ -1,7 +1,8 @@
-/** @module The house's rules, checked: dependency direction, rooms, mirrored tests, file headers, README Layout. */
+/** @module The house's rules, checked: dependency direction, rooms, mirrored tests, headers, comments, README Layout. */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
+import { comments, fileNames, namesAFile, OUTSIDE_DOCUMENT, repositoryFiles } from "./support/comment-references.ts";
 import { importCycles, importGraph, relativeImports, sourceFiles } from "./support/import-graph.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
@@ -146,6 +147,47 @@ describe("layout", () => {
     }
     const actual = ["src", ...allFolders(SRC).map((dir) => relative(ROOT, dir))];
     expect(listed.filter((dir) => dir.startsWith("src")).sort()).toEqual(actual.sort());
+  });
+});
+
+describe("comments", () => {
+  const commented = ["src", "tests", "bench", "scripts"].flatMap((dir) =>
+    sourceFiles(join(ROOT, dir)).map((file) => ({
+      file: relative(ROOT, file),
+      comments: comments(readFileSync(file, "utf8")),
+    }))
+  );
+
+  test("no comment cites a document outside the repository (the spec, its contract, the folder beside)", () => {
+    const citing = commented.flatMap(({ file, comments }) =>
+      comments.filter((comment) => OUTSIDE_DOCUMENT.test(comment)).map((comment) => `${file}: ${comment.slice(0, 80)}`)
+    );
+    expect(citing).toEqual([]);
+  });
+
+  test("every file a comment names exists in the repository", () => {
+    const files = repositoryFiles(ROOT);
+    const named = commented.flatMap(({ file, comments }) =>
+      comments.flatMap(fileNames).map((name) => ({ file, name }))
+    );
+    expect(named.length).toBeGreaterThan(50);
+    const missing = named.filter(({ file, name }) => !namesAFile(name, files, dirname(file)));
+    expect(missing.map(({ file, name }) => `${file}: ${name}`)).toEqual([]);
+  });
+
+  test("the finders see a citation, a stale file name and a package's file for what they are", () => {
+    // Written with \x2f for "/", so that this file's own comments stay clean.
+    const [block, line] = comments(
+      '\x2f** As CONTRACT §4 says. *\x2f\nconst url = "https:\x2f/x.test/a.ts"; \x2f/ see compose-llm.ts',
+    );
+    expect(OUTSIDE_DOCUMENT.test(block!)).toBe(true);
+    expect(fileNames(line!)).toEqual(["compose-llm.ts"]);
+    expect(fileNames("the SDK maps `types.js` to `types.js.d.ts`; see https://x.test/b.ts")).toEqual([]);
+    const files = ["src/app/compose/llm.ts", "README.md"];
+    expect(namesAFile("compose-llm.ts", files, "src/app/metrics")).toBe(false);
+    expect(namesAFile("compose/llm.ts", files, "src/app/metrics")).toBe(true);
+    expect(namesAFile("../compose/llm.ts", files, "src/app/metrics")).toBe(true);
+    expect(namesAFile("README.md", files, "src/app/metrics")).toBe(true);
   });
 });
 

@@ -1,16 +1,17 @@
 /** @module The chat request: accepted model, languages and formats, defaults, prompt cut and summary detection. */
 import { AppError } from "./errors.ts";
+import { type Language, LANGUAGES } from "./languages/languages.ts";
 import { parseVideoId } from "./video-id.ts";
 
-/** The only model identifier the service accepts (spec §9). */
+export { type Language, LANGUAGES };
+
+/** The only model identifier the service accepts: the API's version, whatever model writes the answers. */
 export const MODEL_ID = "chat-1.0";
-export const LANGUAGES = ["en", "hi", "es", "pt", "ru"] as const;
 export const OUTPUT_FORMATS = ["text", "markdown"] as const;
 export const DEFAULT_PROMPT = "summary";
-/** Longer prompts are cut, not rejected (spec §8). Counted in code points. */
+/** Longer prompts are cut, not rejected. Counted in code points. */
 export const PROMPT_MAX_CODE_POINTS = 500;
 
-export type Language = (typeof LANGUAGES)[number];
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** A request body after schema validation: every field but `url` may be absent. */

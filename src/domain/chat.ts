@@ -21,7 +21,7 @@ import { readIntent } from "./reading/intent.ts";
 import { lastCueEnd, type SpeechFacts, type Transcript, type WorkObserver } from "./transcript.ts";
 import { Account, type Spent, TRIES_AFTER_FOREIGN_REFUSAL } from "./usage/account.ts";
 
-/** The response body of `POST /chat`. */
+/** The response body of `POST /chat`: the request's fields as processed, the answer and the video's length. */
 export interface ChatResponse {
   url: string;
   model: string;

@@ -1,7 +1,7 @@
 /** @module Words a video's length as whole minutes or seconds for the answer. */
 /**
- * Words a video's length as CONTRACT §3 asks: whole minutes (rounded down)
- * from 60 seconds on, seconds below that.
+ * Words a video's length with its unit: whole minutes (rounded down) from
+ * 60 seconds on, seconds below that (`"1 minute"` for 1:59).
  *
  * @param seconds the length from YouTube's metadata, if known
  * @param lastCueEndSeconds end of the transcript's last cue, used when metadata has no length

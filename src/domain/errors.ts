@@ -1,5 +1,5 @@
 /** @module The service's one error type, `AppError`, and the stable error codes of the public contract. */
-/** Stable error codes of the public contract (CONTRACT §4). */
+/** Stable error codes of the public API (the README's Errors table; never renamed, as clients match on them). */
 export type ErrorCode =
   | "invalid_request"
   | "unauthorized"

@@ -46,7 +46,7 @@ describe(`the typed Eden client against the running server (${targetFromEnv()})`
     const { data, error } = await api.chat.post({ url: watchUrl("normal"), language: "fr" });
     expect(data).toBeNull();
     if (error?.status !== 400) throw new Error(`Expected a 400, got ${error?.status}`);
-    // Typed error body: every status of CONTRACT §4 is declared on the route.
+    // Typed error body: every status of the README's Errors table is declared on the route.
     expect(error.value.error.code).toBe("invalid_request");
     expect(error.value.error.message).toContain("language");
   });

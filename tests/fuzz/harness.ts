@@ -13,7 +13,7 @@ export const NORMAL_URL = `https://www.youtube.com/watch?v=${NORMAL_ID}`;
 /** Per-request bound: a response slower than this counts as a hang. */
 export const REQUEST_TIMEOUT_MS = 5_000;
 
-/** Statuses of CONTRACT §4 and 408 (issue 15; 500 is documented, but is a bug whenever seen). */
+/** Statuses of the README's Errors table (408 included; 500 is documented, but is a bug whenever seen). */
 export const DOCUMENTED = new Set([200, 400, 401, 404, 405, 408, 413, 415, 422, 429, 502, 503, 504]);
 const STATUS_OF_CODE: Record<string, number> = {
   invalid_request: 400,

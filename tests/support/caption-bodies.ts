@@ -1,6 +1,6 @@
 /** @module Caption bodies the fixtures lack: hand-written srv3, a truncated and an empty transcript. */
 /**
- * Caption bodies the fixtures lack (see ../shared/fixtures/youtube/README.md):
+ * Caption bodies the captured fixtures lack (see `FIXTURES_DIR` in fixtures.ts):
  * hand-written in YouTube's srv3 format (times in milliseconds), and faulty
  * variants of the captured classic `transcript.xml`.
  */

@@ -17,6 +17,7 @@ import {
   unknownUrl,
 } from "./fake-llm-models.ts";
 import { type ReasoningFields, type Thinking, thinking, write, type Written } from "./fake-llm-reasoning.ts";
+import type { Language } from "../../src/domain/chat-request.ts";
 
 /** What the fake LLM received in one chat completion request. */
 export interface LlmCall {
@@ -90,7 +91,7 @@ export interface FakeLlm {
   close(): Promise<void>;
 }
 
-/** Plausible answers per language, long enough for a language detector. */
+/** Plausible answers per language, long enough for a language detector (one for every answer language). */
 export const ANSWERS: Record<string, string> = {
   en:
     "The video reviews the Surface Go, a small and light tablet. The reviewer likes the screen and the keyboard cover, and thinks it is good value [0:01].",
@@ -101,7 +102,7 @@ export const ANSWERS: Record<string, string> = {
   ru:
     "В видео рассматривается планшет Surface Go, маленький и лёгкий. Автору нравятся экран и клавиатура, и он считает его выгодной покупкой [0:01].",
   hi: "इस वीडियो में सरफेस गो टैबलेट की समीक्षा की गई है। यह छोटा और हल्का है, और समीक्षक को इसकी स्क्रीन और कीबोर्ड पसंद हैं [0:01]।",
-};
+} satisfies Record<Language, string>;
 
 /** Reads the requested language from the system prompt's "(language code xx)". */
 export function requestedLanguage(call: LlmCall): string {

@@ -15,7 +15,7 @@ export const AUDIO = {
 /** Length of every fixture's speech, in whole seconds, as a player response states it. */
 export const SPEECH_SECONDS = 59;
 
-/** The caption-less videos the fake serves, each a variant of the captured `youtube_transcripts_disabled.innertube.json`. */
+/** The caption-less videos the fake serves, each a variant of the captured player answer of a video without captions. */
 export const SPEECH_VIDEOS = {
   /** Opus (249, 250, 251) and AAC (140): the lowest bitrate is WebM/Opus (249). */
   webm: "speechWebm1",

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-/** Folder of the captured YouTube responses (`../shared/fixtures/youtube/`). */
+/** Folder of the captured YouTube responses, kept beside the repository (the README's Tests section). */
 export const FIXTURES_DIR = fileURLToPath(new URL("../../../shared/fixtures/youtube/", import.meta.url));
 
 /** Folder of the responses written here from public reports (`tests/fixtures/youtube/`, see its README). */

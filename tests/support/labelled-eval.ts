@@ -3,7 +3,7 @@
 import type { Language } from "../../src/domain/chat-request.ts";
 import type { AnswerWriter, TranscriptSource } from "../../src/domain/ports.ts";
 import type { Transcript, TranscriptQuery } from "../../src/domain/transcript.ts";
-import { PHRASES } from "../../src/adapters/offline/phrases.ts";
+import { languageFacts } from "../../src/domain/languages/languages.ts";
 import { type LabelledCase, labelledCases, reviewCues, SET_LANGUAGES } from "./labelled-set.ts";
 
 /** The review as YouTube would serve it for a video spoken in `spoken`: its own track, the others translated. */
@@ -58,9 +58,12 @@ export async function scoreOnSet(writer: AnswerWriter): Promise<SetScore> {
       language: item.answer,
       outputFormat: "text",
     });
-    if (text.startsWith(PHRASES[item.answer].noMatch)) score.notDiscussed += 1;
+    if (text.startsWith(languageFacts(item.answer).offlinePhrases.noMatch)) score.notDiscussed += 1;
     const quoted = text.split("\n").filter((line) => line.startsWith("["));
-    if (text.startsWith(PHRASES[item.answer].question) && quoted.some((line) => line.includes(item.expected))) {
+    if (
+      text.startsWith(languageFacts(item.answer).offlinePhrases.question) &&
+      quoted.some((line) => line.includes(item.expected))
+    ) {
       score.hits += 1;
     } else score.misses.push(item);
   }

@@ -1,15 +1,15 @@
-/** @module A labelled cross-language set: one tablet review in five languages, with questions about it. */
+/** @module A labelled cross-language set: one tablet review in every answer language, with questions about it. */
 /**
  * A labelled set for cross-language offline answers: one short tablet review
- * written in the five response languages, sentence by sentence, so its
+ * written in every answer language, sentence by sentence, so its
  * tracks are aligned by time as YouTube's tracks of one video are; and for
  * each topic, a question in each language whose answer is that topic's
  * sentence. Hand-written for these tests (no machine translation).
  */
-import type { Language } from "../../src/domain/chat-request.ts";
+import { type Language, LANGUAGES } from "../../src/domain/chat-request.ts";
 import type { Cue } from "../../src/domain/transcript.ts";
 
-export const SET_LANGUAGES: Language[] = ["en", "hi", "es", "pt", "ru"];
+export const SET_LANGUAGES: readonly Language[] = LANGUAGES;
 
 /** One moment of the review in every language, and the question it answers (none for filler). */
 interface Moment {

@@ -3,9 +3,9 @@ import type { AnswerWriter, TranscriptSource } from "../../domain/ports.ts";
 import type { Passage } from "../../domain/reading/passages.ts";
 import { formatTimestamp } from "../../domain/transcript.ts";
 import type { OutputFormat } from "../../domain/chat-request.ts";
+import { languageFacts } from "../../domain/languages/languages.ts";
 import { centralPassages, relevantPassages } from "./extractive.ts";
 import { fetchOtherReading, primary } from "./other-reading.ts";
-import { PHRASES } from "./phrases.ts";
 
 /**
  * The embedded engine used without an LLM key. It runs no model and writes
@@ -30,7 +30,7 @@ export function createOfflineAnswerWriter(options: { readings?: TranscriptSource
   return {
     name: "offline",
     async write(spec) {
-      const phrases = PHRASES[spec.language];
+      const phrases = languageFacts(spec.language).offlinePhrases;
       const cues = spec.transcript.cues;
       let intro = phrases.summary;
       let picked: Passage[] = [];

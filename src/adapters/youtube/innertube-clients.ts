@@ -102,6 +102,16 @@ export function innertubeClients(clients: readonly { name: string; version: stri
   return clients.map((client) => innertubeClient(client.name, client.version));
 }
 
+/**
+ * The one source of the default client lists (`YOUTUBE_CLIENTS`, `YOUTUBE_AUDIO_CLIENTS` unset).
+ *
+ * @param names client names of the table, e.g. {@linkcode DEFAULT_CLIENT_NAMES}
+ * @returns each at the table's current version
+ */
+export function atCurrentVersions(names: readonly string[]): { name: string; version: string }[] {
+  return names.map((name) => ({ name, version: KNOWN[name]?.version ?? "" }));
+}
+
 /** @returns the table's current version of a client name, or undefined for a name it does not know */
 export function currentVersion(name: string): string | undefined {
   return KNOWN[name]?.version;

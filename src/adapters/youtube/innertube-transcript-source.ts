@@ -4,7 +4,6 @@ import type { TranscriptSource } from "../../domain/ports.ts";
 import type { Transcript, TranscriptQuery } from "../../domain/transcript.ts";
 import { fetchCaptions, isGated } from "./caption-fetch.ts";
 import { type ClientHealth, ClientTrail } from "./client-health.ts";
-import { innertubeClients } from "./innertube-clients.ts";
 import type { InnertubeClient } from "./player-request.ts";
 import type { PlayerInfo } from "./player-response.ts";
 import { createPlayerSessions, type Session, type SessionContext } from "./player-session.ts";
@@ -19,7 +18,10 @@ export type { InnertubeClient } from "./player-request.ts";
 export interface InnertubeOptions {
   /** Origin of every YouTube request (`YOUTUBE_BASE_URL`). */
   baseUrl: string;
-  /** Client identities, tried in order (config `YOUTUBE_CLIENTS`, completed from the client table). */
+  /**
+   * Client identities, tried in order, at least one (config `YOUTUBE_CLIENTS`, completed from the client table, which
+   * also gives the default list: no second default here).
+   */
   clients: readonly InnertubeClient[];
   /** Time limit of each request. */
   timeoutMs: number;
@@ -41,8 +43,6 @@ export interface InnertubeOptions {
    */
   speech?: SpeechReader;
 }
-
-const DEFAULT_CLIENTS: InnertubeClient[] = innertubeClients([{ name: "ANDROID", version: "21.26.364" }]);
 
 /**
  * Reads transcripts through YouTube's InnerTube player endpoint: one request
@@ -82,7 +82,8 @@ export type TranscriptReader = (
  * @returns the same reader, sending through the transport each fetch is given
  */
 export function createInnertubeReader(options: Omit<InnertubeOptions, "timeoutMs" | "fetch">): TranscriptReader {
-  const clients = options.clients.length > 0 ? options.clients : DEFAULT_CLIENTS;
+  const clients = options.clients;
+  if (clients.length === 0) throw new RangeError("An InnerTube reader needs at least one client: none was given");
   const sessions = createPlayerSessions({ clients, observe: options.observe });
   const recent = createRecentSessions<Session>({ ttlMs: options.playerReuseMs ?? 10 * 60_000 });
 

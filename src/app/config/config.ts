@@ -1,11 +1,11 @@
 /** @module The service's settings, loaded and validated once from the environment at start-up. */
-import { EnvReader } from "./readers.ts";
+import { EnvReader, PORTS } from "./readers.ts";
 import { readYoutubeRoutes, type YoutubeRoutesConfig } from "./youtube-routes.ts";
-import { parseRateLimit, type RateLimitSpec } from "./rate-limit-spec.ts";
+import { type RateLimitSpec, readRateLimit } from "./rate-limit-spec.ts";
 import { readStt, type SttConfig } from "./stt.ts";
 import { type LlmApiConfig, type ModelFigures, readLlmApi, readModelFigures } from "./llm-api.ts";
 import { type ClientSetting, readYoutubeClients } from "./youtube-clients.ts";
-import { parseQuotaSetting } from "./quota-spec.ts";
+import { readQuota } from "./quota-spec.ts";
 import type { Quota } from "../../domain/usage/quota.ts";
 
 /** Every setting of the service, read once at start-up. Names are in README's configuration table. */
@@ -35,7 +35,7 @@ export interface Config {
     budgetWindowMs: number;
   } & ModelFigures;
   requestTimeoutMs: number;
-  /** A streamed request's time limit, and the longest silence on its stream (CONTRACT §7). */
+  /** A streamed request's time limit, and the longest silence on its stream (at most 15 s). */
   stream: { timeoutMs: number; keepAliveMs: number };
   /** Bounds on slow and idle connections, the same on every runtime (docs/decisions.md). */
   connection: { headersTimeoutMs: number; bodyTimeoutMs: number; idleTimeoutMs: number };
@@ -80,44 +80,44 @@ const HOUR_MS = 3_600_000;
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const read = new EnvReader(env);
   const llmApi = readLlmApi(read);
-  const proxy = read.url("HTTPS_PROXY", undefined, false, true) ?? read.url("https_proxy", undefined, false, true);
+  const proxy = read.optionalUrl("HTTPS_PROXY", { secret: true }) ?? read.optionalUrl("https_proxy", { secret: true });
   const config: Config = {
-    port: read.int("PORT", 3000, 0, 65535),
+    port: read.int("PORT", 3000, PORTS),
     host: read.host("HOST", "0.0.0.0"),
     apiKeys: read.list("API_KEYS"),
     keysFile: read.string("KEYS_FILE", "./data/api-keys.json"),
     llmApi,
     youtube: {
-      baseUrl: read.url("YOUTUBE_BASE_URL", "https://www.youtube.com", true)!,
+      baseUrl: read.url("YOUTUBE_BASE_URL", "https://www.youtube.com", { origin: true }),
       proxy,
-      timeoutMs: read.int("YOUTUBE_TIMEOUT_MS", 10_000, 100, 120_000),
+      timeoutMs: read.int("YOUTUBE_TIMEOUT_MS", 10_000, { min: 100, max: 120_000 }),
       ...readYoutubeClients(read),
       ...readYoutubeRoutes(read, proxy),
     },
     llm: {
-      timeoutMs: read.int("LLM_TIMEOUT_MS", 60_000, 100, 600_000),
-      maxRetries: read.int("LLM_MAX_RETRIES", 2, 0, 10),
-      retryBudgetMs: read.int("LLM_RETRY_BUDGET_MS", 10_000, 0, 300_000),
-      inputTokenBudget: read.optionalInt("LLM_INPUT_TOKEN_BUDGET", 500, 10_000_000),
-      maxOutputTokens: read.int("LLM_MAX_OUTPUT_TOKENS", 1_024, 64, 32_768),
+      timeoutMs: read.int("LLM_TIMEOUT_MS", 60_000, { min: 100, max: 600_000 }),
+      maxRetries: read.int("LLM_MAX_RETRIES", 2, { min: 0, max: 10 }),
+      retryBudgetMs: read.int("LLM_RETRY_BUDGET_MS", 10_000, { min: 0, max: 300_000 }),
+      inputTokenBudget: read.optionalInt("LLM_INPUT_TOKEN_BUDGET", { min: 500, max: 10_000_000 }),
+      maxOutputTokens: read.int("LLM_MAX_OUTPUT_TOKENS", 1_024, { min: 64, max: 32_768 }),
       // 16: a long video's parts are mapped in one wave when the provider's budget allows (docs/decisions.md).
-      concurrency: read.int("LLM_CONCURRENCY", 16, 1, 64),
-      budgetWindowMs: read.int("LLM_BUDGET_WINDOW_MS", 60_000, 100, 3_600_000),
+      concurrency: read.int("LLM_CONCURRENCY", 16, { min: 1, max: 64 }),
+      budgetWindowMs: read.int("LLM_BUDGET_WINDOW_MS", 60_000, { min: 100, max: 3_600_000 }),
       ...readModelFigures(read, llmApi),
     },
-    requestTimeoutMs: read.int("REQUEST_TIMEOUT_MS", 120_000, 1_000, 900_000),
+    requestTimeoutMs: read.int("REQUEST_TIMEOUT_MS", 120_000, { min: 1_000, max: 900_000 }),
     stream: {
-      timeoutMs: read.int("STREAM_TIMEOUT_MS", 600_000, 1_000, 3_600_000),
-      keepAliveMs: read.int("STREAM_KEEPALIVE_MS", 15_000, 50, 15_000),
+      timeoutMs: read.int("STREAM_TIMEOUT_MS", 600_000, { min: 1_000, max: 3_600_000 }),
+      keepAliveMs: read.int("STREAM_KEEPALIVE_MS", 15_000, { min: 50, max: 15_000 }),
     },
     // Bun counts its idle timeout in whole seconds, at most 255.
     connection: {
-      headersTimeoutMs: read.int("HEADERS_TIMEOUT_MS", 10_000, 1_000, 600_000),
-      bodyTimeoutMs: read.int("BODY_TIMEOUT_MS", 10_000, 100, 600_000),
-      idleTimeoutMs: read.int("IDLE_TIMEOUT_MS", 10_000, 1_000, 255_000),
+      headersTimeoutMs: read.int("HEADERS_TIMEOUT_MS", 10_000, { min: 1_000, max: 600_000 }),
+      bodyTimeoutMs: read.int("BODY_TIMEOUT_MS", 10_000, { min: 100, max: 600_000 }),
+      idleTimeoutMs: read.int("IDLE_TIMEOUT_MS", 10_000, { min: 1_000, max: 255_000 }),
     },
-    maxBodyBytes: read.int("MAX_BODY_BYTES", 16_384, 1_024, 10_485_760),
-    maxInFlight: read.int("MAX_IN_FLIGHT", 64, 1, 100_000),
+    maxBodyBytes: read.int("MAX_BODY_BYTES", 16_384, { min: 1_024, max: 10_485_760 }),
+    maxInFlight: read.int("MAX_IN_FLIGHT", 64, { min: 1, max: 100_000 }),
     rateLimit: readRateLimit(read),
     rateLimitFailure: read.oneOf("RATE_LIMIT_ON_REDIS_FAILURE", ["open", "closed"] as const, "open"),
     quota: readQuota(read),
@@ -125,16 +125,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     redisKeyPrefix: read.string("REDIS_KEY_PREFIX", "vcs:"),
     corsOrigins: read.list("CORS_ORIGINS"),
     transcriptCache: {
-      ttlMs: read.int("TRANSCRIPT_CACHE_TTL_MS", 6 * HOUR_MS, 0, 30 * 24 * HOUR_MS),
-      maxEntries: read.int("TRANSCRIPT_CACHE_MAX_ENTRIES", 500, 1, 1_000_000),
+      ttlMs: read.int("TRANSCRIPT_CACHE_TTL_MS", 6 * HOUR_MS, { min: 0, max: 30 * 24 * HOUR_MS }),
+      maxEntries: read.int("TRANSCRIPT_CACHE_MAX_ENTRIES", 500, { min: 1, max: 1_000_000 }),
     },
     answerCache: {
-      ttlMs: read.int("ANSWER_CACHE_TTL_MS", HOUR_MS, 0, 30 * 24 * HOUR_MS),
-      maxEntries: read.int("ANSWER_CACHE_MAX_ENTRIES", 2_000, 1, 1_000_000),
+      ttlMs: read.int("ANSWER_CACHE_TTL_MS", HOUR_MS, { min: 0, max: 30 * 24 * HOUR_MS }),
+      maxEntries: read.int("ANSWER_CACHE_MAX_ENTRIES", 2_000, { min: 1, max: 1_000_000 }),
     },
-    sharedWorkLeaseMs: read.int("SHARED_WORK_LEASE_MS", 5_000, 100, 600_000),
+    sharedWorkLeaseMs: read.int("SHARED_WORK_LEASE_MS", 5_000, { min: 100, max: 600_000 }),
     logFormat: read.oneOf("LOG_FORMAT", ["json", "pretty", "auto"] as const, "auto"),
-    shutdownGraceMs: read.int("SHUTDOWN_GRACE_MS", 30_000, 0, 600_000),
+    shutdownGraceMs: read.int("SHUTDOWN_GRACE_MS", 30_000, { min: 0, max: 600_000 }),
   };
   config.admin = readAdmin(read, config.port);
   config.mcp = readMcp(read, config.port, config.admin?.port);
@@ -145,9 +145,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 
 /** `ADMIN_PORT` turns the admin listener on; it must differ from `PORT` (0 for both means two free ports). */
 function readAdmin(read: EnvReader, port: number): Config["admin"] {
-  const redisGraceMs = read.int("READINESS_REDIS_GRACE_MS", 30_000, 0, 3_600_000);
+  const redisGraceMs = read.int("READINESS_REDIS_GRACE_MS", 30_000, { min: 0, max: 3_600_000 });
   if (read.raw("ADMIN_PORT") === undefined) return undefined;
-  const adminPort = read.int("ADMIN_PORT", 0, 0, 65535);
+  const adminPort = read.int("ADMIN_PORT", 0, PORTS);
   if (adminPort !== 0 && adminPort === port) read.fail(`ADMIN_PORT must differ from PORT: both are ${port}`);
   return { port: adminPort, host: read.host("ADMIN_HOST", "127.0.0.1"), redisGraceMs };
 }
@@ -155,33 +155,10 @@ function readAdmin(read: EnvReader, port: number): Config["admin"] {
 /** `MCP_PORT` turns the MCP listener on; it must differ from `PORT` and `ADMIN_PORT` (0 means a free port). */
 function readMcp(read: EnvReader, port: number, adminPort: number | undefined): Config["mcp"] {
   if (read.raw("MCP_PORT") === undefined) return undefined;
-  const mcpPort = read.int("MCP_PORT", 0, 0, 65535);
+  const mcpPort = read.int("MCP_PORT", 0, PORTS);
   if (mcpPort !== 0 && mcpPort === port) read.fail(`MCP_PORT must differ from PORT: both are ${port}`);
   if (mcpPort !== 0 && mcpPort === adminPort) read.fail(`MCP_PORT must differ from ADMIN_PORT: both are ${mcpPort}`);
   return { port: mcpPort, host: read.host("MCP_HOST", "127.0.0.1") };
-}
-
-function readRateLimit(read: EnvReader): RateLimitSpec | undefined {
-  const value = read.raw("RATE_LIMIT");
-  if (value === undefined) return undefined;
-  const spec = parseRateLimit(value);
-  if (!spec) {
-    read.fail(
-      `RATE_LIMIT must look like 60/min, 10/s, 500/hour or 1000/day: current value is ${JSON.stringify(value)}`,
-    );
-  }
-  return spec;
-}
-
-function readQuota(read: EnvReader): Quota[] {
-  const value = read.raw("QUOTA");
-  if (value === undefined) return [];
-  const setting = parseQuotaSetting([value]);
-  if ("problem" in setting) {
-    read.fail(`QUOTA: ${setting.problem}`);
-    return [];
-  }
-  return setting.quotas;
 }
 
 function readRedisUrl(read: EnvReader): string | undefined {

@@ -31,7 +31,10 @@ export interface ModelFigures {
   /** The day's limits (Groq's free plan): assumed only for a model of Groq's table, unless stated. */
   tokensPerDay?: number;
   requestsPerDay?: number;
-  /** `LLM_CONTEXT_TOKENS`, else the model table's; undefined: the endpoint's `/models`, else 8,192. */
+  /**
+   * `LLM_CONTEXT_TOKENS`, else the model table's figure. Start-up plans on the operator's figure, else what the
+   * endpoint's `/models` states, else this table's, else 8,192 (an unknown model's guess).
+   */
   contextTokens?: number;
   /** The operator set `LLM_CONTEXT_TOKENS`: it wins over what the endpoint states. */
   contextStated: boolean;
@@ -52,9 +55,10 @@ const PROVISIONAL = { tokensPerMinute: 8_000, requestsPerMinute: 30 };
  * @returns the endpoint's settings; a `GROQ_*` name and its `LLM_*` synonym set to different values is a problem
  */
 export function readLlmApi(read: EnvReader): LlmApiConfig {
-  const apiKey = synonym(read, "LLM_API_KEY", "GROQ_API_KEY", (value) => value, true);
-  const baseUrl = synonym(read, "LLM_BASE_URL", "GROQ_BASE_URL", sdkBaseToOpenAi) ?? GROQ_BASE_URL;
-  const model = synonym(read, "LLM_MODEL", "GROQ_MODEL", (value) => value) ?? DEFAULT_MODEL;
+  const apiKey = synonym(read, "LLM_API_KEY", "GROQ_API_KEY", { secret: true });
+  const baseUrl = synonym(read, "LLM_BASE_URL", "GROQ_BASE_URL", { url: true, fromSynonym: sdkBaseToOpenAi }) ??
+    GROQ_BASE_URL;
+  const model = synonym(read, "LLM_MODEL", "GROQ_MODEL") ?? DEFAULT_MODEL;
   return {
     apiKey,
     baseUrl,
@@ -78,12 +82,18 @@ export function readModelFigures(read: EnvReader, api: LlmApiConfig): ModelFigur
     ? { tokensPerMinute: NO_STATED_LIMIT, requestsPerMinute: NO_STATED_LIMIT }
     : free ?? PROVISIONAL;
   return {
-    tokensPerMinute: read.int("LLM_TOKENS_PER_MINUTE", start.tokensPerMinute, 100, Number.MAX_SAFE_INTEGER),
-    requestsPerMinute: read.int("LLM_REQUESTS_PER_MINUTE", start.requestsPerMinute, 1, Number.MAX_SAFE_INTEGER),
+    tokensPerMinute: read.int("LLM_TOKENS_PER_MINUTE", start.tokensPerMinute, {
+      min: 100,
+      max: Number.MAX_SAFE_INTEGER,
+    }),
+    requestsPerMinute: read.int("LLM_REQUESTS_PER_MINUTE", start.requestsPerMinute, {
+      min: 1,
+      max: Number.MAX_SAFE_INTEGER,
+    }),
     // A plan's minute figures set by the operator are another plan than the free one: its day is not assumed.
     tokensPerDay: limitsStated ? undefined : free?.tokensPerDay,
     requestsPerDay: limitsStated ? undefined : free?.requestsPerDay,
-    contextTokens: read.optionalInt("LLM_CONTEXT_TOKENS", 1_024, 10_000_000) ?? facts?.contextTokens,
+    contextTokens: read.optionalInt("LLM_CONTEXT_TOKENS", { min: 1_024, max: 10_000_000 }) ?? facts?.contextTokens,
     contextStated: read.raw("LLM_CONTEXT_TOKENS") !== undefined,
     limitsStated,
     privateUnpaced,
@@ -98,22 +108,23 @@ function sdkBaseToOpenAi(value: string): string {
   return /\/v1$/.test(value) ? value : `${value}/openai/v1`;
 }
 
+/** How a setting known by two names is read. */
+interface SynonymOptions {
+  /** Both are http(s) URLs. */
+  url?: boolean;
+  /** Turns the synonym's value into the neutral setting's form (as written, when absent). */
+  fromSynonym?: (value: string) => string;
+  /** Its values are never echoed in problems. */
+  secret?: boolean;
+}
+
 /**
  * Reads a setting known by two names: the neutral one wins; both set to values that differ (as read) stop start-up.
- *
- * @param fromSynonym turns the synonym's value into the neutral setting's form
- * @param secret its values are never echoed in problems
  */
-function synonym(
-  read: EnvReader,
-  name: string,
-  other: string,
-  fromSynonym: (value: string) => string,
-  secret = false,
-): string | undefined {
-  const url = /BASE_URL$/.test(name);
-  const own = url ? read.url(name, undefined) : read.raw(name);
-  const theirs = url ? read.url(other, undefined) : read.raw(other);
+function synonym(read: EnvReader, name: string, other: string, options: SynonymOptions = {}): string | undefined {
+  const { url = false, fromSynonym = (value: string) => value, secret = false } = options;
+  const own = url ? read.optionalUrl(name) : read.raw(name);
+  const theirs = url ? read.optionalUrl(other) : read.raw(other);
   const converted = theirs === undefined ? undefined : fromSynonym(theirs);
   if (own !== undefined && converted !== undefined && own !== converted) {
     const shown = secret ? "" : `: ${JSON.stringify(own)} and ${JSON.stringify(theirs)}`;

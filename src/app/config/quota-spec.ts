@@ -1,5 +1,6 @@
-/** @module Parses quotas such as `600min/month` (several at once, or `none`) and writes them back the same way. */
+/** @module Parses quotas such as `600min/month` (several at once, or `none`), writes them back, reads `QUOTA`. */
 import type { Quota, QuotaPeriod, QuotaUnit } from "../../domain/usage/quota.ts";
+import type { EnvReader } from "./readers.ts";
 
 /** How a quota is written, for messages: the accepted forms. */
 export const QUOTA_FORMS = "such as 600min/month, 60min/day or 1000req/day (units min, req; periods day, month)";
@@ -67,4 +68,16 @@ export function quotasOf(setting: string | undefined, fallback: readonly Quota[]
   if (setting === undefined) return fallback;
   const parsed = parseQuotaSetting([setting]);
   return "problem" in parsed ? undefined : parsed.quotas;
+}
+
+/** `QUOTA`: the quotas of every key without its own, none when unset. */
+export function readQuota(read: EnvReader): Quota[] {
+  const value = read.raw("QUOTA");
+  if (value === undefined) return [];
+  const setting = parseQuotaSetting([value]);
+  if ("problem" in setting) {
+    read.fail(`QUOTA: ${setting.problem}`);
+    return [];
+  }
+  return setting.quotas;
 }

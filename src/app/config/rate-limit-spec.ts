@@ -1,4 +1,6 @@
-/** @module Parses a request budget such as `60/min` into a limit and a window. */
+/** @module Parses a request budget such as `60/min` into a limit and a window, and reads `RATE_LIMIT`. */
+import type { EnvReader } from "./readers.ts";
+
 /** A request budget such as `60/min`: `limit` requests per `windowSeconds`. */
 export interface RateLimitSpec {
   limit: number;
@@ -28,4 +30,17 @@ export function parseRateLimit(text: string): RateLimitSpec | undefined {
   const limit = Number(match[1]);
   const windowSeconds = WINDOWS[match[2]!.toLowerCase()];
   return windowSeconds && limit > 0 ? { limit, windowSeconds } : undefined;
+}
+
+/** `RATE_LIMIT`: every key's default limit, none when unset. */
+export function readRateLimit(read: EnvReader): RateLimitSpec | undefined {
+  const value = read.raw("RATE_LIMIT");
+  if (value === undefined) return undefined;
+  const spec = parseRateLimit(value);
+  if (!spec) {
+    read.fail(
+      `RATE_LIMIT must look like 60/min, 10/s, 500/hour or 1000/day: current value is ${JSON.stringify(value)}`,
+    );
+  }
+  return spec;
 }

@@ -1,4 +1,21 @@
 /** @module Reads typed settings from an environment, collecting every problem rather than stopping at the first. */
+/** The values an integer setting may take, both ends included. */
+export interface IntRange {
+  min: number;
+  max: number;
+}
+
+/** How a URL setting is read. */
+export interface UrlOptions {
+  /** Keep only scheme, host and port (`https://www.youtube.com/` is `https://www.youtube.com`). */
+  origin?: boolean;
+  /** The value may hold credentials (a proxy's): a problem names the setting, never its value. */
+  secret?: boolean;
+}
+
+/** Ports: 0 asks the system for a free one. */
+export const PORTS: IntRange = { min: 0, max: 65_535 };
+
 /** Reads typed settings from an environment, collecting every problem instead of stopping at the first. */
 export class EnvReader {
   readonly problems: string[] = [];
@@ -18,8 +35,8 @@ export class EnvReader {
     return this.raw(name) ?? fallback;
   }
 
-  /** An integer within [min, max]. */
-  int(name: string, fallback: number, min: number, max: number): number {
+  /** An integer within the range, both ends included. */
+  int(name: string, fallback: number, { min, max }: IntRange): number {
     const value = this.raw(name);
     if (value === undefined) return fallback;
     const parsed = Number(value);
@@ -32,9 +49,9 @@ export class EnvReader {
     return parsed;
   }
 
-  /** An integer within [min, max], or undefined when unset. */
-  optionalInt(name: string, min: number, max: number): number | undefined {
-    return this.raw(name) === undefined ? undefined : this.int(name, min, min, max);
+  /** An integer within the range, or undefined when unset. */
+  optionalInt(name: string, range: IntRange): number | undefined {
+    return this.raw(name) === undefined ? undefined : this.int(name, range.min, range);
   }
 
   /** A listening address: an IPv4 or IPv6 literal, or a host name. */
@@ -65,13 +82,15 @@ export class EnvReader {
     return fallback;
   }
 
-  /**
-   * An http(s) URL; `origin` keeps only scheme, host and port; a `secret` one (a proxy's, with credentials) is never
-   * echoed.
-   */
-  url(name: string, fallback: string | undefined, origin = false, secret = false): string | undefined {
+  /** An http(s) URL, without its trailing slashes (or its origin only, when asked). */
+  url(name: string, fallback: string, options: UrlOptions = {}): string {
+    return this.optionalUrl(name, options) ?? fallback;
+  }
+
+  /** An http(s) URL, or undefined when unset or wrong (a wrong one is a problem). */
+  optionalUrl(name: string, { origin = false, secret = false }: UrlOptions = {}): string | undefined {
     const value = this.raw(name);
-    if (value === undefined) return fallback;
+    if (value === undefined) return undefined;
     try {
       const url = new URL(value);
       if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("scheme");
@@ -82,7 +101,7 @@ export class EnvReader {
           secret ? "its value is not shown, as it may hold credentials" : `current value is ${JSON.stringify(value)}`
         }`,
       );
-      return fallback;
+      return undefined;
     }
   }
 

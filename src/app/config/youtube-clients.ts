@@ -1,6 +1,6 @@
 /** @module Reads YOUTUBE_CLIENTS and YOUTUBE_AUDIO_CLIENTS: NAME:VERSION identities, defaults from the table. */
 import {
-  currentVersion,
+  atCurrentVersions,
   DEFAULT_AUDIO_CLIENT_NAMES,
   DEFAULT_CLIENT_NAMES,
 } from "../../adapters/youtube/innertube-clients.ts";
@@ -25,7 +25,8 @@ export function readYoutubeClients(read: EnvReader): { clients: ClientSetting[];
 }
 
 function readList(read: EnvReader, variable: string, defaults: readonly string[]): ClientSetting[] {
-  const example = defaults.map((name) => `${name}:${currentVersion(name)}`).join(",");
+  const current = atCurrentVersions(defaults);
+  const example = current.map(({ name, version }) => `${name}:${version}`).join(",");
   const clients = read.list(variable).map((entry) => {
     const parts = entry.split(":").map((s) => s.trim());
     const [name, version] = parts;
@@ -37,5 +38,5 @@ function readList(read: EnvReader, variable: string, defaults: readonly string[]
     }
     return { name: name ?? "", version: version ?? "" };
   });
-  return clients.length > 0 ? clients : defaults.map((name) => ({ name, version: currentVersion(name)! }));
+  return clients.length > 0 ? clients : current;
 }

@@ -30,9 +30,9 @@ export function readYoutubeRoutes(read: EnvReader, proxy: string | undefined): Y
   }
   return {
     routes: entries.map((e) => (e.toLowerCase() === "direct" ? "direct" : e)),
-    blockRetries: read.int("YOUTUBE_BLOCK_RETRIES", 3, 0, 10),
-    routeFailures: read.int("YOUTUBE_ROUTE_FAILURES", 3, 1, 1_000),
-    routeCooldownMs: read.int("YOUTUBE_ROUTE_COOLDOWN_MS", 300_000, 100, 3_600_000),
+    blockRetries: read.int("YOUTUBE_BLOCK_RETRIES", 3, { min: 0, max: 10 }),
+    routeFailures: read.int("YOUTUBE_ROUTE_FAILURES", 3, { min: 1, max: 1_000 }),
+    routeCooldownMs: read.int("YOUTUBE_ROUTE_COOLDOWN_MS", 300_000, { min: 100, max: 3_600_000 }),
   };
 }
 

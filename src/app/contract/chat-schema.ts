@@ -39,7 +39,7 @@ export const ChatBody = t.Object(
   { additionalProperties: false },
 );
 
-/** The response body of `POST /chat` (spec §2.2). */
+/** The response body of `POST /chat`: the request's fields as processed, the answer and the video's length. */
 export const ChatResponseBody = t.Object({
   url: t.String({ description: "The video URL exactly as sent" }),
   model: t.String({ examples: [MODEL_ID] }),
@@ -66,10 +66,10 @@ export const ErrorBody = t.Object({
 export const CHAT_FIELDS = Object.keys(ChatBody.properties);
 
 /**
- * Response bodies of `POST /chat` by status (CONTRACT §4), so a typed client
+ * Response bodies of `POST /chat` by status (README, Errors), so a typed client
  * (Eden) knows every status it may get. Errors are answered by the error
  * handler, so these add no run-time check; the document's descriptions and
- * examples come from `docs-document.ts`.
+ * examples come from `src/app/docs/errors.ts`.
  */
 export const CHAT_RESPONSES = {
   200: ChatResponseBody,

@@ -40,7 +40,7 @@ export function errorResponse(error: AppError, requestId: string, headers: Recor
   return new Response(JSON.stringify(errorBodyOf(error, requestId)), { status, headers: out });
 }
 
-/** The contract's error body (CONTRACT §4), for a JSON answer or a stream's `error` event. */
+/** The error body (README, Errors), for a JSON answer or a stream's `error` event. */
 export function errorBodyOf(
   error: AppError,
   requestId: string,

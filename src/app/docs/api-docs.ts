@@ -8,7 +8,7 @@ import { DOCS_CSP, DOCS_JSON_PATH, DOCS_PATH, docsPageHtml } from "./page.ts";
 const HIDDEN = { detail: { hide: true } } as const;
 
 /**
- * The API's documentation, needing no key (CONTRACT §1): the OpenAPI document
+ * The API's documentation, the one part of the service needing no key: the OpenAPI document
  * at `/swagger/json` and an interactive page at `/swagger` whose scripts and
  * styles the service serves itself (Swagger UI from its npm package), so the
  * page works offline and under a CSP that allows no other origin.

@@ -14,7 +14,7 @@ export interface ErrorDoc {
 }
 
 /**
- * The error catalogue of `POST /chat` (CONTRACT §4) as the OpenAPI document shows
+ * The error catalogue of `POST /chat` (README, Errors) as the OpenAPI document shows
  * it. A `Record` over the codes, so a new code left undocumented fails to compile.
  */
 export const CHAT_ERROR_DOCS: Record<ChatErrorCode, ErrorDoc> = {

@@ -1,5 +1,5 @@
 /** @module The docs page: its paths, Content-Security-Policy, init script and HTML. */
-/** Where the docs live: the page, and the OpenAPI document (CONTRACT §1). */
+/** Where the docs live: the page, and the OpenAPI document (README, API docs). */
 export const DOCS_PATH = "/swagger";
 export const DOCS_JSON_PATH = `${DOCS_PATH}/json`;
 

@@ -4,7 +4,7 @@ import { ChatResponseBody, ErrorBody } from "../contract/chat-schema.ts";
 
 type Json = Record<string, any>;
 
-/** The streamed answer in the operation's description (CONTRACT §7). */
+/** The streamed answer in the operation's description (README, Streaming). */
 export const STREAM_DESCRIPTION =
   `**Streaming**: send \`Accept: text/event-stream\` to get the answer as Server-Sent Events as it is written
 (same body, same key). Refusals before the work starts (401, 415, 413, 400, 429, 503 \`overloaded\`) stay the usual

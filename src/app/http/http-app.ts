@@ -38,7 +38,7 @@ export interface HttpAppDeps {
   corsOrigins?: readonly string[];
   /** Receives what the request log needs (key id, video id, cache, timings, usage, error code). */
   notes?: RequestNotes;
-  /** Server-Sent Events on `Accept: text/event-stream` (CONTRACT §7); without it, every answer is JSON. */
+  /** Server-Sent Events on `Accept: text/event-stream` (README, Streaming); without it, every answer is JSON. */
   streams?: { live: LiveStreams; timeoutMs: number; keepAliveMs: number };
 }
 

@@ -23,9 +23,8 @@ export const CHAT_TOOL = {
     "Answers a question about one YouTube video, or summarises it, from the video's own transcript.",
     "Use it when the user asks what a YouTube video says, wants a summary of it, or asks about a moment in it; " +
     "pass the video's URL as the user gave it.",
-    `The answer is written in one of five languages (${
-      LANGUAGES.join(", ")
-    }; default en) whatever the video's language, with [m:ss] timestamps checked against the transcript.`,
+    `The answer is written in one of ${LANGUAGES.join(", ")} (default en) whatever the video's language, with [m:ss] ` +
+    "timestamps checked against the transcript.",
     "Long videos (hours) take a while: send a progressToken to follow the work.",
     "A failure is a result with isError whose text starts with an error code (such as transcript_unavailable or " +
     "upstream_blocked) and says what to do.",

@@ -5,6 +5,7 @@ import { Server } from "@modelcontextprotocol/sdk/server";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { LANGUAGES } from "../../domain/chat-request.ts";
 import { linkSignals } from "../../domain/linked-signal.ts";
 import type { TranscriptReader } from "../../domain/transcript-reading.ts";
 import { callChatTool, type ChatCallDeps } from "./chat-call.ts";
@@ -80,7 +81,9 @@ function listed(deps: McpServerDeps): string {
 
 function instructions(deps: McpServerDeps): string {
   const chat = `Answers questions about YouTube videos from their transcripts. Call ${TOOL_NAME} with the video URL ` +
-    `and the user's question (or no prompt for a summary), in en, hi, es, pt or ru.`;
+    `and the user's question (or no prompt for a summary), in ${LANGUAGES.slice(0, -1).join(", ")} or ${
+      LANGUAGES.at(-1)
+    }.`;
   return deps.transcripts
     ? `${chat} Call ${TRANSCRIPT_TOOL_NAME} for the timed transcript itself, page by page for a long video.`
     : chat;

@@ -57,7 +57,7 @@ export interface ServiceMetrics {
 const UNOBSERVED: LlmBudgetObserver = { remaining() {}, queued() {}, waited() {} };
 
 /**
- * The observer to give the LLM token budget (built in `compose-llm.ts`,
+ * The observer to give the LLM token budget (built in `src/app/compose/llm.ts`,
  * where `io.metrics` is at hand).
  *
  * @param metrics the service's metrics, undefined without `ADMIN_PORT`

@@ -32,7 +32,7 @@ const CHANGED =
   "The instance writing this answer stopped part-way and the answer was written again; send the request again";
 
 /**
- * `POST /chat` as Server-Sent Events (CONTRACT §7). The work is started
+ * `POST /chat` as Server-Sent Events (README, Streaming). The work is started
  * first: a refusal before its first event (`overloaded`) or an answer that
  * fails at once is thrown, to be answered as the usual JSON error. Otherwise
  * the 200 goes out with `progress` and `delta` events as they come, then

@@ -1,7 +1,7 @@
 /** @module Reads what a prompt asks of a video: the literal summary, the whole video, or a moment or detail. */
-import { isSummaryPrompt, LANGUAGES } from "../chat-request.ts";
+import { isSummaryPrompt } from "../chat-request.ts";
+import { languageFacts, LANGUAGES } from "../languages/languages.ts";
 import type { Cue } from "../transcript.ts";
-import { WHOLE_VIDEO_PHRASES } from "./intent-lexicon.ts";
 import { groupPassages } from "./passages.ts";
 import { STEM_LENGTH, terms } from "./terms.ts";
 
@@ -17,7 +17,7 @@ export const INTENTS: readonly Intent[] = ["summary", "whole", "detail"];
 
 /**
  * Reads a prompt's intent. The lexicon decides first (the whole-video
- * phrases of every answer language are tried on every prompt, so the prompt's
+ * phrases of every language in the language table are tried on every prompt, so the prompt's
  * language and the answer's do not matter). A request that is both, a summary
  * or a list of one topic ("summarise what he says about the battery"), is
  * whole: the topic may come up anywhere in the video. Given the transcript, a
@@ -34,7 +34,7 @@ export function readIntent(prompt: string, cues?: readonly Cue[]): Intent {
   return "detail";
 }
 
-/** @returns whether the prompt uses a whole-video phrase of any of the five languages */
+/** @returns whether the prompt uses a whole-video phrase of any answer language */
 export function asksWholeVideo(prompt: string): boolean {
   const folded = foldPrompt(prompt);
   return WHOLE_VIDEO.some((pattern) => pattern.test(folded));
@@ -64,7 +64,8 @@ function foldLetters(text: string): string {
 
 // A phrase is matched as whole words: no letter, mark or digit right before or after it.
 const WHOLE_VIDEO = LANGUAGES.map((language) => {
-  const alternatives = WHOLE_VIDEO_PHRASES[language].map((source) => `(?:${foldLetters(source)})`).join("|");
+  const phrases = languageFacts(language).wholeVideoPhrases;
+  const alternatives = phrases.map((source) => `(?:${foldLetters(source)})`).join("|");
   return new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])(?:${alternatives})(?![\\p{L}\\p{M}\\p{N}])`, "u");
 });
 
@@ -73,18 +74,8 @@ const MIN_PASSAGES = 20;
 /** Tenths of the timeline a word must be said in to be the subject of the whole video. */
 const SPREAD_TENTHS = 8;
 
-/**
- * Words of a question that say nothing of its subject (verbs of saying and
- * thinking, "video", the speaker), in the five languages, as `terms` cuts them.
- */
-const GENERIC = new Set(
-  terms(
-    "say says said tell talk talking speak mention mentions think thinks opinion explain video videos guy speaker " +
-      "author host presenter narrator reviewer dice dijo opina piensa habla cuenta explica vídeo autor diz disse " +
-      "acha fala pensa conta говорит сказал думает считает рассказывает видео автор कहता कहती कहा बोलता बोलती " +
-      "सोचता सोचती बताता बताती वीडियो",
-  ),
-);
+/** Words of a question that say nothing of its subject, in every answer language, as `terms` cuts them. */
+const GENERIC = new Set(terms(LANGUAGES.map((language) => languageFacts(language).genericWords).join(" ")));
 
 /**
  * A question about the video's own subject ("what does she think of Lisbon"

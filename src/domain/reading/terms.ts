@@ -1,8 +1,10 @@
 /** @module Splits text into index terms in any script: normalised, stop words dropped, crudely stemmed. */
+import { languageFacts, LANGUAGES } from "../languages/languages.ts";
+
 /**
  * Words of a text as index terms, in any script: lower case, NFKC, letters
  * with their combining marks (Devanagari vowel signs are marks) and digits.
- * The commonest function words of the five response languages are dropped,
+ * The commonest function words of every answer language are dropped,
  * as are one-letter words. Each term is cut to its first six code points: a
  * crude, language-agnostic stemmer that joins "keyboard"/"keyboards",
  * "resumen"/"resumir", "планшет"/"планшета" at the price of some false
@@ -25,25 +27,5 @@ export function terms(text: string): string[] {
 /** Code points a term keeps of a longer word. */
 export const STEM_LENGTH = 6;
 
-const STOPWORDS = new Set(
-  [
-    // en
-    "the an and or of to in on at for with is are was were be been it its this that these those what which who how " +
-    "why when where do does did can could would should will he she they we you his her their our your my me him " +
-    "them not no yes there here as by from about into than then so if but just also very",
-    // es
-    "el la los las un una unos unas de del al y o en es son fue que qué se su sus por para con como cómo no sí lo " +
-    "le les ya muy más pero este esta esto ese esa eso hay cuál cuándo dónde quién",
-    // pt
-    "os as um uma uns umas do da dos das ao aos no na nos nas em é são foi que se seu sua seus suas por para com " +
-    "como não sim mais mas muito este esta isso isto esse essa há qual quando onde quem ele ela eles elas",
-    // ru
-    "и в во не на что как это он она они мы вы я с со к по из за от до для о об но а же ли то все так его её их " +
-    "был была были есть бы у ну вот",
-    // hi
-    "है हैं था थे थी का की के को में से पर और या यह वह ये वे कि जो तो भी ने एक इस उस कर क्या कैसे कब कहाँ क्यों " +
-    "नहीं हो",
-  ]
-    .join(" ")
-    .split(" "),
-);
+/** Every answer language's stop words: a text's language is not known, and the lists hardly overlap. */
+const STOPWORDS = new Set(LANGUAGES.flatMap((language) => languageFacts(language).stopWords.split(" ")));

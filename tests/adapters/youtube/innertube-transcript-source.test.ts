@@ -194,6 +194,12 @@ describe("createInnertubeTranscriptSource()", () => {
     expect(youtube.count("player")).toBe(1);
   });
 
+  test("refuses to be built without a client: the default list is the configuration's, from the client table", () => {
+    expect(() => createInnertubeTranscriptSource({ baseUrl: youtube.origin, clients: [], timeoutMs: 2_000 })).toThrow(
+      "at least one client",
+    );
+  });
+
   test("a request that gets no answer ends as upstream_timeout after the time limit", async () => {
     const quick = createInnertubeTranscriptSource({ baseUrl: youtube.origin, clients, timeoutMs: 300 });
     youtube.setFault("caption", { kind: "hang" });

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { Value } from "@sinclair/typebox/value";
-import { createChatRequest } from "../../../src/domain/chat-request.ts";
+import { createChatRequest, LANGUAGES } from "../../../src/domain/chat-request.ts";
 import type { ChatService } from "../../../src/domain/chat.ts";
 import { CHAT_FIELDS, ChatBody, ChatResponseBody, ErrorBody } from "../../../src/app/contract/chat-schema.ts";
 import { CHAT_ERROR_DOCS } from "../../../src/app/docs/errors.ts";
@@ -77,7 +77,7 @@ describe("GET /swagger/json", () => {
     expect(schema.required).toEqual(["url"]);
     expect(schema.additionalProperties).toBe(false);
     expect(schema.properties.model).toMatchObject({ enum: ["chat-1.0"], default: "chat-1.0" });
-    expect(schema.properties.language).toMatchObject({ enum: ["en", "hi", "es", "pt", "ru"], default: "en" });
+    expect(schema.properties.language).toMatchObject({ enum: [...LANGUAGES], default: "en" });
     expect(schema.properties.output_format).toMatchObject({ enum: ["text", "markdown"], default: "text" });
     expect(schema.properties.prompt.default).toBe("summary");
   });
@@ -100,7 +100,7 @@ describe("GET /swagger/json", () => {
     expect(document.security).toEqual([{ apiKey: [] }]);
   });
 
-  test("documents every error of CONTRACT §4 that POST /chat can answer, under its status, with an example body", async () => {
+  test("documents every error of the README's Errors table that POST /chat can answer, under its status, with an example body", async () => {
     const responses = (await documentOf()).paths["/chat"].post.responses;
     expect(Object.keys(responses).sort()).toEqual([
       "200",

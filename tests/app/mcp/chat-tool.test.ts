@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { ChatBody } from "../../../src/app/contract/chat-schema.ts";
 import { answerResult, CHAT_TOOL, errorResult, toChatRequest } from "../../../src/app/mcp/chat-tool.ts";
+import { LANGUAGES } from "../../../src/domain/chat-request.ts";
 import { AppError } from "../../../src/domain/errors.ts";
 import { appWithFakes, TEST_KEY } from "../../support/fake-ports.ts";
 import { thrownFailure } from "../../support/failure.ts";
@@ -24,7 +25,7 @@ async function httpMessage(body: unknown): Promise<{ status: number; message: st
 const refusal = (args: unknown): AppError => thrownFailure(() => toChatRequest(args));
 
 describe("the chat_about_video tool's definition", () => {
-  test("its input schema is POST /chat's body schema as plain JSON: url required, five languages, two formats", () => {
+  test("its input schema is POST /chat's body schema as plain JSON: url required, the answer languages, two formats", () => {
     const schema = CHAT_TOOL.inputSchema as unknown as {
       required: string[];
       properties: Record<string, { enum?: string[]; default?: string }>;
@@ -33,7 +34,7 @@ describe("the chat_about_video tool's definition", () => {
     expect(schema).toEqual(JSON.parse(JSON.stringify(ChatBody)));
     expect(schema.required).toEqual(["url"]);
     expect(schema.additionalProperties).toBe(false);
-    expect(schema.properties.language!.enum).toEqual(["en", "hi", "es", "pt", "ru"]);
+    expect(schema.properties.language!.enum).toEqual([...LANGUAGES]);
     expect(schema.properties.language!.default).toBe("en");
     expect(schema.properties.output_format!.enum).toEqual(["text", "markdown"]);
     expect(schema.properties.model!.enum).toEqual(["chat-1.0"]);

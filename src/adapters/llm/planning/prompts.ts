@@ -1,14 +1,12 @@
 /** @module The prompts of the LLM writer: system rules, notes rules and the fenced user messages. */
 import type { Language, OutputFormat } from "../../../domain/chat-request.ts";
+import { languageFacts, LANGUAGES } from "../../../domain/languages/languages.ts";
 import type { Intent } from "../../../domain/reading/intent.ts";
 
-export const LANGUAGE_NAMES: Record<Language, string> = {
-  en: "English",
-  hi: "Hindi",
-  es: "Spanish",
-  pt: "Portuguese",
-  ru: "Russian",
-};
+/** Each answer language's name in English, from the language table. */
+export const LANGUAGE_NAMES = Object.fromEntries(
+  LANGUAGES.map((language) => [language, languageFacts(language).name]),
+) as Record<Language, string>;
 
 /** Chat messages in the OpenAI shape. */
 export interface ChatMessage {

@@ -1,5 +1,7 @@
 /** @module Tells whether an answer is plainly in another language than the one asked for. */
 import type { Language } from "../../../domain/chat-request.ts";
+import { SCRIPTS } from "../../../domain/languages/language-facts.ts";
+import { languageFacts, LANGUAGES } from "../../../domain/languages/languages.ts";
 
 /** Letters needed before a script share means anything. */
 const MIN_SCRIPT_LETTERS = 30;
@@ -14,14 +16,12 @@ const MIN_SCRIPT_SHARE = 0.5;
  * and starts missing at 0.8.
  */
 export const DETECTOR_RATIO = 0.95;
-/** The Latin-script languages the detector weighs against each other (ISO 639-1). */
-export const LATIN_CANDIDATES = ["en", "es", "pt", "fr", "it", "de", "nl", "ca", "ro", "pl", "tr", "id"];
-
-const SCRIPTS: Record<"hi" | "ru" | "latin", RegExp> = {
-  hi: /\p{Script=Devanagari}/u,
-  ru: /\p{Script=Cyrillic}/u,
-  latin: /\p{Script=Latin}/u,
-};
+/** Other Latin-script languages the detector weighs an answer against, besides the answer languages (ISO 639-1). */
+const OTHER_LATIN = ["fr", "it", "de", "nl", "ca", "ro", "pl", "tr", "id"];
+/** The Latin-script languages the detector weighs against each other: every Latin-script answer language, and those. */
+export const LATIN_CANDIDATES = [
+  ...new Set([...LANGUAGES.filter((language) => languageFacts(language).script === "latin"), ...OTHER_LATIN]),
+];
 const WORD = /[\p{L}\p{M}][\p{L}\p{M}\p{N}'’-]*/gu;
 /** Names and codes (capitalised, or with digits) say nothing about the language around them. */
 const NAME = /^\p{Lu}|\p{N}/u;
@@ -50,9 +50,10 @@ function judgedWords(text: string): { words: string[]; letterCount: number } {
 
 /**
  * The script stage of the check: true when the answer is plainly in another
- * script, false when it is right or too short to judge, or, for English,
- * Spanish and Portuguese answers of `detectorLetters` letters or more, the
- * Latin-script words a detector must judge. Shares and the detector see
+ * script than the language's (the language table's), false when it is right
+ * or too short to judge, or, for Latin-script answers (English, Spanish,
+ * Portuguese) of `detectorLetters` letters or more, the Latin-script words a
+ * detector must judge. Shares and the detector see
  * common words only, so an answer full of product names is judged by the
  * words around them.
  */
@@ -64,10 +65,10 @@ export function scriptVerdict(
   const { words, letterCount } = judgedWords(text);
   const judged = letters(words);
   if (judged.length < MIN_SCRIPT_LETTERS) return false;
-  const script = language === "hi" || language === "ru" ? SCRIPTS[language] : SCRIPTS.latin;
-  const share = judged.filter((c) => script.test(c)).length / judged.length;
+  const script = languageFacts(language).script;
+  const share = judged.filter((c) => SCRIPTS[script].test(c)).length / judged.length;
   if (share < MIN_SCRIPT_SHARE) return true;
-  if (language === "hi" || language === "ru" || letterCount < detectorLetters) return false;
+  if (script !== "latin" || letterCount < detectorLetters) return false;
   return words.filter((word) => SCRIPTS.latin.test(word)).join(" ");
 }
 
@@ -81,11 +82,13 @@ export function scriptVerdict(
  * Title Case) is judged on all its words.
  *
  * - Under 30 letters to judge: passes, too short to tell.
- * - Hindi and Russian: flagged when under half the judged letters are
- *   Devanagari or Cyrillic (English, Hinglish, ...).
- * - English, Spanish and Portuguese: flagged when under half are Latin; from
- *   80 letters on, also when tinyld's best guess among twelve Latin-script
- *   languages is another one and the wanted one scores below 0.95 of it.
+ * - Every language: flagged when under half the judged letters are in its
+ *   script (Hindi in Devanagari, Russian in Cyrillic: English or Hinglish
+ *   for them is flagged so).
+ * - Latin-script languages (English, Spanish, Portuguese): from 80 letters
+ *   on, also when tinyld's best guess among `LATIN_CANDIDATES` (twelve
+ *   Latin-script languages today) is another one and the wanted one scores
+ *   below 0.95 of it.
  *   Between 30 and 79 letters (a streamed first part) only the script is
  *   judged: Spanish for Portuguese passes there, Russian for Spanish does not.
  *
