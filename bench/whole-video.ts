@@ -18,7 +18,7 @@
  *   --scale: plays the provider's window, the deadline and the latency that
  *   many times faster (10 checks the script in a minute); --before: a
  *   checkout to compare with (its own node_modules), run first, same rows.
- *   About 4 minutes per tree at --scale=1. Loopback only.
+ *   About 5 minutes per tree at --scale=1, 1 at --scale=10. Loopback only.
  */
 import { ANSWERS, type LlmCall, requestedLanguage, startFakeLlm } from "../tests/support/fake-llm.ts";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
