@@ -24,9 +24,9 @@ import { rmSync, symlinkSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { ROOT } from "../tests/support/service-process.ts";
-import { median } from "../tests/soak/rss.ts";
-import { freePort } from "./startup-measure.ts";
-import { cpuSeconds, runWrk, serviceEnv, waitForAnswer, writeWrkScript } from "./cached-load.ts";
+import { median } from "../tests/support/rss.ts";
+import { freePort } from "./support/startup-measure.ts";
+import { cpuSeconds, runWrk, serviceEnv, waitForAnswer, writeWrkScript } from "./support/cached-load.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -95,7 +95,7 @@ function run(server: Server): void {
 }
 
 try {
-  servers.push(await start("bare", [process.execPath, "bench/startup-bare-server.ts", "keyed"], ROOT));
+  servers.push(await start("bare", [process.execPath, "bench/support/bare-server.ts", "keyed"], ROOT));
   for (const name of args.revisions!.split(",")) {
     const revision = name.replace(/\+(limit|quota)$/, "");
     const resolved = spawnSync(["git", "rev-parse", "--short", revision], { cwd: ROOT }).stdout.toString().trim();

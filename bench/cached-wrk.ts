@@ -18,9 +18,9 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { binaryPath, ROOT } from "../tests/support/service-process.ts";
-import { median } from "../tests/soak/rss.ts";
-import { freePort } from "./startup-measure.ts";
-import { BODY, KEY, runWrk, serviceEnv, waitForAnswer, writeWrkScript } from "./cached-load.ts";
+import { median } from "../tests/support/rss.ts";
+import { freePort } from "./support/startup-measure.ts";
+import { BODY, KEY, runWrk, serviceEnv, waitForAnswer, writeWrkScript } from "./support/cached-load.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -101,7 +101,7 @@ try {
     const bare: number[] = [];
     const served: number[] = [];
     for (let round = 0; round < Number(args.rounds); round++) {
-      bare.push(await measure([process.execPath, "bench/startup-bare-server.ts", "keyed"], false));
+      bare.push(await measure([process.execPath, "bench/support/bare-server.ts", "keyed"], false));
       served.push(await measure(service, true));
     }
     const ratios = served.map((value, i) => value / bare[i]!);

@@ -2,7 +2,7 @@
 /**
  * Which detector and threshold tell English, Spanish and Portuguese apart in
  * the language check: every candidate runs behind the check's script stage
- * (`scriptVerdict`) over the labelled corpus in tests/adapters/llm/language-corpus/,
+ * (`scriptVerdict`) over the labelled corpus in tests/adapters/llm/shaping/language-corpus/,
  * and the table gives, per detector and rule, the check's precision and
  * recall on answers of 80 letters or more, the plainly wrong answers it
  * misses, its false alarms, the same on 30–79 letters (were the detector

@@ -4,7 +4,8 @@
  * that takes a fixed time per call. Prints, per scenario, the wall time in
  * units of one call's latency (goal: under 3x), the number of calls, the
  * most input tokens in one call, and the input tokens sent relative to the
- * transcript's own tokens (goal: under 1.2x). Loopback only; bounded.
+ * transcript's own tokens (goal: under 1.2x). The model is the fake's
+ * `fake-model`, which states no limits. Loopback only; bounded.
  *
  * Run: bun bench/long-video.ts
  */
@@ -43,7 +44,7 @@ async function scenario(label: string, concurrency: string | undefined, prompt: 
     YOUTUBE_BASE_URL: youtube.origin,
     GROQ_API_KEY: "gsk_bench",
     GROQ_BASE_URL: llm.baseUrl,
-    GROQ_MODEL: "bench-model",
+    GROQ_MODEL: "fake-model",
   };
   if (concurrency) env.LLM_CONCURRENCY = concurrency;
   const service = await startService(env);
@@ -74,7 +75,8 @@ async function scenario(label: string, concurrency: string | undefined, prompt: 
 }
 
 console.log(
-  `three-hour transcript: ${cues.length} cues, ${transcriptTokens} tokens (estimated); fake LLM latency ${LATENCY_MS} ms per call; default LLM_INPUT_TOKEN_BUDGET 4000`,
+  `three-hour transcript: ${cues.length} cues, ${transcriptTokens} tokens (estimated); fake LLM latency ${LATENCY_MS} ms per call; ` +
+    "model fake-model (unknown to the service's model table: an 8,192-token context), no rate limits",
 );
 try {
   await scenario("summary, default settings (LLM_CONCURRENCY 16)", undefined, "summary");

@@ -2,7 +2,7 @@
 import { spawn } from "bun";
 import { existsSync } from "node:fs";
 import { commandFor, ROOT, type Target } from "../tests/support/service-process.ts";
-import { startMeasured } from "./startup-measure.ts";
+import { startMeasured } from "./support/startup-measure.ts";
 
 const ROUNDS = 7;
 const ENV = {

@@ -15,7 +15,7 @@ import { startFakeLlm } from "../tests/support/fake-llm.ts";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { VIDEOS } from "../tests/support/fixtures.ts";
 import { binaryPath, ROOT, type RunningService, startService, type Target } from "../tests/support/service-process.ts";
-import { rssMiB } from "../tests/soak/rss.ts";
+import { rssMiB } from "../tests/support/rss.ts";
 import { connectInspector } from "../tests/support/heap-inspector.ts";
 
 const { values: args, positionals } = parseArgs({

@@ -8,16 +8,16 @@
  * CPU time (`process.cpuUsage`, microsecond resolution) goes to its variant,
  * so machine noise falls on both alike. What this leaves out: the default
  * process metrics' own timers, which cost per second, not per request, and
- * run during both variants' chunks. The over-the-wire comparison is
- * cached-request-breakdown.ts `--stages service,service+metrics`, whose 10 ms
- * ticks on a shared machine move by more than this cost between rounds.
+ * run during both variants' chunks. Over the wire, a server's CPU read from
+ * /proc in 10 ms ticks moves by more than this cost between rounds on a
+ * shared machine, which is why this bench measures in process.
  *
  *   bun bench/metrics-hot-path.ts [--chunks 60] [--chunk-requests 2000]
  */
 import { parseArgs } from "node:util";
 import { runService, type Runtime } from "../src/app/start/start.ts";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
-import { median } from "../tests/soak/rss.ts";
+import { median } from "../tests/support/rss.ts";
 
 const { values: args } = parseArgs({
   options: { chunks: { type: "string", default: "60" }, "chunk-requests": { type: "string", default: "2000" } },

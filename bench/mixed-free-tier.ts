@@ -1,31 +1,31 @@
 /** @module Benchmark of a long summary and a stream of short questions on the free plan, before and after. */
 /**
  * Benchmark (issue 22): one long summary and a stream of short questions on a
- * free Groq key, end to end through the real service, before and after fair
- * admission. The fake LLM enforces llama-3.1-8b-instant's free plan (6,000
- * tokens and 30 requests a minute) and answers in 300 ms plus 2 ms per output
- * token. At t=0 a 3-hour summary; from t=2 s a short question about a
- * 5-minute video every 15 s (about three quarters of what the window serves
- * once the summary is planned), until the run's end. Each tree gets a fresh
- * service, fake LLM and fake YouTube.
+ * free Groq key, end to end through the real service: how fair admission
+ * shares the provider's window between them. The fake LLM enforces the free
+ * plan of openai/gpt-oss-20b, the service's default model (8,000 tokens and
+ * 30 requests a minute), and answers in 300 ms plus 0.6 ms per `max_tokens`.
+ * At t=0 a 3-hour summary; from t=2 s a short question about a 5-minute video
+ * every 15 s, until the run's end. Each tree gets a fresh service, fake LLM
+ * and fake YouTube.
  *
  * Prints per tree: the short questions' p50/p95 latency, how many were
  * refused (any non-200), the summary's status, wall time and coverage, and
  * the provider's refusals (429/413); then after/before ratios.
  *
  * Run: bun bench/mixed-free-tier.ts [--seconds=180] [--every=15] [--scale=1] [--before=/path/to/main]
- *   --seconds: the run's real length (the brief: 3 minutes); --scale: plays
- *   windows, deadlines and the question interval that many times faster
- *   (checks the script in seconds); --before: a checkout of the code to
- *   compare with (its own node_modules), run first. Loopback only.
+ *   --seconds: the run's real length; --scale: plays windows, deadlines and
+ *   the question interval that many times faster (checks the script in
+ *   seconds); --before: a checkout of the code to compare with (its own
+ *   node_modules), run first. Loopback only.
  */
-import { spawn } from "bun";
 import { type Responder, startFakeLlm } from "../tests/support/fake-llm.ts";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { VIDEOS, watchUrl } from "../tests/support/fixtures.ts";
 import { captionXml, generateCues } from "../tests/support/long-transcript.ts";
+import { gptOss20bFreePlan } from "../tests/support/provider-limits.ts";
 import { requestLogLines } from "../tests/support/request-log-lines.ts";
-import type { RunningService } from "../tests/support/service-process.ts";
+import { startTree, THIS_TREE } from "./support/trees.ts";
 
 const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]));
 const SECONDS = Number(args.get("seconds") ?? 180);
@@ -45,42 +45,6 @@ interface Result {
   provider413: number;
 }
 
-/** Starts `bun run server` of the tree at `dir` and waits for its address. */
-async function startTree(dir: string, env: Record<string, string>): Promise<RunningService> {
-  let output = "";
-  const child = spawn([process.execPath, "run", "--cwd", dir, "server"], {
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "/tmp",
-      NO_COLOR: "1",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      LOG_FORMAT: "json",
-      ...env,
-    },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const collect = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream) output += new TextDecoder().decode(chunk);
-  };
-  void collect(child.stdout);
-  void collect(child.stderr);
-  const deadline = Date.now() + 30_000;
-  let url: string | undefined;
-  while (!(url = /listening on (http:\/\/[^\s]+)/.exec(output)?.[1])) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${dir} did not start:\n${output}`);
-    await Bun.sleep(25);
-  }
-  return {
-    url,
-    process: child,
-    output: () => output,
-    stop: async () => (child.kill("SIGTERM"), await child.exited),
-  } as RunningService;
-}
-
 const respond: Responder = (call) => {
   const notes = /Part \d+ of \d+/.test(call.text);
   const content = notes
@@ -91,7 +55,7 @@ const respond: Responder = (call) => {
 
 async function run(tree: string, dir: string): Promise<Result> {
   const youtube = startFakeYoutube();
-  const llm = startFakeLlm({ limits: { tokensPerWindow: 6_000, requestsPerWindow: 30, windowMs: WINDOW_MS } });
+  const llm = startFakeLlm({ limits: gptOss20bFreePlan(WINDOW_MS) });
   llm.respondWith(respond);
   youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3 * 3600)));
   youtube.setCaption(VIDEOS.twoTracks.id, captionXml(generateCues(5 * 60)));
@@ -155,7 +119,7 @@ const seconds = (ms: number) => (Number.isNaN(ms) ? "–" : `${(ms / 1000).toFix
 
 const trees: [string, string][] = [...(BEFORE ? ([["before", BEFORE]] as [string, string][]) : []), [
   "after",
-  `${import.meta.dir}/..`,
+  THIS_TREE,
 ]];
 console.log(
   `mixed workload: ${SECONDS} s at scale ${SCALE} (window ${WINDOW_MS} ms); one 3-hour summary, a 5-minute question every ${

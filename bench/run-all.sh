@@ -2,15 +2,15 @@
 # Runs every benchmark once, one after another (never in parallel: they measure
 # time and memory), then the soak. Each is bounded and loopback only. A missing
 # or failing benchmark is reported and the rest still run; the exit status is
-# non-zero when any failed. Extra benchmarks named bench/*.ts are picked up.
+# non-zero when any failed. Every bench/*.ts is a benchmark and is picked up.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 
-# Known order first (cheapest first; free-tier waits out a real one-minute provider
-# window, about 3.5 minutes, so it comes last); the SKIP files are helpers, not benchmarks.
-ORDER=(youtube-cold-path long-video startup-throughput load-overload free-tier)
-SKIP=(load-http-connection startup-measure startup-bare-server breakdown-server cached-load)
+# Known order first (cheapest first); the free-plan benches wait out real one-minute provider
+# windows, so they come last. Every other bench/*.ts runs in between. bench/support/ holds helpers.
+ORDER=(youtube-cold-path long-video startup-throughput load-overload)
+LAST=(free-tier whole-video mixed-free-tier)
 
 failed=()
 run() {
@@ -23,17 +23,17 @@ run() {
   echo "=== bench: $name exit $status after $((SECONDS - started)) s"
   [ "$status" -eq 0 ] || failed+=("$name")
 }
+run_named() {
+  if [ -f "bench/$1.ts" ]; then run "$1" bun "bench/$1.ts"; else echo; echo "=== bench: $1 missing (bench/$1.ts not found), skipped"; fi
+}
 
-seen=" "
-for name in "${ORDER[@]}"; do
-  seen="$seen$name "
-  if [ -f "bench/$name.ts" ]; then run "$name" bun "bench/$name.ts"; else echo; echo "=== bench: $name missing (bench/$name.ts not found), skipped"; fi
-done
+seen=" ${ORDER[*]} ${LAST[*]} "
+for name in "${ORDER[@]}"; do run_named "$name"; done
 for file in bench/*.ts; do
   name=$(basename "$file" .ts)
-  [[ "$seen" == *" $name "* || " ${SKIP[*]} " == *" $name "* ]] && continue
-  run "$name" bun "$file"
+  [[ "$seen" == *" $name "* ]] || run "$name" bun "$file"
 done
+for name in "${LAST[@]}"; do run_named "$name"; done
 run soak bun tests/soak/soak.run.ts
 
 echo

@@ -16,7 +16,7 @@ import { ANSWERS, startFakeLlm } from "../tests/support/fake-llm.ts";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { watchUrl } from "../tests/support/fixtures.ts";
 import { postChat, type RunningService, startService } from "../tests/support/service-process.ts";
-import { startOwnRedis } from "../tests/adapters/redis/redis-server.ts";
+import { startOwnRedis } from "../tests/support/redis-server.ts";
 
 const rounds = Number(process.argv[2] ?? 5);
 const requests = Number(process.argv[3] ?? 200);

@@ -10,7 +10,7 @@
  *   1 s after start-up, before any request
  * - cached POST /chat requests per second, relative to a bare Bun.serve handler
  *   that parses the same body and returns a fixed JSON: same load client
- *   (bench/load-http-connection.ts), same connections, same duration, same run
+ *   (tests/support/load-connection.ts), same connections, same duration, same run
  *
  *   bun bench/startup-throughput.ts [--runs 5] [--connections 16] [--seconds 5] [--targets binary,bun,deno]
  *
@@ -26,8 +26,8 @@ import { startFakeLlm } from "../tests/support/fake-llm.ts";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { watchUrl } from "../tests/support/fixtures.ts";
 import { commandFor, ROOT, type Target } from "../tests/support/service-process.ts";
-import { median, rssMiB } from "../tests/soak/rss.ts";
-import { type Measured, measureThroughput, startMeasured } from "./startup-measure.ts";
+import { median, rssMiB } from "../tests/support/rss.ts";
+import { type Measured, measureThroughput, startMeasured } from "./support/startup-measure.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -76,7 +76,7 @@ type Baseline = "bare" | "elysia";
 
 function launch(target: Target | Baseline): Promise<Measured> {
   if (target === "bare" || target === "elysia") {
-    return startMeasured([process.execPath, "bench/startup-bare-server.ts", target], {}, { cwd: ROOT, readyPath: "/" });
+    return startMeasured([process.execPath, "bench/support/bare-server.ts", target], {}, { cwd: ROOT, readyPath: "/" });
   }
   const command = target === "binary" ? [join(binaryDir, "video-chat-service")] : commandFor(target);
   return startMeasured(command, env, { cwd: target === "binary" ? binaryDir : ROOT, readyPath: "/swagger/json" });

@@ -2,10 +2,10 @@
 /**
  * Benchmark (issue 32): 30-minute and 1-hour videos on a free Groq key, end
  * to end through the real service, asked `summary`, whole-video requests in
- * people's words, and a detail question. The fake LLM enforces
- * llama-3.1-8b-instant's free plan (6,000 tokens and 30 requests a minute,
- * prompt plus max_tokens charged) and answers in 300 ms plus the output at
- * 500 tokens/s. Every request gets a fresh service and a fresh fake LLM (a
+ * people's words, and a detail question. The fake LLM enforces the free
+ * plan of openai/gpt-oss-20b, the service's default model (8,000 tokens and
+ * 30 requests a minute, prompt plus max_tokens charged), reasons as gpt-oss
+ * does, and answers in 300 ms plus the output at 500 tokens/s. Every request gets a fresh service and a fresh fake LLM (a
  * full bucket), as a new user's first request would; every setting is at its
  * default but the endpoints.
  *
@@ -18,21 +18,23 @@
  *   --scale: plays the provider's window, the deadline and the latency that
  *   many times faster (10 checks the script in a minute); --before: a
  *   checkout to compare with (its own node_modules), run first, same rows.
- *   About 4 minutes per tree at --scale=1. Loopback only.
+ *   About 5 minutes per tree at --scale=1, 1 at --scale=10. Loopback only.
  */
-import { spawn } from "bun";
 import { ANSWERS, type LlmCall, requestedLanguage, startFakeLlm } from "../tests/support/fake-llm.ts";
 import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
 import { VIDEOS, watchUrl } from "../tests/support/fixtures.ts";
 import { captionXml, generateCues, type GeneratedCue } from "../tests/support/long-transcript.ts";
+import { gptOss20bFreePlan } from "../tests/support/provider-limits.ts";
 import { requestLogLines } from "../tests/support/request-log-lines.ts";
-import { type RunningService, startService } from "../tests/support/service-process.ts";
+import { startService } from "../tests/support/service-process.ts";
+import { startTree } from "./support/trees.ts";
 
 const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]));
 const SCALE = Number(args.get("scale") ?? 1);
 const BEFORE = args.get("before");
 const MINUTES = (args.get("minutes") ?? "30,60").split(",").map(Number);
 const WINDOW_MS = 60_000 / SCALE;
+const PLAN = gptOss20bFreePlan(WINDOW_MS);
 const KEY = "bench-key-0123456789";
 const PROMPTS: { kind: "summary" | "whole" | "detail"; prompt: string; language: string }[] = [
   { kind: "summary", prompt: "summary", language: "en" },
@@ -61,27 +63,6 @@ interface Row {
   calls: number;
 }
 
-/** Starts `bun run server` of another checkout and waits for its address. */
-async function startTree(dir: string, env: Record<string, string>): Promise<RunningService> {
-  let output = "";
-  const child = spawn([process.execPath, "run", "--cwd", dir, "server"], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NO_COLOR: "1", PORT: "0", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  void (async () => {
-    for await (const chunk of child.stdout) output += new TextDecoder().decode(chunk);
-  })();
-  const deadline = Date.now() + 30_000;
-  let url: string | undefined;
-  while (!(url = /listening on (http:\/\/[^\s]+)/.exec(output)?.[1])) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${dir} did not start:\n${output}`);
-    await Bun.sleep(25);
-  }
-  return { url, process: child, output: () => output, stop: async () => (child.kill("SIGTERM"), await child.exited) };
-}
-
 /** What of the timeline reached the model: tenths with at least one line, and whether the first and last cues did. */
 function seen(calls: readonly LlmCall[], cues: readonly GeneratedCue[]): { tenths: number; ends: boolean } {
   const span = cues.at(-1)!.start + cues.at(-1)!.duration;
@@ -101,7 +82,7 @@ function seen(calls: readonly LlmCall[], cues: readonly GeneratedCue[]): { tenth
 async function measure(tree: string, minutes: number, ask: (typeof PROMPTS)[number]): Promise<Row> {
   const cues = generateCues(minutes * 60, { needleAt: Math.floor((minutes * 60 * 2) / 3) });
   youtube.setCaption(VIDEOS.normal.id, captionXml(cues));
-  const llm = startFakeLlm({ limits: { tokensPerWindow: 6_000, requestsPerWindow: 30, windowMs: WINDOW_MS } });
+  const llm = startFakeLlm({ limits: PLAN });
   llm.respondWith((call) => {
     const notes = /Part \d+ of \d+ of a long video's transcript/.test(call.text);
     // The answer in the language asked, so that no rewrite call is needed.
@@ -175,7 +156,9 @@ function print(row: Row, baseline: Row | undefined): void {
 
 const youtube = startFakeYoutube();
 console.log(
-  `free plan of llama-3.1-8b-instant: 6000 tokens and 30 requests per ${WINDOW_MS / 1000} s (scale ${SCALE}); ` +
+  `free plan of ${PLAN.model}: ${PLAN.tokensPerWindow} tokens and ${PLAN.requestsPerWindow} requests per ${
+    WINDOW_MS / 1000
+  } s (scale ${SCALE}); ` +
     "a fresh service and fake LLM per request; ratios against summary on the same video and tree",
 );
 console.log(

@@ -73,10 +73,19 @@ try {
   const bare = await bareRoundTrip(rig);
   const paths = [
     await measure(rig, "primary (InnerTube)", () => {}),
-    await measure(rig, "second client", () => rig.youtube.setPlayerGate({ blockClients: ["ANDROID"] })),
-    await measure(rig, "watch-page fallback", () => rig.youtube.setPlayerGate({ blockKeyless: true })),
+    // The first client's caption URLs need a proof-of-origin token (`exp=xpe`): the next client's are read.
+    await measure(rig, "second client", () =>
+      rig.youtube.setPlayerGate({
+        tracks: (client, tracks) =>
+          client === "ANDROID" ? tracks.map((t) => ({ ...t, baseUrl: `${t.baseUrl}&exp=xpe` })) : tracks,
+      })),
+    // Key-less player answers the reader cannot read send it to the watch page (a bot check would be a 503 at once).
+    await measure(rig, "watch-page fallback", () => {
+      rig.youtube.setPlayerGate({ garbleKeyless: true });
+      rig.youtube.setWatch("page");
+    }),
     await measure(rig, "consent wall", () => {
-      rig.youtube.setPlayerGate({ blockKeyless: true });
+      rig.youtube.setPlayerGate({ garbleKeyless: true });
       rig.youtube.setWatch("consent");
     }),
   ];

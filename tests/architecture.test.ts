@@ -122,6 +122,21 @@ describe("layout", () => {
     expect(bare.map((file) => relative(ROOT, file))).toEqual([]);
   });
 
+  test("bench/ takes from tests/ only the shared support and labelled data; no test imports bench/", () => {
+    const importsOf = (dir: string) =>
+      sourceFiles(join(ROOT, dir)).flatMap((file) =>
+        relativeImports(readFileSync(file, "utf8")).map((spec) => ({
+          file: relative(ROOT, file),
+          target: relative(ROOT, join(file, "..", spec)),
+        }))
+      );
+    const benchFromTests = importsOf("bench").filter(({ target }) =>
+      target.startsWith("tests/") && !target.startsWith("tests/support/") && !/\/(fixtures|[\w-]*corpus)\//.test(target)
+    );
+    const testsFromBench = importsOf("tests").filter(({ target }) => target.startsWith("bench/"));
+    expect([...benchFromTests, ...testsFromBench].map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
+  });
+
   test("no line in src/ is over 120 characters (the formatter's width; strings and comments included)", () => {
     const long = sourceFiles(SRC).flatMap((file) =>
       readFileSync(file, "utf8").split("\n").flatMap((line, i) =>

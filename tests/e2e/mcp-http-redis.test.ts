@@ -7,7 +7,7 @@ import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
 import { cancelWhileModelWorks, connectHttp, mcpUrlOf, textOf } from "../support/mcp-http.ts";
 import { type RunningService, runToExit, startService, targetFromEnv } from "../support/service-process.ts";
-import { testRedisUrl, uniquePrefix } from "../adapters/redis/redis-server.ts";
+import { testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
 
 const target = targetFromEnv();
 const redisUrl = testRedisUrl();

@@ -14,7 +14,7 @@ import {
   startService,
   targetFromEnv,
 } from "../support/service-process.ts";
-import { testRedisUrl, uniquePrefix } from "../adapters/redis/redis-server.ts";
+import { testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
 
 const target = targetFromEnv();
 const redisUrl = testRedisUrl();

@@ -1,6 +1,6 @@
 /** @module End-to-end overload test under load: only 200 or 503, nothing hangs, memory stays bounded. */
 import { describe, expect, test } from "bun:test";
-import { runLoad } from "../../bench/load-overload.ts";
+import { runLoad } from "../support/overload-load.ts";
 
 describe("overload under load (bounded variant of bench/load-overload.ts)", () => {
   test(

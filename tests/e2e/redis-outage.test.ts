@@ -5,7 +5,7 @@ import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
 import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
 import { createKey } from "../adapters/keys/keys-cli-process.ts";
-import { type OwnRedis, startOwnRedis } from "../adapters/redis/redis-server.ts";
+import { type OwnRedis, startOwnRedis } from "../support/redis-server.ts";
 
 const ENV_KEY = "e2e-outage-key-0123456789";
 let redis: OwnRedis;

@@ -6,7 +6,7 @@ import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
 import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
 import { createKey, runKeys } from "../adapters/keys/keys-cli-process.ts";
-import { testRedisUrl, uniquePrefix } from "../adapters/redis/redis-server.ts";
+import { testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
 
 const redisUrl = testRedisUrl();
 const STATE = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: uniquePrefix("e2e-shared") };

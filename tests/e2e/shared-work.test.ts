@@ -6,7 +6,7 @@ import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { type VideoName, watchUrl } from "../support/fixtures.ts";
 import { type LogLine, requestLogLines } from "../support/request-log-lines.ts";
 import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
-import { type OwnRedis, startOwnRedis } from "../adapters/redis/redis-server.ts";
+import { type OwnRedis, startOwnRedis } from "../support/redis-server.ts";
 
 const KEY = "e2e-shared-work-key-0123456789";
 const REQUEST_TIMEOUT_MS = 8_000;

@@ -1,6 +1,6 @@
 /** @module End-to-end test of the speech budget shared in Redis: refused at once before any download. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { testRedisUrl, uniquePrefix } from "../adapters/redis/redis-server.ts";
+import { testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
 import { SPEECH_VIDEOS } from "../support/fake-youtube-audio.ts";
 import { type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
 import { type SpeechRig, startSpeechRig } from "../support/speech-e2e.ts";

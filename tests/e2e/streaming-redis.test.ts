@@ -6,7 +6,7 @@ import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
 import { type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
 import { deltaText, eventNames, type ReadEvent, readEvents } from "../support/sse.ts";
-import { testRedisUrl, uniquePrefix } from "../adapters/redis/redis-server.ts";
+import { testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
 
 const KEY = "e2e-stream-redis-key-0123456";
 const redisUrl = testRedisUrl();

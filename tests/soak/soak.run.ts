@@ -10,7 +10,7 @@ import { startFakeLlm } from "../support/fake-llm.ts";
 import { startFakeYoutube } from "../support/fake-youtube.ts";
 import { VIDEOS } from "../support/fixtures.ts";
 import { postChat, startService } from "../support/service-process.ts";
-import { median, rssMiB } from "./rss.ts";
+import { median, rssMiB } from "../support/rss.ts";
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
 const RATE = Number(process.env.SOAK_RATE ?? 80);

@@ -1,7 +1,7 @@
 /** @module Starts the service so that its heap can be measured after a full GC (Bun probe, Deno inspector). */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { connectInspector } from "./heap-inspector.ts";
-import { rssMiB } from "../soak/rss.ts";
+import { rssMiB } from "./rss.ts";
 import { ROOT, type RunningService, startService, type Target } from "./service-process.ts";
 
 /** A running service and how to measure it. */

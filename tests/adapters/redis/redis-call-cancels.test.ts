@@ -6,7 +6,7 @@ import {
   type RedisLog,
 } from "../../../src/adapters/redis/redis-connection.ts";
 import { createRedisCallCancels } from "../../../src/adapters/redis/redis-call-cancels.ts";
-import { testRedisUrl, uniquePrefix } from "./redis-server.ts";
+import { testRedisUrl, uniquePrefix } from "../../support/redis-server.ts";
 
 const url = testRedisUrl();
 const quiet: RedisLog = { warn() {}, info() {} };

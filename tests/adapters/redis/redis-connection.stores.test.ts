@@ -11,7 +11,7 @@ import {
   type RedisLog,
 } from "../../../src/adapters/redis/redis-connection.ts";
 import { createRedisRateLimiter } from "../../../src/adapters/limits/redis-rate-limiter.ts";
-import { type OwnRedis, startOwnRedis, testRedisUrl, uniquePrefix } from "./redis-server.ts";
+import { type OwnRedis, startOwnRedis, testRedisUrl, uniquePrefix } from "../../support/redis-server.ts";
 
 const url = testRedisUrl();
 const prefix = uniquePrefix("adapters");

@@ -8,7 +8,7 @@ import {
   type RedisLog,
 } from "../../../src/adapters/redis/redis-connection.ts";
 import { createRedisSharedFlight, type RedisFlightOptions } from "../../../src/adapters/redis/redis-shared-flight.ts";
-import { testRedisUrl, uniquePrefix } from "./redis-server.ts";
+import { testRedisUrl, uniquePrefix } from "../../support/redis-server.ts";
 
 const url = testRedisUrl();
 const prefix = uniquePrefix("relay");

@@ -4,7 +4,7 @@ import { Redis } from "ioredis";
 import { createRedisConnection, type RedisConnection } from "../../../src/adapters/redis/redis-connection.ts";
 import { createRedisRouteStates } from "../../../src/adapters/redis/redis-route-states.ts";
 import { createMemoryRouteStates, createRouteBreaker } from "../../../src/adapters/youtube/route-breaker.ts";
-import { testRedisUrl, uniquePrefix } from "./redis-server.ts";
+import { testRedisUrl, uniquePrefix } from "../../support/redis-server.ts";
 
 const url = testRedisUrl();
 const prefix = uniquePrefix("routes");

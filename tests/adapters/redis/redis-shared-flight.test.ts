@@ -9,7 +9,7 @@ import {
   type RedisLog,
 } from "../../../src/adapters/redis/redis-connection.ts";
 import { createRedisSharedFlight } from "../../../src/adapters/redis/redis-shared-flight.ts";
-import { testRedisUrl, uniquePrefix } from "./redis-server.ts";
+import { testRedisUrl, uniquePrefix } from "../../support/redis-server.ts";
 
 const url = testRedisUrl();
 const prefix = uniquePrefix("flight");

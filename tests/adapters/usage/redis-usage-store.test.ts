@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
 import { createRedisConnection, type RedisConnection } from "../../../src/adapters/redis/redis-connection.ts";
 import { createRedisUsageStore } from "../../../src/adapters/usage/redis-usage-store.ts";
-import { testRedisUrl, uniquePrefix } from "../redis/redis-server.ts";
+import { testRedisUrl, uniquePrefix } from "../../support/redis-server.ts";
 import { holdOf, usageStoreContract } from "./usage-store-contract.ts";
 
 const url = testRedisUrl();

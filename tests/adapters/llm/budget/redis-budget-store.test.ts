@@ -7,7 +7,7 @@ import {
   type RedisConnection,
   type RedisLog,
 } from "../../../../src/adapters/redis/redis-connection.ts";
-import { testRedisUrl, uniquePrefix } from "../../redis/redis-server.ts";
+import { testRedisUrl, uniquePrefix } from "../../../support/redis-server.ts";
 
 const FREE = { tokensPerWindow: 6000, requestsPerWindow: 30 };
 const quiet: RedisLog = { warn() {}, info() {} };

@@ -1,7 +1,8 @@
-/** @module The baseline servers of the start-up benchmark: bare `Bun.serve`, minimal Elysia, and logged. */
+/** @module The baseline servers of the cached-path benches: bare `Bun.serve`, keyed, and a minimal Elysia app. */
 /**
- * The baselines of bench/startup-throughput.ts, serving `POST /chat` with a
- * fixed JSON shaped like a chat response:
+ * The baselines of bench/startup-throughput.ts (`bare`, `elysia`), cached-wrk.ts and
+ * cached-revisions.ts (`keyed`), serving `POST /chat` with a fixed JSON shaped like a
+ * chat response:
  *
  * - `bare` (default): `Bun.serve` with one handler that parses the JSON body.
  *   No routing, auth, validation, cache or logs. The reference of the goal.
@@ -9,15 +10,10 @@
  *   validation), to show how much of the gap is the framework's floor.
  * - `keyed`: `bare` that also checks the `x-api-key` header (issue 23's baseline:
  *   "parses the same JSON, checks the key and answers the same body").
- * - `logged`: `bare` plus the service's request log line (its logger, fields
- *   and batched writer), to show what that one duty costs against the goal.
  *
- *   PORT=0 bun bench/startup-bare-server.ts [bare|keyed|elysia|logged]
+ *   PORT=0 bun bench/support/bare-server.ts [bare|keyed|elysia]
  */
 import { Elysia, t } from "elysia";
-import { createBufferedLines } from "../src/app/log/buffered-lines.ts";
-import { createLogger } from "../src/app/log/logger.ts";
-import { requestFields } from "../src/app/log/request-log.ts";
 
 const answer = JSON.stringify({
   url: "https://www.youtube.com/watch?v=GJLlxj_dtq8",
@@ -62,29 +58,11 @@ const elysia = new Elysia()
     }, { additionalProperties: false }),
   });
 
-const lines = createBufferedLines((text) => console.log(text));
-const logger = createLogger({ write: lines.line });
-
-async function logged(request: Request): Promise<Response> {
-  const started = performance.now();
-  const response = await bare(request);
-  logger.info(
-    "request",
-    requestFields(request, response.status, "0b6f2b1e-6c1a-4d0e-9d55-3f4f3c1b2a10", performance.now() - started, {
-      keyId: "env:0123456789ab",
-      videoId: "GJLlxj_dtq8",
-      promptLength: 7,
-      cache: "hit",
-    }),
-  );
-  return response;
-}
-
 const kind = process.argv[2] ?? "bare";
 const server = Bun.serve({
   port: Number(process.env.PORT ?? 0),
   hostname: "127.0.0.1",
-  fetch: kind === "elysia" ? elysia.fetch : kind === "logged" ? logged : kind === "keyed" ? keyed : bare,
+  fetch: kind === "elysia" ? elysia.fetch : kind === "keyed" ? keyed : bare,
 });
 console.log(`${kind} server listening on http://127.0.0.1:${server.port}`);
 process.on("SIGTERM", () => process.exit(0));

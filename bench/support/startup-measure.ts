@@ -1,7 +1,7 @@
 /** @module Helpers for the start-up benchmark: free ports, timed process starts and throughput runs. */
 import { spawn, type Subprocess } from "bun";
 import { connect, createServer } from "node:net";
-import { LoadConnection } from "./load-http-connection.ts";
+import { LoadConnection } from "../../tests/support/load-connection.ts";
 
 /** A process started for measuring, and the URL it serves on. */
 export interface Measured {

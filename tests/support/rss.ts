@@ -1,4 +1,4 @@
-/** @module Reads the resident memory of a process tree from /proc, and a median, for the soak run. */
+/** @module Reads the resident memory of a process tree from /proc, and a median: for the soak, the memory tests and the benches. */
 import { readdirSync, readFileSync } from "node:fs";
 
 /**
