@@ -9,7 +9,7 @@ import { type PlanChoice, type ReadSoFar, StalePlanError } from "../budget/reser
 import { type CallCosts, excerptRoom, firmCost, linesTokens, type Plan, type PlanLimits, planSummary } from "./plan.ts";
 import { answerPrompt, combinePrompt, messages, partNotesPrompt, type PromptContext } from "./prompts.ts";
 import { promptTokens, type Run } from "../calls/run.ts";
-import { dayIsSpent } from "../budget/fair-line.ts";
+import { dayIsSpent } from "../budget/refusals.ts";
 
 /** What the budget allows a request, as it stands when the request is planned. */
 export interface Room {

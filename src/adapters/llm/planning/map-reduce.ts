@@ -64,7 +64,7 @@ export async function mapReduce(
   const asked = await run.all(order, async (index) => {
     const chunk = chunks[index]!;
     const note = await run.call(partAsk(renderCues(chunk.cues), index, chunks.length), notesTokens, undefined, {
-      leave,
+      tokensAfter: leave,
       optional: !firm(index),
     }).catch((error) => {
       if (firm(index) || !isAppError(error, "overloaded") || spec.signal?.aborted) throw error;
