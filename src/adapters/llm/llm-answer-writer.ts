@@ -8,7 +8,8 @@ import { createTokenCalibration } from "./planning/calibration.ts";
 import { type Allowance, draftAnswer } from "./planning/draft.ts";
 import { isWrongLanguage } from "./shaping/language-check.ts";
 import { messages, rewritePrompt } from "./planning/prompts.ts";
-import { CHARGE_MARGIN, createRun, type Run } from "./calls/run.ts";
+import { createRun, type Run } from "./calls/run.ts";
+import { CHARGE_MARGIN } from "./calls/budgeted-call.ts";
 import { dayWaitOn } from "./budget/fair-share.ts";
 import type { ReasoningRoom } from "./models/reasoning.ts";
 

@@ -7,8 +7,8 @@ import { type OnText, ProviderLimitError } from "../calls/completer.ts";
 import { mapReduce, NOTES_MAX_TOKENS } from "./map-reduce.ts";
 import { type PlanChoice, type ReadSoFar, StalePlanError } from "../budget/reservation.ts";
 import { type CallCosts, excerptRoom, firmCost, linesTokens, type Plan, type PlanLimits, planSummary } from "./plan.ts";
-import { answerPrompt, combinePrompt, messages, partNotesPrompt, type PromptContext } from "./prompts.ts";
-import { promptTokens, type Run } from "../calls/run.ts";
+import { answerPrompt, combinePrompt, messages, partNotesPrompt, type PromptContext, promptTokens } from "./prompts.ts";
+import type { Run } from "../calls/run.ts";
 import { dayIsSpent } from "../budget/refusals.ts";
 
 /** What the budget allows a request, as it stands when the request is planned. */

@@ -6,8 +6,8 @@ import { isAppError } from "../../../domain/errors.ts";
 import { type ReadSoFar, StalePlanError } from "../budget/reservation.ts";
 import { estimateTokens } from "../../../domain/reading/tokens.ts";
 import type { CallBudget } from "./call-budget.ts";
-import { combinePrompt, messages, partNotesPrompt, type PromptContext } from "./prompts.ts";
-import { promptTokens, type Run } from "../calls/run.ts";
+import { combinePrompt, messages, partNotesPrompt, type PromptContext, promptTokens } from "./prompts.ts";
+import type { Run } from "../calls/run.ts";
 import type { OnText } from "../calls/completer.ts";
 
 /** `max_tokens` of a map call: notes of at most 120 words, with a little slack. */

@@ -1,6 +1,8 @@
 /** @module The prompts of the LLM writer: system rules, notes rules and the fenced user messages. */
 import type { Language, OutputFormat } from "../../../domain/chat-request.ts";
 import type { Intent } from "../../../domain/reading/intent.ts";
+import type { TokenCounter } from "../../../domain/reading/chunking.ts";
+import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../../domain/reading/tokens.ts";
 
 export const LANGUAGE_NAMES: Record<Language, string> = {
   en: "English",
@@ -64,6 +66,11 @@ export function messages(context: PromptContext, user: string, kind: "answer" | 
     { role: "system", content: system },
     { role: "user", content: user },
   ];
+}
+
+/** @returns the estimated input tokens of a call's messages */
+export function promptTokens(messages: readonly ChatMessage[], count: TokenCounter = estimateTokens): number {
+  return messages.reduce((sum, m) => sum + count(m.content) + MESSAGE_OVERHEAD_TOKENS, 0);
 }
 
 /** The title is YouTube's data like the transcript: fenced, on one line, with no tags of its own. */
