@@ -1,4 +1,4 @@
-/** @module Tests of the LLM budget: first-come first-served turns, waits, deadlines and guessed limits. */
+/** @module Tests of the LLM budget: fair turns, waits, deadlines and guessed limits. */
 import { describe, expect, test } from "bun:test";
 import { createMemoryBudgetStore } from "../../../../src/adapters/llm/budget/budget-store.ts";
 import { createLlmBudget } from "../../../../src/adapters/llm/budget/llm-budget.ts";
