@@ -1,7 +1,6 @@
 /** @module The LLM budget every model call passes through, shared fairly per minute and per day. */
-import type { BudgetStore, BudgetView } from "./budget-store.ts";
-import { WINDOWS_PER_DAY } from "./token-bucket.ts";
-import { createFairClock, type FairClock, maxMinShare } from "./fair-share.ts";
+import type { BudgetStore } from "./budget-store.ts";
+import { createFairClock, dayRoom, type FairClock, requestShare } from "./fair-share.ts";
 import type { Claim } from "./admission.ts";
 import { createFairLine, type FairLine } from "./fair-line.ts";
 import { createFirstAnswer, type FirstAnswer } from "./first-answer.ts";
@@ -150,12 +149,12 @@ async function availableTo(budget: SharedBudget, seq: number, by: number): Promi
   const now = budget.now();
   const seconds = Math.max(0, by - now - view.blockedMs);
   const refill = (seconds * view.limits.tokensPerWindow) / view.windowMs;
-  const minute = shareOf(budget.claims, seq, view.tokens + refill);
+  const minute = requestShare(budget.claims, seq, view.tokens + refill);
   const day = dayRoom(view, by - now);
   if (day === undefined) return { tokens: minute, view };
   // A request may not spend the rest of the day: half of what is left (but a short question's worth).
   const cap = Math.max(Math.floor(day / 2), Math.min(day, Math.floor(view.limits.tokensPerWindow / 2)));
-  const share = Math.min(shareOf(budget.claims, seq, day), cap);
+  const share = Math.min(requestShare(budget.claims, seq, day), cap);
   return share < minute ? { tokens: share, view, dayBound: true } : { tokens: minute, view };
 }
 
@@ -196,40 +195,6 @@ function planAlone<T>(
   });
   budget.planning = turn.catch(() => undefined);
   return turn;
-}
-
-/**
- * A request's max-min fair share of `total`, counting what each has been
- * served already: what the others cannot do without comes off the top,
- * the rest of their claims is shared.
- */
-function shareOf(claims: ReadonlyMap<number, Claim>, seq: number, total: number): number {
-  const own = claims.get(seq)?.served ?? 0;
-  const others = [...claims].filter(([other, claim]) => other !== seq && claim.held > 0).map(([, claim]) => claim);
-  const firm = others.reduce((sum, claim) => sum + Math.min(claim.firm, claim.held), 0);
-  const served = others.reduce((sum, claim) => sum + claim.served, own);
-  return maxMinShare(
-    total - firm + served,
-    others.map((claim) => claim.served + claim.held - Math.min(claim.firm, claim.held)),
-  ) - own;
-}
-
-/**
- * @param ms time until the request's last call must start
- * @returns tokens the day's limits give by then (0 when its requests or a block leave none); undefined when the day
- *   sets no known limit
- */
-function dayRoom(view: BudgetView, ms: number): number | undefined {
-  const { tokensPerDay, requestsPerDay } = view.limits;
-  if (tokensPerDay === undefined && requestsPerDay === undefined) return undefined;
-  const dayMs = view.windowMs * WINDOWS_PER_DAY;
-  const open = Math.max(0, ms - view.dayBlockedMs);
-  if (view.dayBlockedMs > 0 && view.dayBlockedMs >= ms) return 0;
-  if (requestsPerDay !== undefined && view.dayRequests < 1 && view.dayRequests + (open * requestsPerDay) / dayMs < 1) {
-    return 0;
-  }
-  if (tokensPerDay === undefined) return undefined;
-  return Math.max(0, view.dayTokens + (open * tokensPerDay) / dayMs);
 }
 
 /** Longest a request waits for the first answer to teach the provider's limits before planning on the guess. */
