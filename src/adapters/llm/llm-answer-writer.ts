@@ -7,8 +7,10 @@ import type { LlmBudget, Reservation } from "./budget/llm-budget.ts";
 import { createTokenCalibration } from "./planning/calibration.ts";
 import { type Allowance, draftAnswer } from "./planning/draft.ts";
 import { isWrongLanguage } from "./shaping/language-check.ts";
-import { messages, rewritePrompt } from "./planning/prompts.ts";
-import { CHARGE_MARGIN, createRun, type Run } from "./calls/run.ts";
+import type { Drafting } from "./planning/drafting.ts";
+import { messages, promptContext, rewritePrompt } from "./planning/prompts.ts";
+import { createRun } from "./calls/run.ts";
+import { CHARGE_MARGIN } from "./calls/budgeted-call.ts";
 import { dayWaitOn } from "./budget/fair-share.ts";
 import type { ReasoningRoom } from "./models/reasoning.ts";
 
@@ -75,16 +77,17 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
           reasoning: options.reasoning,
         });
         const shaper = shaperFor(spec, true);
-        const draft = await draftAnswer(
+        const job: Drafting = {
           run,
           spec,
-          allowance(options, reservation, callAllowanceMs),
-          spec.events && ((piece) => shaper.push(piece)),
-        );
+          prompts: promptContext(spec),
+          onText: spec.events && ((piece) => shaper.push(piece)),
+        };
+        const draft = await draftAnswer(job, allowance(options, reservation, callAllowanceMs));
         if (!spec.events) await shaper.push(draft.text);
         await shaper.end();
         const text = shaper.wrong
-          ? await rewritten(run, spec, shaper, unwrap(draft.text), options.maxOutputTokens)
+          ? await rewritten(job, shaper, unwrap(draft.text), options.maxOutputTokens)
           : shaper.text;
         return {
           text,
@@ -152,18 +155,12 @@ function shaperFor(spec: AnswerSpec, judged: boolean): AnswerShaper {
  * only, not the transcript, so it is cheap; when it fails (or says nothing),
  * the first answer is sent rather than failing the request.
  */
-async function rewritten(
-  run: Run,
-  spec: AnswerSpec,
-  first: AnswerShaper,
-  text: string,
-  maxTokens: number,
-): Promise<string> {
-  const context = { language: spec.language, format: spec.outputFormat };
+async function rewritten(job: Drafting, first: AnswerShaper, text: string, maxTokens: number): Promise<string> {
+  const { run, spec, prompts } = job;
   const shaper = shaperFor(spec, false);
   try {
     const rewrite = await run.call(
-      messages(context, rewritePrompt(context, text)),
+      messages(prompts, rewritePrompt(prompts, text)),
       maxTokens,
       spec.events && ((piece) => shaper.push(piece)),
     );

@@ -1,4 +1,4 @@
-/** @module The arithmetic of fair admission: max-min shares, finish tags, waits on a view of the bucket. */
+/** @module The arithmetic of fair admission: max-min shares, finish tags, waits and room on a view of the bucket. */
 import type { BudgetView } from "./budget-store.ts";
 import { WINDOWS_PER_DAY } from "./token-bucket.ts";
 
@@ -20,6 +20,46 @@ export function maxMinShare(total: number, others: readonly number[]): number {
     claimants--;
   }
   return Math.floor(left);
+}
+
+/**
+ * A request's max-min fair share of `total`, counting what each has been
+ * served already: what the others cannot do without (`firm`) comes off the
+ * top, the rest of their claims is shared.
+ *
+ * @param claims the open requests' claims, by request sequence number; `seq` is the request asking
+ */
+export function requestShare(
+  claims: ReadonlyMap<number, { held: number; firm: number; served: number }>,
+  seq: number,
+  total: number,
+): number {
+  const own = claims.get(seq)?.served ?? 0;
+  const others = [...claims].filter(([other, claim]) => other !== seq && claim.held > 0).map(([, claim]) => claim);
+  const firm = others.reduce((sum, claim) => sum + Math.min(claim.firm, claim.held), 0);
+  const served = others.reduce((sum, claim) => sum + claim.served, own);
+  return maxMinShare(
+    total - firm + served,
+    others.map((claim) => claim.served + claim.held - Math.min(claim.firm, claim.held)),
+  ) - own;
+}
+
+/**
+ * @param ms time until the request's last call must start
+ * @returns tokens the day's limits give by then (0 when its requests or a block leave none); undefined when the day
+ *   sets no known limit
+ */
+export function dayRoom(view: BudgetView, ms: number): number | undefined {
+  const { tokensPerDay, requestsPerDay } = view.limits;
+  if (tokensPerDay === undefined && requestsPerDay === undefined) return undefined;
+  const dayMs = view.windowMs * WINDOWS_PER_DAY;
+  const open = Math.max(0, ms - view.dayBlockedMs);
+  if (view.dayBlockedMs > 0 && view.dayBlockedMs >= ms) return 0;
+  if (requestsPerDay !== undefined && view.dayRequests < 1 && view.dayRequests + (open * requestsPerDay) / dayMs < 1) {
+    return 0;
+  }
+  if (tokensPerDay === undefined) return undefined;
+  return Math.max(0, view.dayTokens + (open * tokensPerDay) / dayMs);
 }
 
 /**

@@ -1,11 +1,11 @@
 /** @module The LLM budget every model call passes through, shared fairly per minute and per day. */
-import type { BudgetStore, BudgetView } from "./budget-store.ts";
-import { WINDOWS_PER_DAY } from "./token-bucket.ts";
-import { createFairClock, maxMinShare } from "./fair-share.ts";
-import { type Claim, createFairLine } from "./fair-line.ts";
-import { createFirstAnswer } from "./first-answer.ts";
+import type { BudgetStore } from "./budget-store.ts";
+import { createFairClock, dayRoom, type FairClock, requestShare } from "./fair-share.ts";
+import type { Claim } from "./admission.ts";
+import { createFairLine, type FairLine } from "./fair-line.ts";
+import { createFirstAnswer, type FirstAnswer } from "./first-answer.ts";
 import { createHeaderlessRule, type HeaderlessRule } from "./headerless.ts";
-import type { BudgetObserver, LlmBudget } from "./reservation.ts";
+import type { Available, BudgetObserver, LlmBudget, PlanChoice, Reservation } from "./reservation.ts";
 
 export type { BudgetObserver, LlmBudget, Reservation } from "./reservation.ts";
 
@@ -36,158 +36,165 @@ export function createLlmBudget(
 ): LlmBudget {
   const { store, observer } = options;
   const now = options.now ?? Date.now;
-  const open = new Map<number, Claim>();
-  const clock = createFairClock();
-  let nextSeq = 0;
-  let planning: Promise<unknown> = Promise.resolve();
-  const first = createFirstAnswer();
-  const headerless = options.headerless ??
-    createHeaderlessRule({ assumed: { tokensPerWindow: 6_000, requestsPerWindow: 30 } });
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const line = createFairLine({ store, claims: open, clock, now, sleep, observer });
-
-  /**
-   * A request's max-min fair share of `total`, counting what each has been
-   * served already: what the others cannot do without comes off the top,
-   * the rest of their claims is shared.
-   */
-  const shareOf = (seq: number, total: number) => {
-    const own = open.get(seq)?.served ?? 0;
-    const others = [...open].filter(([other, claim]) => other !== seq && claim.held > 0).map(([, claim]) => claim);
-    const firm = others.reduce((sum, claim) => sum + Math.min(claim.firm, claim.held), 0);
-    const served = others.reduce((sum, claim) => sum + claim.served, own);
-    return maxMinShare(
-      total - firm + served,
-      others.map((claim) => claim.served + claim.held - Math.min(claim.firm, claim.held)),
-    ) - own;
+  const claims = new Map<number, Claim>();
+  const clock = createFairClock();
+  const budget: SharedBudget = {
+    store,
+    now,
+    sleep,
+    observer,
+    claims,
+    clock,
+    line: createFairLine({ store, claims, clock, now, sleep, observer }),
+    first: createFirstAnswer(),
+    headerless: options.headerless ??
+      createHeaderlessRule({ assumed: { tokensPerWindow: 6_000, requestsPerWindow: 30 } }),
+    planning: Promise.resolve(),
   };
+  let nextSeq = 0;
   return {
     get queueLength() {
-      return line.length;
+      return budget.line.length;
     },
-    open(deadline) {
-      const seq = nextSeq++;
-      const claim: Claim = { held: 0, firm: 0, served: 0, last: 0, waitedMs: 0 };
-      open.set(seq, claim);
-      return {
-        deadline,
-        get waitedMs() {
-          return claim.waitedMs;
-        },
-        get stale() {
-          return line.takeStale(claim);
-        },
-        get reduced() {
-          return claim.reduced === true;
-        },
-        async available(by) {
-          const view = await store.peek();
-          const seconds = Math.max(0, by - now() - view.blockedMs);
-          const refill = (seconds * view.limits.tokensPerWindow) / view.windowMs;
-          const minute = shareOf(seq, view.tokens + refill);
-          const day = dayRoom(view, by - now());
-          if (day === undefined) return { tokens: minute, view };
-          // A request may not spend the rest of the day: half of what is left (but a short question's worth).
-          const cap = Math.max(Math.floor(day / 2), Math.min(day, Math.floor(view.limits.tokensPerWindow / 2)));
-          const share = Math.min(shareOf(seq, day), cap);
-          return share < minute ? { tokens: share, view, dayBound: true } : { tokens: minute, view };
-        },
-        hold(tokens) {
-          claim.held = tokens;
-          claim.firm = tokens;
-        },
-        plan(by, choose) {
-          const attempt = async () => {
-            try {
-              const free = await this.available(by);
-              line.knownTpm = free.view.limits.tokensPerWindow;
-              return { choice: choose(free), view: free.view };
-            } catch (error) {
-              return { error };
-            }
-          };
-          const turn = planning.then(async () => {
-            let planned = await attempt();
-            // A plan cut down (or refused) on limits that are still a guess waits for the first answer to teach the
-            // real ones.
-            if (first.asking && (planned.error !== undefined || planned.choice?.reduced)) {
-              await Promise.race([first.done(), sleep(Math.max(0, Math.min(PROBE_WAIT_MS, by - now())))]);
-              planned = await attempt();
-            }
-            if (!planned.choice) throw planned.error;
-            claim.held = planned.choice.hold;
-            claim.firm = planned.choice.firm ?? planned.choice.hold;
-            // Planned again after a stale plan: the new plan is not checked again.
-            claim.planTpm = claim.wasStale ? undefined : planned.view.limits.tokensPerWindow;
-            claim.reduced = planned.choice.reduced === true;
-            first.ask(seq);
-            return planned.choice.value;
-          });
-          planning = turn.catch(() => undefined);
-          return turn;
-        },
-        admit(tokens, signal, latestStart = deadline, part = {}) {
-          const tag = clock.tag(tokens, claim.last);
-          claim.last = tag;
-          return new Promise<void>((resolve, reject) =>
-            line.enqueue({
-              seq,
-              tokens,
-              deadline: Math.min(deadline, latestStart),
-              leave: part.leave ?? 0,
-              optional: part.optional ?? false,
-              part: part.leave !== undefined,
-              tag,
-              signal,
-              since: now(),
-              resolve,
-              reject,
-            })
-          );
-        },
-        async settle(taken, charged, report, refused = false) {
-          if (charged !== undefined && charged < taken) await store.give(taken - charged);
-          const { learn, known } = headerless.judge(report, refused);
-          if (learn) {
-            await store.observe(learn);
-            line.knownTpm = (await store.peek()).limits.tokensPerWindow;
-          }
-          if (known) first.learn();
-          // The limits may have changed: the line is looked at again now, not after the wait it was told.
-          line.wake();
-          if (observer) observer.remaining((await store.peek()).tokens);
-        },
-        async unsent(tokens) {
-          claim.served = Math.max(0, claim.served - tokens);
-          await store.give(tokens).catch(() => undefined);
-          line.wake();
-        },
-        close() {
-          open.delete(seq);
-          first.end(seq);
-          line.wake();
-        },
-      };
+    open: (deadline) => openReservation(budget, nextSeq++, deadline),
+  };
+}
+
+/** What every request's reservation in one budget shares. */
+interface SharedBudget {
+  store: BudgetStore;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  observer?: BudgetObserver;
+  /** The open requests' claims, by request sequence number. */
+  claims: Map<number, Claim>;
+  clock: FairClock;
+  line: FairLine;
+  first: FirstAnswer;
+  headerless: HeaderlessRule;
+  /** The plan being made: plans are made one at a time, in the order asked (see `Reservation.plan`). */
+  planning: Promise<unknown>;
+}
+
+/** Request `seq`'s place in the budget, from `open` to `close` (see `Reservation`). */
+function openReservation(budget: SharedBudget, seq: number, deadline: number): Reservation {
+  const { store, line, first, now, observer } = budget;
+  const claim: Claim = { held: 0, firm: 0, served: 0, last: 0, waitedMs: 0 };
+  budget.claims.set(seq, claim);
+  return {
+    deadline,
+    get waitedMs() {
+      return claim.waitedMs;
+    },
+    get stale() {
+      return line.takeStale(claim);
+    },
+    get reduced() {
+      return claim.reduced === true;
+    },
+    available: (by) => availableTo(budget, seq, by),
+    hold(tokens) {
+      claim.held = tokens;
+      claim.firm = tokens;
+    },
+    plan: (by, choose) => planAlone(budget, { seq, claim }, by, choose),
+    admit(tokens, signal, latestStart = deadline, part = {}) {
+      const tag = budget.clock.tag(tokens, claim.last);
+      claim.last = tag;
+      return new Promise<void>((resolve, reject) =>
+        line.enqueue({
+          seq,
+          tokens,
+          deadline: Math.min(deadline, latestStart),
+          tokensAfter: part.tokensAfter ?? 0,
+          optional: part.optional ?? false,
+          part: part.tokensAfter !== undefined,
+          tag,
+          signal,
+          since: now(),
+          resolve,
+          reject,
+        })
+      );
+    },
+    async settle(taken, charged, report, refused = false) {
+      if (charged !== undefined && charged < taken) await store.give(taken - charged);
+      const { learn, known } = budget.headerless.judge(report, refused);
+      if (learn) {
+        await store.observe(learn);
+        line.knownTpm = (await store.peek()).limits.tokensPerWindow;
+      }
+      if (known) first.learn();
+      // The limits may have changed: the line is looked at again now, not after the wait it was told.
+      line.wake();
+      if (observer) observer.remaining((await store.peek()).tokens);
+    },
+    async unsent(tokens) {
+      claim.served = Math.max(0, claim.served - tokens);
+      await store.give(tokens).catch(() => undefined);
+      line.wake();
+    },
+    close() {
+      budget.claims.delete(seq);
+      first.end(seq);
+      line.wake();
     },
   };
 }
 
+/** What request `seq` may plan on before `by` (see `Reservation.available`): the window's share, or the day's. */
+async function availableTo(budget: SharedBudget, seq: number, by: number): Promise<Available> {
+  const view = await budget.store.peek();
+  const now = budget.now();
+  const seconds = Math.max(0, by - now - view.blockedMs);
+  const refill = (seconds * view.limits.tokensPerWindow) / view.windowMs;
+  const minute = requestShare(budget.claims, seq, view.tokens + refill);
+  const day = dayRoom(view, by - now);
+  if (day === undefined) return { tokens: minute, view };
+  // A request may not spend the rest of the day: half of what is left (but a short question's worth).
+  const cap = Math.max(Math.floor(day / 2), Math.min(day, Math.floor(view.limits.tokensPerWindow / 2)));
+  const share = Math.min(requestShare(budget.claims, seq, day), cap);
+  return share < minute ? { tokens: share, view, dayBound: true } : { tokens: minute, view };
+}
+
 /**
- * @param ms time until the request's last call must start
- * @returns tokens the day's limits give by then (0 when its requests or a block leave none); undefined when the day
- *   sets no known limit
+ * Plans request `seq` alone (see `Reservation.plan`) and holds what the plan chose. A plan cut down (or refused) on
+ * limits that are still a guess waits for the first answer to teach the real ones, then is made again.
  */
-function dayRoom(view: BudgetView, ms: number): number | undefined {
-  const { tokensPerDay, requestsPerDay } = view.limits;
-  if (tokensPerDay === undefined && requestsPerDay === undefined) return undefined;
-  const dayMs = view.windowMs * WINDOWS_PER_DAY;
-  const open = Math.max(0, ms - view.dayBlockedMs);
-  if (view.dayBlockedMs > 0 && view.dayBlockedMs >= ms) return 0;
-  if (requestsPerDay !== undefined && view.dayRequests < 1 && view.dayRequests + (open * requestsPerDay) / dayMs < 1) {
-    return 0;
-  }
-  if (tokensPerDay === undefined) return undefined;
-  return Math.max(0, view.dayTokens + (open * tokensPerDay) / dayMs);
+function planAlone<T>(
+  budget: SharedBudget,
+  { seq, claim }: { seq: number; claim: Claim },
+  by: number,
+  choose: (free: Available) => PlanChoice<T>,
+): Promise<T> {
+  const { line, first } = budget;
+  const attempt = async () => {
+    try {
+      const free = await availableTo(budget, seq, by);
+      line.knownTpm = free.view.limits.tokensPerWindow;
+      return { choice: choose(free), view: free.view };
+    } catch (error) {
+      return { error };
+    }
+  };
+  const turn = budget.planning.then(async () => {
+    let planned = await attempt();
+    if (first.asking && (planned.error !== undefined || planned.choice?.reduced)) {
+      await Promise.race([first.done(), budget.sleep(Math.max(0, Math.min(PROBE_WAIT_MS, by - budget.now())))]);
+      planned = await attempt();
+    }
+    if (!planned.choice) throw planned.error;
+    claim.held = planned.choice.hold;
+    claim.firm = planned.choice.firm ?? planned.choice.hold;
+    // Planned again after a stale plan: the new plan is not checked again.
+    claim.planTpm = claim.wasStale ? undefined : planned.view.limits.tokensPerWindow;
+    claim.reduced = planned.choice.reduced === true;
+    first.ask(seq);
+    return planned.choice.value;
+  });
+  budget.planning = turn.catch(() => undefined);
+  return turn;
 }
 
 /** Longest a request waits for the first answer to teach the provider's limits before planning on the guess. */

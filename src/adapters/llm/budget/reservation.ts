@@ -43,7 +43,7 @@ export interface Reservation {
    * Waits for the call's turn and takes its tokens.
    *
    * @param latestStart the call must start by then to end before the deadline (the deadline by default)
-   * @param part.leave tokens that must still be had after this call by `latestStart` (calls that follow it)
+   * @param part.tokensAfter tokens that must still be had after this call by `latestStart` (calls that follow it)
    * @param part.optional the plan can do without this call: others may go ahead of it even when it then misses its time
    * @throws {AppError} `overloaded` when they cannot be had before the deadline
    */
@@ -85,7 +85,7 @@ export interface ReadSoFar {
 
 /** Where a call stands in its plan (see `Reservation.admit`). */
 export interface CallPart {
-  leave?: number;
+  tokensAfter?: number;
   optional?: boolean;
 }
 

@@ -1,14 +1,13 @@
 /** @module One answer's model calls: bounded concurrency, shared retry budget, summed usage, cancellation. */
 import type { TokenCounter } from "../../../domain/reading/chunking.ts";
 import type { AnswerUsage } from "../../../domain/ports.ts";
-import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../../domain/reading/tokens.ts";
-import type { Reservation } from "../budget/llm-budget.ts";
-import { type CallPart, StalePlanError } from "../budget/reservation.ts";
-import { type Completer, type OnText, ProviderLimitError } from "./completer.ts";
-import { AppError } from "../../../domain/errors.ts";
+import { estimateTokens } from "../../../domain/reading/tokens.ts";
+import type { CallPart, Reservation } from "../budget/reservation.ts";
+import type { Completer, OnText } from "./completer.ts";
 import type { ReasoningRoom } from "../models/reasoning.ts";
 import type { ChatMessage } from "../planning/prompts.ts";
 import { backoffMs, createRetryBudget, type RetryBudget, sleep } from "./retry.ts";
+import { type CallContext, callInTurn } from "./budgeted-call.ts";
 
 /** The state of one answer's calls: bound on concurrency, shared retry budget, summed usage, cancellation. */
 export interface Run {
@@ -71,8 +70,6 @@ export function createRun(options: RunOptions): Run {
 
   let count = options.count ?? estimateTokens;
   const planned = count;
-  /** When a call may start at the latest: time enough left to run it before the deadline. */
-  const latestStart = () => (options.deadline ?? Number.POSITIVE_INFINITY) - (options.callAllowanceMs?.() ?? 0);
   let recounted = false;
   /**
    * The plan, cut down for want of tokens, was counted before the first answers calibrated the count, and it has moved
@@ -86,17 +83,31 @@ export function createRun(options: RunOptions): Run {
     recounted = true;
     return true;
   };
-  /**
-   * Waits what a 429 names when that and the call still fit the deadline
-   * (others hold back for at most SHARED_BLOCK_MS); with no wait named, the
-   * usual backoff within the retry budget.
-   */
-  const waitOut = async (retryAfterMs: number | undefined, attempt: number, error: ProviderLimitError) => {
-    const fits = retryAfterMs === undefined
-      ? retryBudget.take(backoffMs(attempt))
-      : Date.now() + retryAfterMs < latestStart();
-    if (!fits) throw error.error;
-    await sleep(retryAfterMs ?? backoffMs(attempt), signal);
+  const latestStart = () => (options.deadline ?? Number.POSITIVE_INFINITY) - (options.callAllowanceMs?.() ?? 0);
+  const context: CallContext = {
+    completer: options.completer,
+    reservation: options.reservation,
+    reasoning: options.reasoning,
+    maxRateRetries: options.maxRateRetries ?? 2,
+    retryBudget,
+    usage,
+    onAnswered: options.onAnswered,
+    onCounted: options.onCounted,
+    chargeCount: () => options.liveCount?.() ?? count,
+    latestStart,
+    stalePlan,
+    /**
+     * Waits what a 429 names when that and the call still fit the deadline
+     * (others hold back for a while); with no wait named, the usual backoff
+     * within the retry budget.
+     */
+    async waitOut(retryAfterMs, attempt, error) {
+      const fits = retryAfterMs === undefined
+        ? retryBudget.take(backoffMs(attempt))
+        : Date.now() + retryAfterMs < latestStart();
+      if (!fits) throw error.error;
+      await sleep(retryAfterMs ?? backoffMs(attempt), signal);
+    },
   };
   return {
     usage,
@@ -108,82 +119,7 @@ export function createRun(options: RunOptions): Run {
     },
     async call(messages, maxTokens, onText, part) {
       const callSignal = signal;
-      return await slots.use(async () => {
-        // Only the parts of a plan (map calls) find it stale: a plan's single or last call, or a rewrite, go as
-        // planned.
-        if (part && stalePlan()) throw new StalePlanError();
-        // The calibration is learnt on transcript-heavy prompts; other shapes may count a little more: what is not
-        // charged comes back.
-        const prompt = Math.ceil(promptTokens(messages, options.liveCount?.() ?? count) * CHARGE_MARGIN);
-        // A reasoning model's reasoning counts against max_tokens: the call has room for it besides its answer.
-        let sentMax = maxTokens + (options.reasoning?.tokens ?? 0);
-        let taken = prompt + sentMax;
-        let widened = false;
-        const { reservation } = options;
-        let refused: ProviderLimitError | undefined;
-        for (let refusals = 0;; refusals++) {
-          // After a 429, a turn that cannot come before the deadline is the provider's limit outlasting it.
-          await reservation?.admit(taken, callSignal, latestStart(), part).catch((error) => {
-            throw refused ? refused.error : error;
-          });
-          // The turn may come after the first answers recalibrated the count: then the plan is made again before this
-          // is sent.
-          if (part && stalePlan()) {
-            await reservation?.unsent(taken);
-            throw new StalePlanError();
-          }
-          usage.calls++;
-          try {
-            const sent = performance.now();
-            const completion = await options.completer.complete({
-              messages,
-              maxTokens: sentMax,
-              signal: callSignal,
-              retryBudget,
-              onText,
-            });
-            options.onAnswered?.(performance.now() - sent);
-            await reservation?.settle(
-              taken,
-              completion.inputTokens ? completion.inputTokens + sentMax : undefined,
-              completion.limits,
-            );
-            if (completion.inputTokens) options.onCounted?.(promptTokens(messages), completion.inputTokens);
-            usage.inputTokens += completion.inputTokens || promptTokens(messages);
-            usage.outputTokens += completion.outputTokens || estimateTokens(completion.text);
-            if (!completion.cutShort) {
-              options.reasoning?.observe(completion.reasoningTokens ?? 0);
-              return completion.text;
-            }
-            // Its reasoning took all the room: asked once more with more, in its turn (the deadline and budget hold).
-            if (widened || !options.reasoning) throw cutShortError();
-            widened = true;
-            sentMax = maxTokens + options.reasoning.after({
-              reasoningTokens: completion.reasoningTokens ?? completion.outputTokens,
-              maxTokens: sentMax,
-            });
-            taken = prompt + sentMax;
-            refusals--;
-            continue;
-          } catch (error) {
-            if (!(error instanceof ProviderLimitError)) throw error;
-            // A refused call was not charged: give its tokens back, then take the provider's word for the level.
-            const { retryAfterMs, ...level } = error.report;
-            // Every request holds back for a while (no stampede); this one waits the whole retry-after, if it fits.
-            // A spent day blocks the day's budget instead (`dayRetryAfterMs`), for as long as the provider said.
-            const block = retryAfterMs === undefined || level.dayRetryAfterMs !== undefined
-              ? undefined
-              : Math.min(retryAfterMs, SHARED_BLOCK_MS);
-            await reservation?.settle(taken, 0, { ...level, retryAfterMs: block }, true);
-            refused = error;
-            if (error.kind === "size") throw error;
-            if (!reservation || refusals >= (options.maxRateRetries ?? 2)) throw error.error;
-            // The refusal stated other limits than the plan's: planned again at once, not after waiting.
-            if (part && reservation.stale) throw new StalePlanError();
-            await waitOut(retryAfterMs, refusals, error);
-          }
-        }
-      });
+      return await slots.use(() => callInTurn(context, { messages, maxTokens, onText, part, signal: callSignal }));
     },
     async all(items, work) {
       try {
@@ -201,29 +137,8 @@ export function createRun(options: RunOptions): Run {
   };
 }
 
-/** A reasoning model spent all its room reasoning twice: nothing to answer with. */
-function cutShortError(): AppError {
-  return new AppError(
-    "upstream_error",
-    "The language model spent its whole answer on reasoning and wrote nothing; try again later",
-  );
-}
-
 /** How far the calibrated count may move from the plan's before the plan is made again (once). */
 const RECOUNT_RATIO = 1.1;
-
-/**
- * Margin on a call's calibrated prompt count when it is taken from the budget (the rest is given back on the answer).
- */
-export const CHARGE_MARGIN = 1.05;
-
-/** Longest that a 429's retry-after holds back the other requests (the one refused waits it all, when it fits). */
-const SHARED_BLOCK_MS = 10_000;
-
-/** @returns the estimated input tokens of a call's messages */
-export function promptTokens(messages: readonly ChatMessage[], count: TokenCounter = estimateTokens): number {
-  return messages.reduce((sum, m) => sum + count(m.content) + MESSAGE_OVERHEAD_TOKENS, 0);
-}
 
 /** A counting semaphore. */
 function createSlots(size: number): { use<T>(work: () => Promise<T>): Promise<T> } {

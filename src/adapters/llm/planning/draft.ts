@@ -1,15 +1,16 @@
 /** @module The model's first answer by the cheapest plan the budget allows, replanned smaller after a 413. */
-import { AppError } from "../../../domain/errors.ts";
+import type { AppError } from "../../../domain/errors.ts";
 import { renderCues, transcriptLines } from "../../../domain/reading/chunking.ts";
-import type { AnswerSpec } from "../../../domain/ports.ts";
 import { selectExcerpts } from "../../../domain/reading/relevance.ts";
-import { type OnText, ProviderLimitError } from "../calls/completer.ts";
+import type { Cue } from "../../../domain/transcript.ts";
+import { ProviderLimitError } from "../calls/completer.ts";
 import { mapReduce, NOTES_MAX_TOKENS } from "./map-reduce.ts";
+import { answerAsk, combineAsk, type Drafting, EMPTY_PART, notesAsk, writeAnswer } from "./drafting.ts";
 import { type PlanChoice, type ReadSoFar, StalePlanError } from "../budget/reservation.ts";
 import { type CallCosts, excerptRoom, firmCost, linesTokens, type Plan, type PlanLimits, planSummary } from "./plan.ts";
-import { answerPrompt, combinePrompt, messages, partNotesPrompt, type PromptContext } from "./prompts.ts";
-import { promptTokens, type Run } from "../calls/run.ts";
-import { dayIsSpent } from "../budget/fair-line.ts";
+import { type ChatMessage, promptTokens } from "./prompts.ts";
+import type { CallBudget } from "./call-budget.ts";
+import { dayIsSpent, shortOfBudget } from "../budget/refusals.ts";
 
 /** What the budget allows a request, as it stands when the request is planned. */
 export interface Room {
@@ -55,17 +56,17 @@ const MAX_REPLANS = 2;
  *
  * @throws {AppError} `overloaded` when not even a small plan fits before the deadline
  */
-export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowance, onText?: OnText): Promise<Draft> {
+export async function draftAnswer(job: Drafting, allowance: Allowance): Promise<Draft> {
   let prior: ReadSoFar | undefined;
   for (let replans = 0;; replans++) {
     try {
-      return await draftOnce(run, spec, allowance, onText, prior);
+      return await draftOnce(job, allowance, prior);
     } catch (error) {
       // Planned on limits or counts the first answers contradicted: planned again for what is left to read (once per
       // request).
       if (error instanceof StalePlanError) {
-        if (spec.signal?.aborted) throw spec.signal.reason;
-        run.replan();
+        if (job.spec.signal?.aborted) throw job.spec.signal.reason;
+        job.run.replan();
         prior = error.read && error.read.notes.length > 0 ? error.read : undefined;
         continue;
       }
@@ -76,104 +77,100 @@ export async function draftAnswer(run: Run, spec: AnswerSpec, allowance: Allowan
   }
 }
 
-async function draftOnce(
-  run: Run,
-  spec: AnswerSpec,
-  allowance: Allowance,
-  onText?: OnText,
-  prior?: ReadSoFar,
-): Promise<Draft> {
-  const job = await allowance.plan((
-    room,
-  ) => (prior
-    ? chooseRest(run, spec, allowance.output, room, prior, onText)
-    : choose(run, spec, allowance.output, room, onText))
-  );
-  return await job();
+/** A plan: the tokens it holds, and the work that writes the draft. */
+type Choice = PlanChoice<() => Promise<Draft>>;
+
+/** Plans on the room there is (for what is left to read, after a stale plan), then does the work. */
+async function draftOnce(job: Drafting, allowance: Allowance, prior?: ReadSoFar): Promise<Draft> {
+  const work = await allowance.plan((room) => {
+    // Every call is charged its max_tokens: on a small plan, an eighth of the window is room enough for an answer.
+    const costs = callCosts(job, Math.min(allowance.output, Math.max(256, Math.floor(room.tokensPerWindow / 8))));
+    return prior ? chooseRest(job, room, costs, prior) : choose(job, room, costs);
+  });
+  return await work();
 }
 
-/** Picks the plan for the room there is: the tokens to hold, and the work that follows. */
-function choose(
-  run: Run,
-  spec: AnswerSpec,
-  output: number,
-  room: Room,
-  onText?: OnText,
-): PlanChoice<() => Promise<Draft>> {
-  const context: PromptContext = { language: spec.language, format: spec.outputFormat, title: spec.transcript.title };
-  const ask = (transcript: string, excerpted?: "matches" | "sampled") =>
-    messages(context, answerPrompt(context, { transcript, prompt: spec.prompt, intent: spec.intent, excerpted }));
-  // Every call is charged its max_tokens: on a small plan, an eighth of the window is room enough for an answer.
-  const costs = callCosts(run, spec, context, Math.min(output, Math.max(256, Math.floor(room.tokensPerWindow / 8))));
-  const limits: PlanLimits = { maxCallTokens: room.maxCallTokens, available: room.tokens };
-  const fine = transcriptLines(spec.transcript.cues);
-  const fineTokens = linesTokens(fine, run.count);
-  const oneCall = costs.answerPrompt + fineTokens + costs.output + costs.reasoning;
-  if (oneCall <= room.maxCallTokens && oneCall <= room.tokens) {
-    const value = async () => {
-      spec.events?.progress({ stage: "writing" });
-      return { text: await run.call(ask(renderCues(fine)), costs.output, onText), plan: "one-call", coverage: 1 };
-    };
-    return { hold: oneCall, value };
-  }
-  // A detail is read from the passages that match it; a request about the whole video is read as a summary is.
-  if (spec.intent === "detail") {
-    const excerpts = selectExcerpts(fine, spec.prompt, excerptRoom(costs, limits, room.tokensPerWindow), run.count);
-    if (excerpts.matched) {
-      const text = excerpts.runs.map(renderCues).join("\n…\n");
-      const coverage = linesTokens(excerpts.runs.flat(), run.count) / Math.max(1, fineTokens);
-      const value = async () => {
-        spec.events?.progress({ stage: "writing" });
-        return { text: await run.call(ask(text, "matches"), costs.output, onText), plan: "excerpts", coverage };
-      };
-      return { hold: promptTokens(ask(text, "matches"), run.count) + costs.output + costs.reasoning, value };
-    }
-  }
-  // A detail no passage matches is read from a sample, within a third of the window: it must not starve the others. A
-  // request about the whole video plans on the whole fair share, as the summary does.
-  const fair = spec.intent !== "detail"
+/** Picks the cheapest plan for the room there is. */
+function choose(job: Drafting, room: Room, costs: CallCosts): Choice {
+  const lines = transcriptLines(job.spec.transcript.cues);
+  const fine = { lines, tokens: linesTokens(lines, job.run.count) };
+  return wholeInOneCall(job, room, costs, fine) ??
+    (job.spec.intent === "detail" ? matchingPassages(job, room, costs, fine) : undefined) ??
+    summaryPlan(job, room, costs);
+}
+
+/** The whole transcript in one call, when it fits. */
+function wholeInOneCall(job: Drafting, room: Room, costs: CallCosts, fine: Lines): Choice | undefined {
+  const hold = costs.answerPrompt + fine.tokens + costs.output + costs.reasoning;
+  if (hold > room.maxCallTokens || hold > room.tokens) return undefined;
+  const value = async () => {
+    const text = await writeAnswer(job, answerAsk(job, renderCues(fine.lines)), costs.output);
+    return { text, plan: "one-call", coverage: 1 };
+  };
+  return { hold, value };
+}
+
+/** A detail is read from the passages that match it, in one call; undefined when none does. */
+function matchingPassages(job: Drafting, room: Room, costs: CallCosts, fine: Lines): Choice | undefined {
+  const { run } = job;
+  const limits = limitsOf(room);
+  const excerpts = selectExcerpts(
+    fine.lines,
+    job.spec.prompt,
+    excerptRoom(costs, limits, room.tokensPerWindow),
+    run.count,
+  );
+  if (!excerpts.matched) return undefined;
+  const ask = answerAsk(job, excerpts.runs.map(renderCues).join("\n…\n"), "matches");
+  const coverage = linesTokens(excerpts.runs.flat(), run.count) / Math.max(1, fine.tokens);
+  const value = async () => ({ text: await writeAnswer(job, ask, costs.output), plan: "excerpts", coverage });
+  return { hold: promptTokens(ask, run.count) + costs.output + costs.reasoning, value };
+}
+
+/**
+ * The summary's plan (see `planSummary`), for the summary and any request about the whole video: they plan on the
+ * whole fair share. A detail no passage matches is read from a sample, within a third of the window: it must not
+ * starve the others.
+ */
+function summaryPlan(job: Drafting, room: Room, costs: CallCosts): Choice {
+  const limits = limitsOf(room);
+  const fair = job.spec.intent !== "detail"
     ? limits
     : { ...limits, available: Math.min(limits.available, Math.max(3_000, Math.floor(room.tokensPerWindow / 3))) };
-  const plan = planSummary(transcriptLines(spec.transcript.cues, "coarse"), costs, fair, run.count);
-  if (plan.shape === "refused") throw shortOfBudget(plan.retryAfterTokens, room);
-  const budget = { input: room.maxCallTokens - costs.output - costs.reasoning, output: costs.output };
+  const plan = planSummary(transcriptLines(job.spec.transcript.cues, "coarse"), costs, fair, job.run.count);
+  if (plan.shape === "refused") throw refusedFor(plan.retryAfterTokens, room);
+  const budget = callBudget(room, costs);
   const value = async () => {
-    const { text, read } = await runPlan(run, spec, context, plan, budget, onText);
+    const { text, read } = await runPlan(job, plan, budget);
     return { text, plan: describe(plan), coverage: plan.coverage * read };
   };
   return {
     hold: plan.cost,
     value,
     reduced: plan.shape === "condensed",
-    firm: firmCost(plan, costs, limits, run.count),
+    firm: firmCost(plan, costs, limits, job.run.count),
   };
 }
 
-/** @returns the answer, and the share of the plan's lines read (parts may be left out, see `mapReduce`) */
 /**
  * After a stale plan: the rest of the transcript, planned on what is known now, combined with the notes already read.
  */
-function chooseRest(
-  run: Run,
-  spec: AnswerSpec,
-  output: number,
-  room: Room,
-  prior: ReadSoFar,
-  onText?: OnText,
-): PlanChoice<() => Promise<Draft>> {
-  const context: PromptContext = { language: spec.language, format: spec.outputFormat, title: spec.transcript.title };
-  const costs = callCosts(run, spec, context, Math.min(output, Math.max(256, Math.floor(room.tokensPerWindow / 8))));
-  const coarse = transcriptLines(spec.transcript.cues, "coarse");
+function chooseRest(job: Drafting, room: Room, costs: CallCosts, prior: ReadSoFar): Choice {
+  const { run } = job;
+  const coarse = transcriptLines(job.spec.transcript.cues, "coarse");
   const total = linesTokens(coarse, run.count);
   const rest = coarse.filter((line) => line.start >= prior.until);
-  const plan = planSummary(rest, costs, {
-    maxCallTokens: room.maxCallTokens,
-    available: room.tokens - prior.notes.length * costs.notes,
-  }, run.count);
-  if (plan.shape === "refused") throw shortOfBudget(plan.retryAfterTokens, room);
-  const budget = { input: room.maxCallTokens - costs.output - costs.reasoning, output: costs.output };
+  const limits = limitsOf(room);
+  const plan = planSummary(
+    rest,
+    costs,
+    { ...limits, available: limits.available - prior.notes.length * costs.notes },
+    run.count,
+  );
+  if (plan.shape === "refused") throw refusedFor(plan.retryAfterTokens, room);
+  const budget = callBudget(room, costs);
   const value = async () => {
-    const { text, read } = await mapReduce(run, spec, context, budget, plan.lines, onText, prior);
+    const { text, read } = await mapReduce(job, { lines: plan.lines, budget, prior });
     const restTokens = linesTokens(rest, run.count);
     return {
       text,
@@ -185,65 +182,47 @@ function chooseRest(
     hold: plan.cost + prior.notes.length * costs.notes,
     value,
     reduced: plan.shape === "condensed",
-    firm: firmCost(plan, costs, { maxCallTokens: room.maxCallTokens, available: room.tokens }, run.count),
+    firm: firmCost(plan, costs, limits, run.count),
   };
 }
 
+/** @returns the answer, and the share of the plan's lines read (parts may be left out, see `mapReduce`) */
 async function runPlan(
-  run: Run,
-  spec: AnswerSpec,
-  context: PromptContext,
+  job: Drafting,
   plan: Exclude<Plan, { shape: "refused" }>,
-  budget: { input: number; output: number },
-  onText?: OnText,
+  budget: CallBudget,
 ): Promise<{ text: string; read: number }> {
   const oneCall = plan.shape === "one-call" || (plan.shape === "condensed" && plan.then === "one-call");
+  if (!oneCall) return await mapReduce(job, { lines: plan.lines, budget });
   const sampled = plan.shape === "condensed" ? "sampled" : undefined;
-  if (!oneCall) return await mapReduce(run, spec, context, budget, plan.lines, onText);
-  spec.events?.progress({ stage: "writing" });
-  return {
-    text: await run.call(
-      messages(
-        context,
-        answerPrompt(context, {
-          transcript: renderCues(plan.lines),
-          prompt: spec.prompt,
-          intent: spec.intent,
-          excerpted: sampled,
-        }),
-      ),
-      budget.output,
-      onText,
-    ),
-    read: 1,
-  };
+  return { text: await writeAnswer(job, answerAsk(job, renderCues(plan.lines), sampled), budget.output), read: 1 };
 }
 
-function callCosts(run: Run, spec: AnswerSpec, context: PromptContext, output: number): CallCosts {
-  const tokens = (ask: Parameters<typeof promptTokens>[0]) => promptTokens(ask, run.count);
+/** Transcript lines and their tokens. */
+interface Lines {
+  lines: Cue[];
+  tokens: number;
+}
+
+/** The room as the plan's arithmetic sees it: the largest call, and the tokens there are. */
+function limitsOf(room: Room): PlanLimits {
+  return { maxCallTokens: room.maxCallTokens, available: room.tokens };
+}
+
+/** Each call's limits: the largest call less its output and reasoning, and the answer's `max_tokens`. */
+function callBudget(room: Room, costs: CallCosts): CallBudget {
+  return { input: room.maxCallTokens - costs.output - costs.reasoning, output: costs.output };
+}
+
+function callCosts(job: Drafting, output: number): CallCosts {
+  const tokens = (ask: ChatMessage[]) => promptTokens(ask, job.run.count);
   return {
-    answerPrompt: tokens(
-      messages(
-        context,
-        answerPrompt(context, { transcript: "", prompt: spec.prompt, intent: spec.intent, excerpted: "sampled" }),
-      ),
-    ),
-    notesPrompt: tokens(
-      messages(
-        context,
-        partNotesPrompt(context, { transcript: "", index: 999, count: 999, prompt: spec.prompt, intent: spec.intent }),
-        "notes",
-      ),
-    ),
-    combinePrompt: tokens(
-      messages(
-        context,
-        combinePrompt(context, { notes: "", prompt: spec.prompt, intent: spec.intent, partial: false }),
-      ),
-    ),
+    answerPrompt: tokens(answerAsk(job, "", "sampled")),
+    notesPrompt: tokens(notesAsk(job, EMPTY_PART)),
+    combinePrompt: tokens(combineAsk(job, [], false)),
     output,
     notes: Math.min(NOTES_MAX_TOKENS, output),
-    reasoning: run.reasoningRoom,
+    reasoning: job.run.reasoningRoom,
   };
 }
 
@@ -255,12 +234,7 @@ function describe(plan: Exclude<Plan, { shape: "refused" }>): string {
  * @param tokens how many more tokens the smallest plan needs than the room gives
  * @returns `upstream_blocked` when the provider's daily limit is what is short, else `overloaded`
  */
-function shortOfBudget(tokens: number, room: Room): AppError {
+function refusedFor(tokens: number, room: Room): AppError {
   if (room.dayWaitMs) return dayIsSpent(room.dayWaitMs(room.tokens + tokens));
-  const seconds = Math.max(1, Math.ceil((tokens * room.windowMs) / room.tokensPerWindow / 1000));
-  return new AppError(
-    "overloaded",
-    `The language model's token budget cannot serve this request before its deadline; try again in ${seconds} s`,
-    { retryAfterSeconds: seconds },
-  );
+  return shortOfBudget((tokens * room.windowMs) / room.tokensPerWindow);
 }

@@ -1,17 +1,24 @@
 /** @module Map-reduce over a transcript too long for one call: notes per chunk, then a combined answer. */
 import { chunkCues, renderCues } from "../../../domain/reading/chunking.ts";
 import type { Cue } from "../../../domain/transcript.ts";
-import type { AnswerSpec } from "../../../domain/ports.ts";
 import { isAppError } from "../../../domain/errors.ts";
 import { type ReadSoFar, StalePlanError } from "../budget/reservation.ts";
 import { estimateTokens } from "../../../domain/reading/tokens.ts";
 import type { CallBudget } from "./call-budget.ts";
-import { combinePrompt, messages, partNotesPrompt, type PromptContext } from "./prompts.ts";
-import { promptTokens, type Run } from "../calls/run.ts";
-import type { OnText } from "../calls/completer.ts";
+import { promptTokens } from "./prompts.ts";
+import { combineAsk, type Drafting, EMPTY_PART, notesAsk, writeAnswer } from "./drafting.ts";
 
 /** `max_tokens` of a map call: notes of at most 120 words, with a little slack. */
 export const NOTES_MAX_TOKENS = 320;
+
+/** What a map-reduce reads, and within what. */
+export interface Reading {
+  /** The transcript as lines (see `transcriptLines`). */
+  lines: readonly Cue[];
+  budget: CallBudget;
+  /** Notes a stale plan read before these lines (see `StalePlanError`), combined first. */
+  prior?: ReadSoFar;
+}
 
 /**
  * Map-reduce over a transcript too long for one call: notes on each chunk,
@@ -24,35 +31,40 @@ export const NOTES_MAX_TOKENS = 320;
  * is condensed further rather than failing; each notes call must leave
  * time and tokens for the combining call.
  *
- * @param lines the transcript as lines (see `transcriptLines`)
- * @param prior notes a stale plan read before these lines (see `StalePlanError`), combined first
  * @returns the final answer, and the share of the lines' tokens read
  * @throws {StalePlanError} with the notes read so far, when the plan is found stale
  */
-export async function mapReduce(
-  run: Run,
-  spec: AnswerSpec,
-  context: PromptContext,
-  budget: CallBudget,
-  lines: readonly Cue[],
-  onText?: OnText,
-  prior?: ReadSoFar,
-): Promise<{ text: string; read: number }> {
-  const partAsk = (transcript: string, index: number, count: number) =>
-    messages(
-      context,
-      partNotesPrompt(context, { transcript, index, count, prompt: spec.prompt, intent: spec.intent }),
-      "notes",
-    );
-  const room = budget.input - promptTokens(partAsk("", 999, 999), run.count);
-  const chunks = chunkCues(lines, Math.max(1, room), run.count);
+export async function mapReduce(job: Drafting, reading: Reading): Promise<{ text: string; read: number }> {
+  const { run } = job;
+  const room = reading.budget.input - promptTokens(notesAsk(job, EMPTY_PART), run.count);
+  const chunks = chunkCues(reading.lines, Math.max(1, room), run.count);
+  const notes = await mapParts(job, chunks, reading);
+  const readTokens = chunks.reduce((sum, chunk, index) => sum + (notes[index] === undefined ? 0 : chunk.tokens), 0);
+  const useful = [...(reading.prior?.notes ?? []), ...notes].filter((note): note is string =>
+    note !== undefined && note !== "" && !/^\W*NONE\W*$/i.test(note)
+  );
+  const text = await reduce(
+    job,
+    reading.budget,
+    useful.length > 0 ? useful : ["(No part of the transcript speaks about this.)"],
+  );
+  return { text, read: readTokens / Math.max(1, chunks.reduce((sum, chunk) => sum + chunk.tokens, 0)) };
+}
+
+/**
+ * Notes on every part, asked concurrently; a part the budget can no longer serve in time is left out (undefined).
+ *
+ * @throws {StalePlanError} with the notes read so far, when the plan is found stale
+ */
+async function mapParts(job: Drafting, chunks: readonly Chunk[], { budget, prior }: Reading): Promise<Note[]> {
+  const { run, spec } = job;
   const notesTokens = Math.min(NOTES_MAX_TOKENS, budget.output);
   let read = 0;
   spec.events?.progress({ stage: "reading", done: 0, total: chunks.length });
   // What the combining call will take: its prompt, every part's notes, the answer.
-  const leave = promptTokens(combineAsk(context, spec, [], false), run.count) + chunks.length * notesTokens +
+  const tokensAfter = promptTokens(combineAsk(job, [], false), run.count) + chunks.length * notesTokens +
     budget.output + run.reasoningRoom;
-  const done: (string | undefined)[] = [];
+  const done: Note[] = [];
   // The plan cannot do without its first part, unless a plan found stale read the start already: then every part of
   // the rest may be left out, and none of them goes ahead of calls other requests planned on meanwhile.
   const firm = (index: number) => index === 0 && !(prior && prior.notes.length > 0);
@@ -62,70 +74,50 @@ export async function mapReduce(
     ? [0, chunks.length - 1, ...Array.from({ length: chunks.length - 2 }, (_, i) => i + 1)]
     : [0];
   const asked = await run.all(order, async (index) => {
-    const chunk = chunks[index]!;
-    const note = await run.call(partAsk(renderCues(chunk.cues), index, chunks.length), notesTokens, undefined, {
-      leave,
-      optional: !firm(index),
-    }).catch((error) => {
-      if (firm(index) || !isAppError(error, "overloaded") || spec.signal?.aborted) throw error;
-      return undefined;
-    });
+    const ask = notesAsk(job, { transcript: renderCues(chunks[index]!.cues), index, count: chunks.length });
+    const note = await run.call(ask, notesTokens, undefined, { tokensAfter, optional: !firm(index) }).catch(
+      (error) => {
+        if (firm(index) || !isAppError(error, "overloaded") || spec.signal?.aborted) throw error;
+        return undefined;
+      },
+    );
     spec.events?.progress({ stage: "reading", done: ++read, total: chunks.length });
     done[index] = note ?? "";
     return { index, note };
   }).catch((error) => {
     throw error instanceof StalePlanError ? new StalePlanError(readSoFar(chunks, done, prior)) : error;
   });
-  const notes: (string | undefined)[] = [];
+  const notes: Note[] = [];
   for (const { index, note } of asked) notes[index] = note;
-  const readTokens = chunks.reduce((sum, chunk, index) => sum + (notes[index] === undefined ? 0 : chunk.tokens), 0);
-  const useful = [...(prior?.notes ?? []), ...notes].filter((note): note is string =>
-    note !== undefined && note !== "" && !/^\W*NONE\W*$/i.test(note)
-  );
-  const text = await reduce(
-    run,
-    spec,
-    context,
-    budget,
-    useful.length > 0 ? useful : ["(No part of the transcript speaks about this.)"],
-    onText,
-  );
-  return { text, read: readTokens / Math.max(1, chunks.reduce((sum, chunk) => sum + chunk.tokens, 0)) };
+  return notes;
 }
 
 /** Combines the notes; only the last call, the answer's, is streamed to `onText`. */
-async function reduce(
-  run: Run,
-  spec: AnswerSpec,
-  context: PromptContext,
-  budget: CallBudget,
-  notes: string[],
-  onText?: OnText,
-): Promise<string> {
-  const ask = (batch: readonly string[], partial: boolean) => combineAsk(context, spec, batch, partial);
-  const final = ask(notes, false);
-  const write = (
-    last: typeof final,
-  ) => (spec.events?.progress({ stage: "writing" }), run.call(last, budget.output, onText));
-  if (promptTokens(final, run.count) <= budget.input) return await write(final);
+async function reduce(job: Drafting, budget: CallBudget, notes: string[]): Promise<string> {
+  const { run } = job;
+  const final = combineAsk(job, notes, false);
+  if (promptTokens(final, run.count) <= budget.input) return await writeAnswer(job, final, budget.output);
   if (notes.length === 1) {
-    return await write(ask([clip(notes[0]!, budget.input - promptTokens(ask([], false), run.count))], false));
+    const clipped = clip(notes[0]!, budget.input - promptTokens(combineAsk(job, [], false), run.count));
+    return await writeAnswer(job, combineAsk(job, [clipped], false), budget.output);
   }
-  const room = budget.input - promptTokens(ask([], true), run.count);
+  const room = budget.input - promptTokens(combineAsk(job, [], true), run.count);
   const groups = pack(notes.map((note) => clip(note, Math.floor(room / 2) - 2)), room);
   const merged = await run.all(
     groups,
-    (group) => run.call(ask(group, true), Math.min(NOTES_MAX_TOKENS, budget.output)),
+    (group) => run.call(combineAsk(job, group, true), Math.min(NOTES_MAX_TOKENS, budget.output)),
   );
-  return await reduce(run, spec, context, budget, merged, onText);
+  return await reduce(job, budget, merged);
 }
 
+/** A part's notes; undefined when the part was left out. */
+type Note = string | undefined;
+
+/** A part of the transcript as map-reduce reads it. */
+type Chunk = { cues: readonly Cue[]; tokens: number };
+
 /** The notes of the parts read without a gap from the first, after those of `prior`. */
-function readSoFar(
-  chunks: readonly { cues: readonly Cue[]; tokens: number }[],
-  done: readonly (string | undefined)[],
-  prior?: ReadSoFar,
-): ReadSoFar {
+function readSoFar(chunks: readonly Chunk[], done: readonly Note[], prior?: ReadSoFar): ReadSoFar {
   const read: ReadSoFar = { notes: [...(prior?.notes ?? [])], until: prior?.until ?? 0, tokens: prior?.tokens ?? 0 };
   for (const [index, chunk] of chunks.entries()) {
     if (done[index] === undefined) break;
@@ -135,14 +127,6 @@ function readSoFar(
     read.tokens += chunk.tokens;
   }
   return read;
-}
-
-function combineAsk(context: PromptContext, spec: AnswerSpec, notes: readonly string[], partial: boolean) {
-  return messages(
-    context,
-    combinePrompt(context, { notes: notes.join("\n\n"), prompt: spec.prompt, intent: spec.intent, partial }),
-    partial ? "notes" : "answer",
-  );
 }
 
 /**

@@ -1,7 +1,10 @@
 /** @module The prompts of the LLM writer: system rules, notes rules and the fenced user messages. */
 import type { Language, OutputFormat } from "../../../domain/chat-request.ts";
 import { languageFacts, LANGUAGES } from "../../../domain/languages/languages.ts";
+import type { AnswerSpec } from "../../../domain/ports.ts";
 import type { Intent } from "../../../domain/reading/intent.ts";
+import type { TokenCounter } from "../../../domain/reading/chunking.ts";
+import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../../domain/reading/tokens.ts";
 
 /** Each answer language's name in English, from the language table. */
 export const LANGUAGE_NAMES = Object.fromEntries(
@@ -14,11 +17,26 @@ export interface ChatMessage {
   content: string;
 }
 
-/** What every prompt of one answer shares. */
+/** What every prompt of one answer shares: how it is written, the video's title, and what the caller asks. */
 export interface PromptContext {
   language: Language;
   format: OutputFormat;
   title?: string;
+  /** The caller's words. */
+  prompt: string;
+  /** How they are read (see `readIntent`). */
+  intent: Intent;
+}
+
+/** @returns what every prompt of the answer `spec` asks for shares */
+export function promptContext(spec: AnswerSpec): PromptContext {
+  return {
+    language: spec.language,
+    format: spec.outputFormat,
+    title: spec.transcript.title,
+    prompt: spec.prompt,
+    intent: spec.intent,
+  };
 }
 
 /** The rules every answer follows, whatever the transcript says. */
@@ -64,6 +82,11 @@ export function messages(context: PromptContext, user: string, kind: "answer" | 
   ];
 }
 
+/** @returns the estimated input tokens of a call's messages */
+export function promptTokens(messages: readonly ChatMessage[], count: TokenCounter = estimateTokens): number {
+  return messages.reduce((sum, m) => sum + count(m.content) + MESSAGE_OVERHEAD_TOKENS, 0);
+}
+
 /** The title is YouTube's data like the transcript: fenced, on one line, with no tags of its own. */
 function titleLine(context: PromptContext): string {
   if (!context.title) return "";
@@ -107,10 +130,10 @@ const SCOPES = {
  */
 export function answerPrompt(
   context: PromptContext,
-  task: { transcript: string; prompt: string; intent: Intent; excerpted?: "matches" | "sampled" },
+  task: { transcript: string; excerpted?: "matches" | "sampled" },
 ): string {
   const scope = SCOPES[task.excerpted ?? "whole"];
-  const ask = goalLine(task.prompt, task.intent, "transcript");
+  const ask = goalLine(context.prompt, context.intent, "transcript");
   return `${titleLine(context)}${scope}<transcript>\n${fenced(task.transcript)}\n</transcript>\n\n${ask}\nAnswer in ${
     LANGUAGE_NAMES[context.language]
   }.`;
@@ -123,14 +146,14 @@ export function answerPrompt(
  */
 export function partNotesPrompt(
   context: PromptContext,
-  part: { transcript: string; index: number; count: number; prompt: string; intent: Intent },
+  part: { transcript: string; index: number; count: number },
 ): string {
-  const ask = part.intent === "summary"
+  const ask = context.intent === "summary"
     ? "Notes on this part's main points, in order."
-    : part.intent === "whole"
+    : context.intent === "whole"
     ? `Notes on this part's main points, in order, keeping all it says that this request needs: ` +
-      `<request>${part.prompt}</request>.`
-    : `Notes on what this part says that helps with this request: <request>${part.prompt}</request>. If nothing, ` +
+      `<request>${context.prompt}</request>.`
+    : `Notes on what this part says that helps with this request: <request>${context.prompt}</request>. If nothing, ` +
       `reply exactly NONE.`;
   const heading = `${titleLine(context)}Part ${part.index + 1} of ${part.count} of a long video's transcript.`;
   return `${heading}\n<transcript>\n${fenced(part.transcript)}\n</transcript>\n` +
@@ -138,11 +161,8 @@ export function partNotesPrompt(
 }
 
 /** The user message of a reduce step: the final answer (or, `partial`, merged notes) from notes on parts. */
-export function combinePrompt(
-  context: PromptContext,
-  task: { notes: string; prompt: string; intent: Intent; partial: boolean },
-): string {
-  const goal = goalLine(task.prompt, task.intent, "notes");
+export function combinePrompt(context: PromptContext, task: { notes: string; partial: boolean }): string {
+  const goal = goalLine(context.prompt, context.intent, "notes");
   const ask = task.partial
     ? `Merge them into shorter notes (at most 150 words, hyphen lines, keep the timestamps) that serve this goal. ` +
       `${goal}`

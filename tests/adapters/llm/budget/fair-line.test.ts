@@ -2,7 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { createMemoryBudgetStore } from "../../../../src/adapters/llm/budget/budget-store.ts";
 import { createFairClock } from "../../../../src/adapters/llm/budget/fair-share.ts";
-import { type Claim, createFairLine, type Waiter } from "../../../../src/adapters/llm/budget/fair-line.ts";
+import type { Claim, Waiter } from "../../../../src/adapters/llm/budget/admission.ts";
+import { createFairLine } from "../../../../src/adapters/llm/budget/fair-line.ts";
 import { StalePlanError } from "../../../../src/adapters/llm/budget/reservation.ts";
 import { isAppError } from "../../../../src/domain/errors.ts";
 
@@ -30,7 +31,7 @@ function lineOn(tokensPerWindow: number) {
         seq,
         tokens,
         deadline: 600_000,
-        leave: 0,
+        tokensAfter: 0,
         optional: false,
         part: false,
         tag: tokens,

@@ -1,6 +1,13 @@
 /** @module Tests of fair-share.ts: max-min shares, finish tags and waits on a view of the bucket. */
 import { describe, expect, test } from "bun:test";
-import { createFairClock, dayWaitOn, maxMinShare, waitOn } from "../../../../src/adapters/llm/budget/fair-share.ts";
+import {
+  createFairClock,
+  dayRoom,
+  dayWaitOn,
+  maxMinShare,
+  requestShare,
+  waitOn,
+} from "../../../../src/adapters/llm/budget/fair-share.ts";
 
 const view = {
   tokens: 1000,
@@ -46,5 +53,23 @@ describe("fair-share arithmetic", () => {
     expect(dayWaitOn({ ...day, dayTokens: 10_000, dayRequests: 5 }, 500)).toBe(0);
     // No day limit known: the day never waits.
     expect(dayWaitOn({ ...view, dayTokens: 0, dayRequests: 0 }, 500)).toBe(0);
+  });
+
+  test("requestShare(): what another request cannot do without comes off the top; the rest of its claim is shared", () => {
+    const asking = { held: 0, firm: 0, served: 0 };
+    const claims = (other: { held: number; firm: number; served: number }) => new Map([[0, asking], [1, other]]);
+    expect(requestShare(claims({ held: 6000, firm: 6000, served: 0 }), 0, 8000)).toBe(2000);
+    expect(requestShare(claims({ held: 6000, firm: 0, served: 0 }), 0, 8000)).toBe(4000);
+    // A request that holds nothing more claims nothing, whatever it was served.
+    expect(requestShare(claims({ held: 0, firm: 0, served: 5000 }), 0, 8000)).toBe(8000);
+  });
+
+  test("dayRoom() is what the day gives by then: none known, none while blocked, none before a request comes back", () => {
+    const day = { ...view, limits: { ...view.limits, tokensPerDay: 144_000, requestsPerDay: 1_440 } };
+    expect(dayRoom(view, 60_000)).toBeUndefined();
+    // 144,000 a day is 100 a minute.
+    expect(dayRoom({ ...day, dayTokens: 1000, dayRequests: 5 }, 600_000)).toBe(2000);
+    expect(dayRoom({ ...day, dayTokens: 1000, dayRequests: 5, dayBlockedMs: 600_000 }, 600_000)).toBe(0);
+    expect(dayRoom({ ...day, dayTokens: 1000, dayRequests: 0 }, 30_000)).toBe(0);
   });
 });
