@@ -19,7 +19,8 @@ export interface ErrorDoc {
  */
 export const CHAT_ERROR_DOCS: Record<ChatErrorCode, ErrorDoc> = {
   invalid_request: {
-    when: "Malformed JSON, a field of the wrong type or value, an unknown field, or a URL that is not a YouTube video",
+    when: "Malformed JSON, a field of the wrong type or value, an unknown field, a URL that is not a YouTube video, " +
+      "or a body that ended before its declared length",
     todo: "Fix the request; the message names the field and the accepted values",
     example: 'Unknown field "langauge"; allowed fields: url, model, prompt, language, output_format',
   },
