@@ -1,8 +1,5 @@
 /** @module The error catalogue of `POST /chat` as the OpenAPI document shows it, with real example messages. */
-import type { ErrorCode } from "../../domain/errors.ts";
-
-/** The error codes `POST /chat` itself can answer with (404 and 405 belong to other paths and methods). */
-export type ChatErrorCode = Exclude<ErrorCode, "not_found" | "method_not_allowed">;
+import type { ChatErrorCode } from "../contract/error-status.ts";
 
 /** How one error code is documented: when it happens, what to do, and a message the service really sends. */
 export interface ErrorDoc {
