@@ -47,7 +47,7 @@ ${STREAM_DESCRIPTION}`;
  * route's TypeBox schemas, with the contract's error catalogue, examples and
  * the `x-api-key` scheme added.
  *
- * @param app any instance of the running app (Elysia shares the route table)
+ * @param app an Elysia instance declaring `POST /chat` (`contract/chat-route.ts`)
  * @returns the document served at `/swagger/json`
  */
 export function buildOpenApiDocument(app: AnyElysia): Json {

@@ -10,7 +10,7 @@ const VIDEO = "https://www.youtube.com/watch?v=GJLlxj_dtq8";
 type App = ReturnType<typeof appWithFakes>["app"];
 
 function chat(app: App, body: unknown, headers: Record<string, string> = {}, method = "POST"): Promise<Response> {
-  return app.serve(
+  return app.fetch(
     new Request(`${BASE}/chat`, {
       method,
       headers: { "content-type": "application/json", "x-api-key": TEST_KEY, ...headers },
@@ -98,7 +98,7 @@ describe("the error table", () => {
       const headers: Record<string, string> = { "content-type": "application/json", "x-api-key": TEST_KEY };
       if (!chunked) headers["content-length"] = "500";
       const started = performance.now();
-      const response = await app.handle(
+      const response = await app.fetch(
         new Request(`${BASE}/chat`, { method: "POST", headers, body, duplex: "half" } as RequestInit),
       );
       expect(performance.now() - started).toBeLessThan(2_000);
@@ -163,7 +163,7 @@ describe("the error table", () => {
     const { app } = appWithFakes();
     await expectError(await chat(app, { url: VIDEO }, { "x-api-key": "" }), 401, "unauthorized");
     await expectError(await chat(app, { url: VIDEO }, { "x-api-key": "wrong" }), 401, "unauthorized");
-    const noKey = await app.handle(
+    const noKey = await app.fetch(
       new Request(`${BASE}/chat`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }),
     );
     await expectError(noKey, 401, "unauthorized");
@@ -171,9 +171,25 @@ describe("the error table", () => {
 
   test("404 not_found for any other path, even without a key", async () => {
     const { app } = appWithFakes();
-    await expectError(await app.handle(new Request(`${BASE}/nope`)), 404, "not_found");
-    await expectError(await app.handle(new Request(`${BASE}/chat/extra`, { method: "POST" })), 404, "not_found");
-    await expectError(await app.handle(new Request(`${BASE}/`)), 404, "not_found");
+    await expectError(await app.fetch(new Request(`${BASE}/nope`)), 404, "not_found");
+    await expectError(await app.fetch(new Request(`${BASE}/chat/extra`, { method: "POST" })), 404, "not_found");
+    await expectError(await app.fetch(new Request(`${BASE}/`)), 404, "not_found");
+  });
+
+  test("POST /chat is its exact path, or with a trailing slash: a query string may follow, a path near it is 404", async () => {
+    const { app } = appWithFakes();
+    const post = (path: string) =>
+      app.fetch(
+        new Request(`${BASE}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-api-key": TEST_KEY },
+          body: JSON.stringify({ url: VIDEO }),
+        }),
+      );
+    for (const path of ["/chat?x=1", "/chat/", "/chat/?x=1"]) expect((await post(path)).status).toBe(200);
+    for (const path of ["/chats", "/chatx", "/Chat", "/x/chat", "/chat//", "/chat/x"]) {
+      await expectError(await post(path), 404, "not_found");
+    }
   });
 
   test.each(["GET", "PUT", "PATCH", "DELETE", "OPTIONS"])(
@@ -209,7 +225,7 @@ describe("the error table", () => {
         duplex: "half",
       } as RequestInit,
     );
-    await expectError(await app.handle(request), 413, "payload_too_large");
+    await expectError(await app.fetch(request), 413, "payload_too_large");
     expect(sent).toBeLessThan(10);
   });
 
@@ -286,14 +302,14 @@ describe("the error table", () => {
 
 describe("the order of checks", () => {
   test("no key and a bad body gives 401", async () => {
-    const response = await app().handle(
+    const response = await app().fetch(
       new Request(`${BASE}/chat`, { method: "POST", headers: { "content-type": "text/plain" }, body: "{bad" }),
     );
     await expectError(response, 401, "unauthorized");
   });
 
   test("no key and a huge body gives 401", async () => {
-    const response = await app().handle(
+    const response = await app().fetch(
       new Request(`${BASE}/chat`, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -304,7 +320,7 @@ describe("the order of checks", () => {
   });
 
   test("a wrong method comes before the key", async () => {
-    await expectError(await app().handle(new Request(`${BASE}/chat`, { method: "DELETE" })), 405, "method_not_allowed");
+    await expectError(await app().fetch(new Request(`${BASE}/chat`, { method: "DELETE" })), 405, "method_not_allowed");
   });
 
   test("content type comes before size, and size before JSON", async () => {
@@ -327,12 +343,12 @@ describe("the order of checks", () => {
 
 describe("the docs", () => {
   test("are served without a key and list POST /chat only", async () => {
-    const response = await app().handle(new Request(`${BASE}/swagger/json`));
+    const response = await app().fetch(new Request(`${BASE}/swagger/json`));
     expect(response.status).toBe(200);
     const document = await response.json();
     expect(Object.keys(document.paths)).toEqual(["/chat"]);
     expect(Object.keys(document.paths["/chat"])).toEqual(["post"]);
-    const page = await app().handle(new Request(`${BASE}/swagger`));
+    const page = await app().fetch(new Request(`${BASE}/swagger`));
     expect(page.status).toBe(200);
     expect(page.headers.get("x-request-id")).toBeTruthy();
   });
@@ -355,14 +371,14 @@ describe("CORS", () => {
 
   test("is off by default: a preflight is 405 and no CORS header is sent", async () => {
     const { app } = appWithFakes();
-    const response = await app.handle(preflight("https://app.example"));
+    const response = await app.fetch(preflight("https://app.example"));
     expect(response.status).toBe(405);
     expect(response.headers.get("access-control-allow-origin")).toBeNull();
   });
 
   test("answers a preflight from a listed origin and marks its responses", async () => {
     const { app } = appWithFakes({ corsOrigins: ["https://app.example"] });
-    const response = await app.handle(preflight("https://app.example"));
+    const response = await app.fetch(preflight("https://app.example"));
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe("https://app.example");
     expect(response.headers.get("access-control-allow-headers")).toContain("x-api-key");
@@ -373,7 +389,7 @@ describe("CORS", () => {
 
   test("never echoes an origin that is not listed", async () => {
     const { app } = appWithFakes({ corsOrigins: ["https://app.example"] });
-    expect((await app.handle(preflight("https://evil.example"))).status).toBe(405);
+    expect((await app.fetch(preflight("https://evil.example"))).status).toBe(405);
     expect(
       (await chat(app, { url: VIDEO }, { origin: "https://evil.example" })).headers.get("access-control-allow-origin"),
     ).toBeNull();

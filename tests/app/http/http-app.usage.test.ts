@@ -48,7 +48,7 @@ function setUp() {
     streams: { live: createLiveStreams(), timeoutMs: 5_000, keepAliveMs: 1_000 },
   });
   const post = (key: string, body: unknown = { url: VIDEO }, headers: Record<string, string> = {}) =>
-    app.serve(
+    app.fetch(
       new Request("http://localhost/chat", {
         method: "POST",
         headers: { "content-type": "application/json", "x-api-key": key, ...headers },
