@@ -5,8 +5,8 @@ import { CHAT_RESPONSES, ChatBody } from "./chat-schema.ts";
 /**
  * `POST /chat` as Elysia declares a route: its body and the response of each status. It is read, never
  * served: the OpenAPI document is built from it (`docs/document.ts`) and a typed client's `App` is its
- * type (`client-types.ts`). The server answers `POST /chat` with `http/chat-handler.ts`, outside Elysia's
- * router, which would add a few µs to every cached answer (bench/README.md).
+ * type (`client-types.ts`). The server answers `POST /chat` with `http/chat-handler.ts`, outside Elysia,
+ * whose route would add about 10 µs to every cached answer (docs/decisions.md, "The cached path").
  */
 export const chatRoute = new Elysia().post("/chat", answeredElsewhere, { body: ChatBody, response: CHAT_RESPONSES });
 

@@ -35,9 +35,9 @@ export interface ChatHandlerDeps {
   maxBodyBytes: number;
   /** How long a request body may take to arrive (`BODY_TIMEOUT_MS`). */
   bodyTimeoutMs?: number;
-  /** Receives what the request log needs beyond the exchange's facts (the YouTube route and clients). */
+  /** Receives what the request log needs (key id, video id, cache, timings, usage, YouTube's route, error code). */
   notes?: RequestNotes;
-  /** Without them, every answer is JSON. */
+  /** Server-Sent Events on `Accept: text/event-stream` (README, "Streaming"); without them, every answer is JSON. */
   streams?: ChatStreams;
   exchanges: Exchanges;
   errors: ErrorAnswers;

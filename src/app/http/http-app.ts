@@ -1,33 +1,18 @@
 /** @module The HTTP app of the public port: `POST /chat` by its handler, the docs and every other path by Elysia. */
 import { Elysia } from "elysia";
-import type { ChatService } from "../../domain/chat.ts";
 import { AppError } from "../../domain/errors.ts";
-import type { ApiKeys, RateLimiter } from "../../domain/ports.ts";
-import type { UsageMeter } from "../../domain/usage/meter.ts";
 import { apiDocs } from "../docs/api-docs.ts";
 import type { Logger } from "../log/logger.ts";
-import type { RequestNotes } from "../log/request-log.ts";
-import { type ChatStreams, createChatHandler } from "./chat-handler.ts";
+import { type ChatHandlerDeps, createChatHandler } from "./chat-handler.ts";
 import { type Cors, createCors } from "./cors.ts";
 import { createErrorAnswers, type ErrorAnswers } from "./error-answer.ts";
 import { createExchanges, type Exchanges } from "./exchange.ts";
 
-export interface HttpAppDeps {
-  chat: ChatService;
-  apiKeys: ApiKeys;
-  rateLimiter: RateLimiter;
-  /** Usage per key and its quotas; without it nothing is metered. */
-  usage?: UsageMeter;
-  maxBodyBytes: number;
-  /** How long a request body may take to arrive (`BODY_TIMEOUT_MS`). */
-  bodyTimeoutMs?: number;
+/** What `POST /chat` needs (its handler's deps but the parts the app makes), the log and CORS. */
+export interface HttpAppDeps extends Omit<ChatHandlerDeps, "exchanges" | "errors"> {
   logger: Logger;
   /** Origins allowed to call from a browser (`CORS_ORIGINS`); none by default. */
   corsOrigins?: readonly string[];
-  /** Receives what the request log needs (key id, video id, cache, timings, usage, error code). */
-  notes?: RequestNotes;
-  /** Server-Sent Events on `Accept: text/event-stream` (README, "Streaming"); without it, every answer is JSON. */
-  streams?: ChatStreams;
 }
 
 /** The service's HTTP surface, as a runtime's server calls it. */
@@ -36,9 +21,9 @@ export interface HttpApp {
 }
 
 /**
- * The HTTP surface: `POST /chat` (its exact path, any query) goes straight to its handler; the docs, a
- * CORS preflight, another method on `/chat` and any other path go through Elysia. Elysia's router would
- * add a few µs to every cached answer (bench/README.md), and `POST /chat` needs none of it.
+ * The HTTP surface: `POST /chat` (or `/chat/`, any query) goes straight to its handler; the docs, a CORS
+ * preflight, another method on `/chat` and any other path go through Elysia. Elysia's route and hooks
+ * would add about 10 µs to every cached answer (docs/decisions.md), and `POST /chat` needs none of them.
  *
  * Every exit builds its whole Response itself: no global request or response hook runs, because each one
  * costs every request, the cached answers included.
