@@ -1,4 +1,4 @@
-/** @module Tests of the HTTP app with usage metering: quota headers, quota_exceeded, what is counted and when. */
+/** @module Tests of the `POST /chat` handler with usage metering: quota headers, quota_exceeded, what is counted and when. */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
