@@ -2,7 +2,7 @@
 import type { ChatResponse } from "../domain/chat.ts";
 import type { ErrorCode } from "../domain/errors.ts";
 import type { AnswerProgress } from "../domain/ports.ts";
-import type { createHttpApp } from "./http/http-app.ts";
+import type { chatRoute } from "./contract/chat-route.ts";
 
 /**
  * The type of the service's HTTP app, for a typed client with Elysia's Eden:
@@ -15,9 +15,10 @@ import type { createHttpApp } from "./http/http-app.ts";
  * const { data, error } = await api.chat.post({ url, prompt: "What is it about?" });
  * ```
  *
- * Only a type: importing it pulls no server code into the client.
+ * Only a type: importing it pulls no server code into the client. It is the type of `POST /chat`'s
+ * declaration, whose schemas the OpenAPI document is built from too.
  */
-export type App = ReturnType<typeof createHttpApp>;
+export type App = typeof chatRoute;
 
 /**
  * The events of a streamed answer (`POST /chat` with `Accept: text/event-stream`),

@@ -104,4 +104,24 @@ describe("fuzz regressions", () => {
       expect(outbound(h)).toBe(before);
     }
   });
+
+  test("a body cut short before the client half-closes is 400 invalid_request or a closed connection, never a 500", async () => {
+    // Was (Deno): 500 internal_error, the body's read failing with "BadResource". Bun closes such a connection
+    // unanswered, and logged the same failure as an unhandled error.
+    const body = JSON.stringify({ url: NORMAL_URL });
+    const head = `POST /chat HTTP/1.1\r\nHost: a\r\nX-Api-Key: ${KEY}\r\nContent-Type: application/json\r\n`;
+    const cut = [
+      `${head}Transfer-Encoding: chunked\r\n\r\nfff\r\n${body}`,
+      `${head}Transfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n`,
+      `${head}Content-Length: ${body.length + 50}\r\n\r\n${body}`,
+    ];
+    for (const bytes of cut) {
+      const seen = await sendRaw(h, new TextEncoder().encode(bytes), { halfClose: true });
+      if (seen.status === undefined) continue;
+      expect(seen.status).toBe(400);
+      expect(JSON.parse(seen.body.toString()).error.code).toBe("invalid_request");
+    }
+    expect(h.service.output()).not.toContain('"unhandled_error"');
+    await expectHealthy(h);
+  });
 });

@@ -1,6 +1,7 @@
 /** @module TypeBox schemas of `POST /chat`: the request body, the response body and errors by status. */
 import { t } from "elysia";
 import { LANGUAGES, MODEL_ID, OUTPUT_FORMATS, PROMPT_MAX_CODE_POINTS } from "../../domain/chat-request.ts";
+import { CHAT_ERROR_CODES, type ChatErrorStatus, ERROR_STATUS } from "./error-status.ts";
 
 /** The request body of `POST /chat`: validation and the OpenAPI document both come from it. */
 export const ChatBody = t.Object(
@@ -66,21 +67,12 @@ export const ErrorBody = t.Object({
 export const CHAT_FIELDS = Object.keys(ChatBody.properties);
 
 /**
- * Response bodies of `POST /chat` by status (README, Errors), so a typed client
- * (Eden) knows every status it may get. Errors are answered by the error
- * handler, so these add no run-time check; the document's descriptions and
- * examples come from `src/app/docs/errors.ts`.
+ * The response body of `POST /chat` for each status it answers, so a typed client (Eden) knows every one:
+ * the answer at 200, and the error body at the status of every code `POST /chat` can answer with, read from
+ * {@link ERROR_STATUS}. Errors are answered by the app's error answer, so these add no run-time check; the
+ * document's descriptions and examples of each come from `docs/errors.ts`.
  */
 export const CHAT_RESPONSES = {
   200: ChatResponseBody,
-  400: ErrorBody,
-  401: ErrorBody,
-  413: ErrorBody,
-  415: ErrorBody,
-  422: ErrorBody,
-  429: ErrorBody,
-  500: ErrorBody,
-  502: ErrorBody,
-  503: ErrorBody,
-  504: ErrorBody,
-};
+  ...Object.fromEntries(CHAT_ERROR_CODES.map((code) => [ERROR_STATUS[code], ErrorBody])),
+} as { 200: typeof ChatResponseBody } & Record<ChatErrorStatus, typeof ErrorBody>;

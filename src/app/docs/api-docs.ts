@@ -2,10 +2,9 @@
 import { Elysia } from "elysia";
 import { type DocsAsset, docsAssets, SWAGGER_UI_BASE } from "./assets.ts";
 import { buildOpenApiDocument } from "./document.ts";
+import { chatRoute } from "../contract/chat-route.ts";
 import { JSON_CONTENT_TYPE } from "../contract/error-response.ts";
 import { DOCS_CSP, DOCS_JSON_PATH, DOCS_PATH, docsPageHtml } from "./page.ts";
-
-const HIDDEN = { detail: { hide: true } } as const;
 
 /**
  * The API's documentation, the one part of the service needing no key: the OpenAPI document
@@ -14,7 +13,7 @@ const HIDDEN = { detail: { hide: true } } as const;
  * page works offline and under a CSP that allows no other origin.
  *
  * @param options.commonHeaders headers every response of the app carries (its request id, CORS)
- * @returns an Elysia plugin; none of its routes appears in the document
+ * @returns an Elysia plugin; the document describes `POST /chat` only, from its declaration
  */
 export function apiDocs(options: { commonHeaders: (request: Request) => Record<string, string> }) {
   const respond = (request: Request, body: BodyInit, headers: Record<string, string>) =>
@@ -22,14 +21,13 @@ export function apiDocs(options: { commonHeaders: (request: Request) => Record<s
   const page = docsPageHtml(SWAGGER_UI_BASE);
   let document: string | undefined;
   const app = new Elysia()
-    .get(DOCS_PATH, ({ request }): Response => respond(request, page, pageHeaders()), HIDDEN)
-    // Elysia shares one route table, so this instance sees POST /chat once the app is built.
+    .get(DOCS_PATH, ({ request }): Response => respond(request, page, pageHeaders()))
     .get(DOCS_JSON_PATH, ({ request }): Response => {
-      document ??= JSON.stringify(buildOpenApiDocument(app));
+      document ??= JSON.stringify(buildOpenApiDocument(chatRoute));
       return respond(request, document, { "content-type": JSON_CONTENT_TYPE });
-    }, HIDDEN);
+    });
   for (const [path, asset] of docsAssets()) {
-    app.get(path, ({ request }): Response => respond(request, asset.body, assetHeaders(asset)), HIDDEN);
+    app.get(path, ({ request }): Response => respond(request, asset.body, assetHeaders(asset)));
   }
   return app;
 }

@@ -4,8 +4,8 @@ import { toOpenAPISchema } from "@elysiajs/openapi";
 import type { AnyElysia } from "elysia";
 import { PROMPT_MAX_CODE_POINTS } from "../../domain/chat-request.ts";
 import { ErrorBody } from "../contract/chat-schema.ts";
-import { CHAT_ERROR_DOCS, type ChatErrorCode } from "./errors.ts";
-import { ERROR_STATUS } from "../contract/error-status.ts";
+import { CHAT_ERROR_DOCS } from "./errors.ts";
+import { type ChatErrorCode, ERROR_STATUS } from "../contract/error-status.ts";
 import { STREAM_DESCRIPTION, streamContent, streamSchemas } from "./stream.ts";
 import { QUOTA_HEADERS } from "./quota-headers.ts";
 
@@ -47,7 +47,7 @@ ${STREAM_DESCRIPTION}`;
  * route's TypeBox schemas, with the contract's error catalogue, examples and
  * the `x-api-key` scheme added.
  *
- * @param app any instance of the running app (Elysia shares the route table)
+ * @param app an Elysia instance declaring `POST /chat` (`contract/chat-route.ts`)
  * @returns the document served at `/swagger/json`
  */
 export function buildOpenApiDocument(app: AnyElysia): Json {

@@ -1,8 +1,5 @@
 /** @module The error catalogue of `POST /chat` as the OpenAPI document shows it, with real example messages. */
-import type { ErrorCode } from "../../domain/errors.ts";
-
-/** The error codes `POST /chat` itself can answer with (404 and 405 belong to other paths and methods). */
-export type ChatErrorCode = Exclude<ErrorCode, "not_found" | "method_not_allowed">;
+import type { ChatErrorCode } from "../contract/error-status.ts";
 
 /** How one error code is documented: when it happens, what to do, and a message the service really sends. */
 export interface ErrorDoc {
@@ -19,7 +16,8 @@ export interface ErrorDoc {
  */
 export const CHAT_ERROR_DOCS: Record<ChatErrorCode, ErrorDoc> = {
   invalid_request: {
-    when: "Malformed JSON, a field of the wrong type or value, an unknown field, or a URL that is not a YouTube video",
+    when: "Malformed JSON, a field of the wrong type or value, an unknown field, a URL that is not a YouTube video, " +
+      "or a body that ended before its declared length",
     todo: "Fix the request; the message names the field and the accepted values",
     example: 'Unknown field "langauge"; allowed fields: url, model, prompt, language, output_format',
   },

@@ -62,3 +62,6 @@ export function createCors(allowedOrigins: readonly string[], rules: CorsRules =
     },
   };
 }
+
+/** CORS as {@link createCors} makes it. */
+export type Cors = ReturnType<typeof createCors>;

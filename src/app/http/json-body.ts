@@ -13,7 +13,8 @@ import { describeInvalidBody } from "../contract/validation-message.ts";
  * @param maxBytes the largest body accepted
  * @param timeoutMs how long the whole body may take to arrive
  * @returns the body's text
- * @throws {AppError} `unsupported_media_type`, `payload_too_large`, `request_timeout` or `invalid_request`
+ * @throws {AppError} `unsupported_media_type`, `payload_too_large`, `request_timeout` or `invalid_request` (also
+ *   for a body cut short by the client)
  */
 export async function readJsonText(
   request: Request,
@@ -95,9 +96,19 @@ function withinTime<T>(read: Promise<T>, ms: number): Promise<T> {
       },
       (error: unknown) => {
         clearTimeout(timer);
-        reject(error);
+        reject(error instanceof AppError ? error : cutShort(error));
       },
     );
+  });
+}
+
+/**
+ * A read that failed on its own: the client closed its side (or broke the framing) before the body it
+ * declared, by its length or a chunk's size, had arrived. The client's fault, so a 400, never a 500.
+ */
+function cutShort(cause: unknown): AppError {
+  return new AppError("invalid_request", "The request body ended before its declared length; send the whole body", {
+    cause,
   });
 }
 

@@ -78,7 +78,7 @@ export async function runService(runtime: Runtime): Promise<void> {
     runtime.serve({
       port: config.port,
       host: config.host,
-      fetch: inFlight.wrap(requestLog.wrap(service.app.serve)),
+      fetch: inFlight.wrap(requestLog.wrap(service.app.fetch)),
       maxBodyBytes: config.maxBodyBytes,
       streamEnded: streams.ended,
       ...connectionBounds(config),

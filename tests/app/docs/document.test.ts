@@ -21,7 +21,7 @@ const app = createHttpApp({
 });
 
 async function documentOf(): Promise<any> {
-  const response = await app.handle(new Request("http://localhost/swagger/json"));
+  const response = await app.fetch(new Request("http://localhost/swagger/json"));
   expect(response.status).toBe(200);
   return response.json();
 }

@@ -13,7 +13,7 @@ const app = createHttpApp({
   logger: silentLogger,
 });
 
-const get = (path: string, method = "GET") => app.handle(new Request(`http://localhost${path}`, { method }));
+const get = (path: string, method = "GET") => app.fetch(new Request(`http://localhost${path}`, { method }));
 
 /** @returns every script and stylesheet address the page loads */
 function assetsOf(html: string): string[] {

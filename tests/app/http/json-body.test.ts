@@ -37,6 +37,38 @@ describe("readJsonText", () => {
   });
 });
 
+describe("readJsonText on a body cut short", () => {
+  test("a read that fails (the client closed its side mid-body) is invalid_request, chunked or with a length", async () => {
+    for (const length of [undefined, "200"]) {
+      const cut = new Request("http://127.0.0.1/chat", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(length ? { "content-length": length } : {}) },
+        body: new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"url":'));
+            controller.error(new TypeError("connection closed before the message completed"));
+          },
+        }),
+        duplex: "half",
+      } as RequestInit);
+      const error = await failure(readJsonText(cut, 65_536));
+      expect(error).toBeInstanceOf(AppError);
+      expect(error.code).toBe("invalid_request");
+      expect(error.message).toBe("The request body ended before its declared length; send the whole body");
+    }
+  });
+
+  test("its own refusals keep their code: a chunked body past the limit is still payload_too_large", async () => {
+    const big = new Request("http://127.0.0.1/chat", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: new ReadableStream({ pull: (controller) => controller.enqueue(new Uint8Array(4_096)) }),
+      duplex: "half",
+    } as RequestInit);
+    expect((await failure(readJsonText(big, 10_000))).code).toBe("payload_too_large");
+  });
+});
+
 describe("readJsonText's time limit", () => {
   test("a body that never arrives ends with request_timeout soon after the limit, others read on unharmed", async () => {
     const stalled = new Request("http://127.0.0.1/chat", {

@@ -25,6 +25,17 @@ describe("createResponseJson", () => {
     }
   });
 
+  test("writes every field of the response, one it does not know of included, in its order", () => {
+    const toJson = createResponseJson();
+    const grown = {
+      ...response("out"),
+      sources: [{ start: 1.5 }],
+      note: undefined,
+      video_duration: "1 min",
+    } as ChatResponse;
+    expect(toJson(grown, {}, {})).toBe(JSON.stringify(grown));
+  });
+
   test("an answer object whose output changed is escaped again, never served stale", () => {
     const toJson = createResponseJson();
     const answer = {};

@@ -12,7 +12,7 @@ const URL = "https://www.youtube.com/watch?v=GJLlxj_dtq8";
 /** The message POST /chat answers a body with. */
 async function httpMessage(body: unknown): Promise<{ status: number; message: string }> {
   const { app } = appWithFakes();
-  const response = await app.handle(
+  const response = await app.fetch(
     new Request("http://localhost/chat", {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": TEST_KEY },

@@ -1,4 +1,4 @@
-/** @module Tests of the HTTP app with usage metering: quota headers, quota_exceeded, what is counted and when. */
+/** @module Tests of the `POST /chat` handler with usage metering: quota headers, quota_exceeded, what is counted and when. */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,7 +48,7 @@ function setUp() {
     streams: { live: createLiveStreams(), timeoutMs: 5_000, keepAliveMs: 1_000 },
   });
   const post = (key: string, body: unknown = { url: VIDEO }, headers: Record<string, string> = {}) =>
-    app.serve(
+    app.fetch(
       new Request("http://localhost/chat", {
         method: "POST",
         headers: { "content-type": "application/json", "x-api-key": key, ...headers },
