@@ -53,7 +53,12 @@ export function createHeaderlessRule(
       inRow++;
       if (inRow < answersToUnpace) return { known: false };
       unpaced = true;
-      return { learn: { tokenLimit: NO_STATED_LIMIT, requestLimit: NO_STATED_LIMIT }, known: true };
+      // Unpaced by the day too: a day's limits assumed from a model table are no more stated than the minute's.
+      const none = NO_STATED_LIMIT;
+      return {
+        learn: { tokenLimit: none, requestLimit: none, dayTokenLimit: none, dayRequestLimit: none },
+        known: true,
+      };
     },
   };
 }

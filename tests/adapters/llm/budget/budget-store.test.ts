@@ -1,6 +1,7 @@
 /** @module Tests of the in-memory LLM budget store: tokens, requests, refunds, learnt limits, retry-after. */
 import { describe, expect, test } from "bun:test";
 import { createMemoryBudgetStore } from "../../../../src/adapters/llm/budget/budget-store.ts";
+import { createHeaderlessRule } from "../../../../src/adapters/llm/budget/headerless.ts";
 
 const FREE = { tokensPerWindow: 6000, requestsPerWindow: 30 };
 
@@ -115,5 +116,14 @@ describe("createMemoryBudgetStore() and the provider's day", () => {
     await budget.observe({ tokenLimit: 250_000 });
     expect((await budget.peek()).limits.tokensPerDay).toBe(500_000);
     expect((await budget.peek()).dayTokens).toBe(400_000);
+  });
+
+  test("an endpoint found to state no limits is unpaced by the day too: the free plan's assumed day no longer holds calls", async () => {
+    const { budget } = store(DAY);
+    const rule = createHeaderlessRule({ assumed: DAY });
+    let learnt;
+    for (let i = 0; i < 3; i++) learnt = rule.judge({}, false).learn;
+    await budget.observe(learnt!);
+    for (let i = 0; i < 2_000; i++) expect(await budget.take(50)).toBe(0);
   });
 });

@@ -7,7 +7,12 @@ import {
 } from "../../../../src/adapters/llm/budget/headerless.ts";
 
 const FREE = { tokensPerWindow: 6000, requestsPerWindow: 30 };
-const unpaced = { tokenLimit: NO_STATED_LIMIT, requestLimit: NO_STATED_LIMIT };
+const unpaced = {
+  tokenLimit: NO_STATED_LIMIT,
+  requestLimit: NO_STATED_LIMIT,
+  dayTokenLimit: NO_STATED_LIMIT,
+  dayRequestLimit: NO_STATED_LIMIT,
+};
 
 describe("createHeaderlessRule()", () => {
   test("one answer without figures (a gateway's page) teaches nothing", () => {
