@@ -201,10 +201,11 @@ describe("a fresh process and changing limits (time scaled by 10)", () => {
     const refused = results.filter((r) => r.status !== 200);
     expect(refused.length).toBeGreaterThanOrEqual(1);
     for (const r of results) expect([200, 503]).toContain(r.status);
-    const calls = h.llm.calls.map((c) => ({ at: c.startedAt, refused: c.refused }));
+    // When each call's answer (or refusal) left the provider: what it says is what teaches the limits.
+    const answers = h.llm.calls.map((c) => c.answeredAt ?? c.startedAt);
     // Each refusal comes within a second of the provider's answer that made it known (the first answers teach the real limits), never after a wait.
     for (const r of refused) {
-      const known = Math.max(...calls.filter((c) => c.at < r.end).map((c) => c.at));
+      const known = Math.max(...answers.filter((at) => at < r.end));
       expect(r.end - known).toBeLessThan(1_000);
     }
   });

@@ -36,6 +36,8 @@ export interface LlmCall {
   stream: boolean;
   /** When the caller closed the connection before the answer was complete (performance.now()). */
   closedAt?: number;
+  /** When the fake had its answer (or refusal) ready to send (performance.now()). */
+  answeredAt?: number;
   /** The reasoning fields the call sent (`reasoning_effort`, `include_reasoning`, `reasoning_format`). */
   reasoning: { effort?: unknown; include?: unknown; format?: unknown };
   /** How the answer ended (`stop`, or `length` when `max_tokens` ran out), and the reasoning tokens it spent. */
@@ -181,16 +183,19 @@ export function startFakeLlm(options: FakeLlmOptions = {}): FakeLlm {
     const verdict = limits?.decide(body.messages, body.max_tokens ?? 1024);
     if (verdict && !verdict.ok) {
       call.refused = verdict.status;
+      call.answeredAt = performance.now();
       return Response.json(verdict.body, { status: verdict.status, headers: verdict.headers });
     }
     if (verdict) call.charged = verdict.charged;
     inFlight++;
     peak = Math.max(peak, inFlight);
     try {
-      return withHeaders(
+      const response = withHeaders(
         await replyTo(await responder(call, index), body, { promptTokens: verdict?.promptTokens, call, think }),
         verdict?.headers,
       );
+      call.answeredAt = performance.now();
+      return response;
     } finally {
       inFlight--;
     }

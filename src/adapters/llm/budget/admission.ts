@@ -51,7 +51,9 @@ export interface Look {
 
 /**
  * Earliest deadline first (the line is feasible only if that order is): each call must be servable after the calls due
- * before it that their plans cannot do without.
+ * before it that their plans cannot do without. A call that would be servable but for firm calls that joined the line
+ * after it keeps its place: those newcomers are refused instead (their plans made again when they may be), so a plan
+ * made late, on what it saw then, never pushes out a call that was waiting its turn.
  *
  * @returns the calls to refuse now, and why
  */
@@ -61,13 +63,57 @@ export function outOfReach(
   look: Look,
 ): { waiter: Waiter; refusal: Error }[] {
   const refused: { waiter: Waiter; refusal: Error }[] = [];
+  const counted: Waiter[] = [];
   let ahead = 0;
   for (const waiter of byLatestStart(queue, look.view)) {
+    if (!waiter.optional && !fits(waiter, look, ahead)) {
+      for (const newcomer of yielding(waiter, counted, look, ahead)) {
+        refused.push({ waiter: newcomer, refusal: newcomerRefusal(newcomer, claims.get(newcomer.seq), look) });
+        counted.splice(counted.indexOf(newcomer), 1);
+        ahead -= newcomer.tokens;
+      }
+    }
     const refusal = refusalOf(waiter, claims.get(waiter.seq), look, ahead);
     if (refusal) refused.push({ waiter, refusal });
-    else if (!waiter.optional) ahead += waiter.tokens;
+    else if (!waiter.optional) {
+      ahead += waiter.tokens;
+      counted.push(waiter);
+    }
   }
   return refused;
+}
+
+/** Whether `waiter` can start in its time after `ahead` tokens go first. */
+function fits(waiter: Waiter, { view, at }: Look, ahead: number): boolean {
+  return waiter.tokens <= view.limits.tokensPerWindow &&
+    at + waitOn(view, waiter.tokens, ahead) <= latestStart(waiter, view);
+}
+
+/**
+ * @param counted the firm calls due before `waiter`, counted ahead of it
+ * @returns the newest of them that joined the line after `waiter`, as few as let it fit (none when even all of them
+ *   do not)
+ */
+function yielding(waiter: Waiter, counted: readonly Waiter[], look: Look, ahead: number): Waiter[] {
+  const newer = counted.filter((other) => other.since > waiter.since).sort((a, b) => b.since - a.since);
+  const chosen: Waiter[] = [];
+  let freed = 0;
+  for (const other of newer) {
+    chosen.push(other);
+    freed += other.tokens;
+    if (fits(waiter, look, ahead - freed)) return chosen;
+  }
+  return [];
+}
+
+/** A newcomer that would push out an earlier call: its plan made again, once, on what is left; else refused. */
+function newcomerRefusal(waiter: Waiter, claim: Claim | undefined, { view, at }: Look): Error {
+  if (waiter.part && claim && !claim.wasStale) {
+    markStale(claim);
+    return new StalePlanError();
+  }
+  const wait = Math.max(0, latestStart(waiter, view) - at) + 1;
+  return shortOfBudget(wait);
 }
 
 /**

@@ -75,6 +75,23 @@ describe("outOfReach()", () => {
     const again = outOfReach([part], new Map([[part.seq, claim]]), lookAt());
     expect(again[0]!.refusal).toBeInstanceOf(AppError);
   });
+
+  test("a call that fits but for a firm call that joined after it keeps its place: the newcomer is refused", () => {
+    // 100 tokens a second: the waiting call's 3,000 fit by 30 s alone, not after the newcomer's 3,000 due earlier.
+    const waiting = waiter("waiting", 3000, 40_000, { since: 0 });
+    const newcomer = waiter("newcomer", 3000, 35_000, { since: 5_000 });
+    const refused = outOfReach([waiting, newcomer], new Map(), lookAt());
+    expect(named(refused.map(({ waiter }) => waiter))).toEqual(["newcomer"]);
+    // A newcomer that is a plan's part is told to plan again, once, on what is left.
+    const claim: Claim = { held: 3000, firm: 3000, served: 0, last: 0, waitedMs: 0 };
+    const part = waiter("part", 3000, 35_000, { since: 5_000, part: true });
+    const [replan] = outOfReach([waiting, part], new Map([[part.seq, claim]]), lookAt());
+    expect([names.get(replan!.waiter), replan!.refusal.name]).toEqual(["part", "StalePlanError"]);
+    // The same calls in the other order of arrival: the one due first keeps its earliest-deadline place.
+    const early = waiter("early", 3000, 35_000, { since: 0 });
+    const later = waiter("later", 3000, 40_000, { since: 5_000 });
+    expect(named(outOfReach([early, later], new Map(), lookAt()).map(({ waiter }) => waiter))).toEqual(["later"]);
+  });
 });
 
 describe("turnOrder()", () => {
