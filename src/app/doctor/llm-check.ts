@@ -1,5 +1,6 @@
 /** @module The doctor's LLM check: does the endpoint list the model, and answer one small call with it? */
 import Groq from "groq-sdk";
+import { endpointName } from "../../adapters/llm/budget/budget-key.ts";
 import { type LimitDialect, reportFromHeaders } from "../../adapters/llm/budget/limits-report.ts";
 import { createGroqClient } from "../../adapters/llm/calls/groq-client.ts";
 import { reasoningOf } from "../../adapters/llm/models/model-table.ts";
@@ -123,13 +124,4 @@ function statedLimits(headers: Headers, dialect: LimitDialect): string {
     report.dayRequestLimit === undefined ? "" : `${report.dayRequestLimit} requests/day`,
   ].filter(Boolean);
   return parts.length > 0 ? parts.join(", ") : "none stated";
-}
-
-function endpointName(baseUrl: string): string {
-  try {
-    const url = new URL(baseUrl);
-    return `${url.host}${url.pathname.replace(/\/+$/, "")}`;
-  } catch {
-    return "(unreadable LLM_BASE_URL)";
-  }
 }

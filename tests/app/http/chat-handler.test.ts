@@ -1,37 +1,8 @@
 /** @module Tests of the `POST /chat` handler through the app: success, the error table and the order of checks. */
 import { describe, expect, test } from "bun:test";
-import type { ErrorCode } from "../../../src/domain/errors.ts";
+import { type App, BASE, chat, expectError, VIDEO } from "../../support/http-app-calls.ts";
 import { createMemoryWorkGate } from "../../../src/adapters/limits/memory-work-gate.ts";
 import { appWithFakes, CountingLimiter, FakeTranscripts, FakeWriter, TEST_KEY } from "../../support/fake-ports.ts";
-
-const BASE = "http://localhost";
-const VIDEO = "https://www.youtube.com/watch?v=GJLlxj_dtq8";
-
-type App = ReturnType<typeof appWithFakes>["app"];
-
-function chat(app: App, body: unknown, headers: Record<string, string> = {}, method = "POST"): Promise<Response> {
-  return app.fetch(
-    new Request(`${BASE}/chat`, {
-      method,
-      headers: { "content-type": "application/json", "x-api-key": TEST_KEY, ...headers },
-      body: method === "GET" || method === "HEAD" ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-    }),
-  );
-}
-
-async function expectError(
-  response: Response,
-  status: number,
-  code: ErrorCode,
-): Promise<{ message: string; request_id: string }> {
-  expect(response.status).toBe(status);
-  expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
-  const body = await response.json();
-  expect(body.error.code).toBe(code);
-  expect(typeof body.error.message).toBe("string");
-  expect(body.error.request_id).toBe(response.headers.get("x-request-id"));
-  return body.error;
-}
 
 describe("POST /chat success", () => {
   test("answers a body holding only url with every default", async () => {

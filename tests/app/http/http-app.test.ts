@@ -1,36 +1,7 @@
 /** @module Tests of the HTTP app: what takes `POST /chat`, other paths and methods, the docs and CORS. */
 import { describe, expect, test } from "bun:test";
-import type { ErrorCode } from "../../../src/domain/errors.ts";
+import { type App, BASE, chat, expectError, VIDEO } from "../../support/http-app-calls.ts";
 import { appWithFakes, TEST_KEY } from "../../support/fake-ports.ts";
-
-const BASE = "http://localhost";
-const VIDEO = "https://www.youtube.com/watch?v=GJLlxj_dtq8";
-
-type App = ReturnType<typeof appWithFakes>["app"];
-
-function chat(app: App, body: unknown, headers: Record<string, string> = {}, method = "POST"): Promise<Response> {
-  return app.fetch(
-    new Request(`${BASE}/chat`, {
-      method,
-      headers: { "content-type": "application/json", "x-api-key": TEST_KEY, ...headers },
-      body: method === "GET" || method === "HEAD" ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-    }),
-  );
-}
-
-async function expectError(
-  response: Response,
-  status: number,
-  code: ErrorCode,
-): Promise<{ message: string; request_id: string }> {
-  expect(response.status).toBe(status);
-  expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
-  const body = await response.json();
-  expect(body.error.code).toBe(code);
-  expect(typeof body.error.message).toBe("string");
-  expect(body.error.request_id).toBe(response.headers.get("x-request-id"));
-  return body.error;
-}
 
 describe("routes beside POST /chat", () => {
   test("404 not_found for any other path, even without a key", async () => {

@@ -16,7 +16,8 @@ export function budgetKey(
   return `${endpointName(scope.endpoint)}|${scope.model}|key-${digest(`llm-budget:${scope.apiKey}`).slice(0, 24)}`;
 }
 
-function endpointName(endpoint: string): string {
+/** @returns the endpoint as host and path, never its credentials (a budget's name, the doctor's table) */
+export function endpointName(endpoint: string): string {
   try {
     const url = new URL(endpoint);
     return `${url.host}${url.pathname.replace(/\/+$/, "")}`;
