@@ -38,12 +38,19 @@ const LINE_WORDS = { fine: { minWords: 8, maxWords: 45 }, coarse: { minWords: 70
  * @param grain `fine` or `coarse`
  * @returns one cue-like line per passage: start of its first cue, duration to the end of its last
  */
-export function transcriptLines(cues: readonly Cue[], grain: keyof typeof LINE_WORDS = "fine"): Cue[] {
-  return groupPassages(cues, LINE_WORDS[grain]).map((p) => {
-    const last = p.cues.at(-1)!;
-    return { start: p.start, duration: last.start + last.duration - p.start, text: p.text };
-  });
+export function transcriptLines(cues: readonly Cue[], grain: keyof typeof LINE_WORDS = "fine"): readonly Cue[] {
+  // Every plan of every request on a transcript reads the same lines: made once per transcript and grain.
+  const made = linesMade.get(cues) ?? {};
+  linesMade.set(cues, made);
+  return made[grain] ??= Object.freeze(
+    groupPassages(cues, LINE_WORDS[grain]).map((p) => {
+      const last = p.cues.at(-1)!;
+      return { start: p.start, duration: last.start + last.duration - p.start, text: p.text };
+    }),
+  );
 }
+
+const linesMade = new WeakMap<readonly Cue[], { fine?: readonly Cue[]; coarse?: readonly Cue[] }>();
 
 /**
  * Splits a transcript on cue boundaries into chunks of at most `budget`

@@ -30,7 +30,7 @@ export function condenseLines(lines: readonly Cue[], budget: number, count: Toke
   const costs = lines.map((line) => count(cueLine(line)) + 1);
   const totalTokens = costs.reduce((sum, cost) => sum + cost, 0);
   if (totalTokens <= budget) return { lines: [...lines], tokens: totalTokens, totalTokens };
-  const scores = centrality(lines.map((line) => terms(line.text)));
+  const scores = centralityOf(lines);
   const average = totalTokens / Math.max(1, lines.length);
   let stretches = Math.max(1, Math.floor(budget / average));
   let kept = pickPerStretch(scores, stretches);
@@ -39,6 +39,17 @@ export function condenseLines(lines: readonly Cue[], budget: number, count: Toke
   const chosen = kept.filter((index) => costs[index]! <= budget);
   return { lines: chosen.map((index) => lines[index]!), tokens: sum(chosen, costs), totalTokens };
 }
+
+/** TextRank scores of the lines: a transcript's lines (see `transcriptLines`) are scored once, however often planned. */
+function centralityOf(lines: readonly Cue[]): readonly number[] {
+  const known = scored.get(lines);
+  if (known) return known;
+  const scores = centrality(lines.map((line) => terms(line.text)));
+  scored.set(lines, scores);
+  return scores;
+}
+
+const scored = new WeakMap<readonly Cue[], readonly number[]>();
 
 /** Indexes of the best line of each of `stretches` equal stretches, first and last lines forced. */
 function pickPerStretch(scores: readonly number[], stretches: number): number[] {

@@ -43,4 +43,13 @@ describe("estimateTokens()", () => {
   test("is 0 for empty text", () => {
     expect(estimateTokens("")).toBe(0);
   });
+
+  test("weighs a code point beyond the first plane (two UTF-16 units) once, and a lone surrogate as one", () => {
+    // 1.5 per code point outside the table, and the 15 % margin: ceil(1.5 × n × 1.15).
+    expect(estimateTokens("😀")).toBe(2);
+    expect(estimateTokens("😀😀")).toBe(4);
+    expect(estimateTokens("\ud800")).toBe(2);
+    expect(estimateTokens("\ud800a")).toBe(Math.ceil((1.5 + 0.3) * 1.15));
+    expect(estimateTokens("ab ")).toBe(Math.ceil((0.3 + 0.3 + 0.02) * 1.15));
+  });
 });

@@ -167,7 +167,11 @@ function chooseRest(job: Drafting, room: Room, costs: CallCosts, prior: ReadSoFa
     { ...limits, available: limits.available - prior.notes.length * costs.notes },
     run.count,
   );
-  if (plan.shape === "refused") throw refusedFor(plan.retryAfterTokens, room);
+  if (plan.shape === "refused") {
+    const combined = priorNotesOnly(job, room, costs, prior, total);
+    if (combined) return combined;
+    throw refusedFor(plan.retryAfterTokens, room);
+  }
   const budget = callBudget(room, costs);
   const value = async () => {
     const { text, read } = await mapReduce(job, { lines: plan.lines, budget, prior });
@@ -186,6 +190,26 @@ function chooseRest(job: Drafting, room: Room, costs: CallCosts, prior: ReadSoFa
   };
 }
 
+/**
+ * When the rest of the video no longer fits before the deadline, the answer from the notes already read: the request
+ * has read the start of the video and answers from it (its coverage says how much) rather than failing after its wait.
+ */
+function priorNotesOnly(
+  job: Drafting,
+  room: Room,
+  costs: CallCosts,
+  prior: ReadSoFar,
+  total: number,
+): Choice | undefined {
+  const hold = costs.combinePrompt + prior.notes.length * costs.notes + costs.output + costs.reasoning;
+  if (hold > room.maxCallTokens || hold > room.tokens) return undefined;
+  const value = async () => {
+    const { text } = await mapReduce(job, { lines: [], budget: callBudget(room, costs), prior });
+    return { text, plan: "read-so-far+replanned", coverage: Math.min(1, prior.tokens / Math.max(1, total)) };
+  };
+  return { hold, value, reduced: true };
+}
+
 /** @returns the answer, and the share of the plan's lines read (parts may be left out, see `mapReduce`) */
 async function runPlan(
   job: Drafting,
@@ -200,7 +224,7 @@ async function runPlan(
 
 /** Transcript lines and their tokens. */
 interface Lines {
-  lines: Cue[];
+  lines: readonly Cue[];
   tokens: number;
 }
 

@@ -72,7 +72,7 @@ async function mapParts(job: Drafting, chunks: readonly Chunk[], { budget, prior
   // read.
   const order = chunks.length > 1
     ? [0, chunks.length - 1, ...Array.from({ length: chunks.length - 2 }, (_, i) => i + 1)]
-    : [0];
+    : chunks.map((_, i) => i);
   const asked = await run.all(order, async (index) => {
     const ask = notesAsk(job, { transcript: renderCues(chunks[index]!.cues), index, count: chunks.length });
     const note = await run.call(ask, notesTokens, undefined, { tokensAfter, optional: !firm(index) }).catch(

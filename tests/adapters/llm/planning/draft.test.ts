@@ -4,6 +4,14 @@ import { createGroqAnswerWriter } from "../../../../src/adapters/llm/groq-answer
 import { ANSWERS, type LlmCall, startFakeLlm } from "../../../support/fake-llm.ts";
 import { generateCues, NEEDLE } from "../../../support/long-transcript.ts";
 import { short, writerOptions, writerSpec } from "../writer-fixtures.ts";
+import { createGroqCompleter } from "../../../../src/adapters/llm/calls/groq-completer.ts";
+import { createRun } from "../../../../src/adapters/llm/calls/run.ts";
+import { type Reservation, StalePlanError } from "../../../../src/adapters/llm/budget/reservation.ts";
+import { draftAnswer } from "../../../../src/adapters/llm/planning/draft.ts";
+import { answerAsk, combineAsk, type Drafting } from "../../../../src/adapters/llm/planning/drafting.ts";
+import { NOTES_MAX_TOKENS } from "../../../../src/adapters/llm/planning/map-reduce.ts";
+import { promptContext, promptTokens } from "../../../../src/adapters/llm/planning/prompts.ts";
+import { isAppError } from "../../../../src/domain/errors.ts";
 
 const llm = startFakeLlm();
 afterAll(() => llm.close());
@@ -74,5 +82,88 @@ describe("draftAnswer() by intent", () => {
     const read = secondsRead(llm.calls.filter(isPart));
     expect(read).toContain(0);
     for (let tenth = 0; tenth < 10; tenth++) expect(read.some((s) => Math.floor(s / 360) === tenth)).toBe(true);
+  });
+});
+
+describe("draftAnswer() when its plan is found stale", () => {
+  /** A reservation that admits at once, but finds the plan stale (once) when a part asks its turn after the first answer. */
+  const staleAfterFirstCall = (): Reservation => {
+    let found = false;
+    return {
+      deadline: Date.now() + 60_000,
+      stale: false,
+      reduced: true,
+      waitedMs: 0,
+      available: () => Promise.reject(new Error("not used by the draft")),
+      hold: () => {},
+      plan: () => Promise.reject(new Error("not used by the draft")),
+      admit: async (_tokens, _signal, _latestStart, part) => {
+        if (found || !part || llm.calls.length === 0) return;
+        found = true;
+        throw new StalePlanError();
+      },
+      settle: async () => {},
+      unsent: async () => {},
+      close: () => {},
+    };
+  };
+
+  test("when the rest of the video no longer fits before the deadline, it answers from the notes it read", async () => {
+    llm.respondWith((call) => ({ content: isPart(call) ? "- [0:00] The first part's note." : ANSWERS.en! }));
+    const spec = writerSpec({ transcript: hour, intent: "summary" });
+    const completer = createGroqCompleter({
+      apiKey: "gsk_unit",
+      baseUrl: llm.baseUrl,
+      model: "fake-model",
+      timeoutMs: 2000,
+      maxRetries: 0,
+    });
+    const run = createRun({ completer, concurrency: 1, retryBudgetMs: 1000, reservation: staleAfterFirstCall() });
+    const job: Drafting = { run, spec, prompts: promptContext(spec) };
+    const output = 1000;
+    const combineOne = promptTokens(combineAsk(job, [], false)) + NOTES_MAX_TOKENS + output;
+    // Enough for the combining call over one part's notes, not for any more of the transcript.
+    const rooms = [
+      { maxCallTokens: 4000, tokens: 1_000_000, tokensPerWindow: 8000, windowMs: 60_000 },
+      { maxCallTokens: 4000, tokens: combineOne + 50, tokensPerWindow: 8000, windowMs: 60_000 },
+    ];
+    const smallestRest = promptTokens(answerAsk(job, "", "sampled")) + 400 + NOTES_MAX_TOKENS + output;
+    expect(rooms[1]!.tokens).toBeLessThan(smallestRest);
+    let plans = 0;
+    const draft = await draftAnswer(job, { output, plan: (choose) => Promise.resolve(choose(rooms[plans++]!).value) });
+    expect(plans).toBe(2);
+    expect(draft.plan).toBe("read-so-far+replanned");
+    expect(draft.coverage).toBeGreaterThan(0);
+    expect(draft.coverage).toBeLessThan(0.5);
+    expect(llm.calls.filter(isPart)).toHaveLength(1);
+    const final = llm.calls.at(-1)!;
+    expect(final.text).toContain("<notes>");
+    expect(final.text).toContain("The first part's note.");
+    expect(draft.text).toBe(ANSWERS.en!);
+  });
+
+  test("when not even the notes it read can be combined in time, it is refused: overloaded", async () => {
+    llm.respondWith((call) => ({ content: isPart(call) ? "- [0:00] A note." : ANSWERS.en! }));
+    const spec = writerSpec({ transcript: hour, intent: "summary" });
+    const completer = createGroqCompleter({
+      apiKey: "gsk_unit",
+      baseUrl: llm.baseUrl,
+      model: "fake-model",
+      timeoutMs: 2000,
+      maxRetries: 0,
+    });
+    const run = createRun({ completer, concurrency: 1, retryBudgetMs: 1000, reservation: staleAfterFirstCall() });
+    const job: Drafting = { run, spec, prompts: promptContext(spec) };
+    const rooms = [
+      { maxCallTokens: 4000, tokens: 1_000_000, tokensPerWindow: 8000, windowMs: 60_000 },
+      { maxCallTokens: 4000, tokens: 500, tokensPerWindow: 8000, windowMs: 60_000 },
+    ];
+    let plans = 0;
+    const drafted = draftAnswer(job, {
+      output: 1000,
+      plan: (choose) => Promise.resolve(choose(rooms[plans++]!).value),
+    });
+    expect(await drafted.catch((error) => (isAppError(error) ? error.code : error))).toBe("overloaded");
+    expect(llm.calls.filter(isPart)).toHaveLength(1);
   });
 });
