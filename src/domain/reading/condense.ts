@@ -40,7 +40,7 @@ export function condenseLines(lines: readonly Cue[], budget: number, count: Toke
   return { lines: chosen.map((index) => lines[index]!), tokens: sum(chosen, costs), totalTokens };
 }
 
-/** TextRank scores of the lines: a transcript's lines (see `transcriptLines`) are scored once, however often planned. */
+/** TextRank scores of the lines: a transcript's lines (see `transcriptLines`) are scored once for every plan. */
 function centralityOf(lines: readonly Cue[]): readonly number[] {
   const known = scored.get(lines);
   if (known) return known;

@@ -29,7 +29,7 @@ const WEIGHTS: readonly (readonly [number, number, number])[] = [
 ];
 const OTHER_WEIGHT = 1.5;
 
-/** Weights of the code points below the first one no range covers, looked up rather than searched: plans count long transcripts. */
+/** Weights of the code points up to the last range, looked up rather than searched: plans count long transcripts. */
 const TABLE = Float64Array.from({ length: 0x980 }, (_, code) => weightOf(code));
 
 /**
