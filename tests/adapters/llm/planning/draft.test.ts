@@ -108,8 +108,8 @@ describe("draftAnswer() when its plan is found stale", () => {
     };
   };
 
-  test("when the rest of the video no longer fits before the deadline, it answers from the notes it read", async () => {
-    llm.respondWith((call) => ({ content: isPart(call) ? "- [0:00] The first part's note." : ANSWERS.en! }));
+  /** A summary of the hour, drafted with a run on the fake LLM that finds its plan stale after the first part. */
+  const staleSummary = () => {
     const spec = writerSpec({ transcript: hour, intent: "summary" });
     const completer = createGroqCompleter({
       apiKey: "gsk_unit",
@@ -120,50 +120,48 @@ describe("draftAnswer() when its plan is found stale", () => {
     });
     const run = createRun({ completer, concurrency: 1, retryBudgetMs: 1000, reservation: staleAfterFirstCall() });
     const job: Drafting = { run, spec, prompts: promptContext(spec) };
-    const output = 1000;
-    const combineOne = promptTokens(combineAsk(job, [], false)) + NOTES_MAX_TOKENS + output;
-    // Enough for the combining call over one part's notes, not for any more of the transcript.
-    const rooms = [
-      { maxCallTokens: 4000, tokens: 1_000_000, tokensPerWindow: 8000, windowMs: 60_000 },
-      { maxCallTokens: 4000, tokens: combineOne + 50, tokensPerWindow: 8000, windowMs: 60_000 },
-    ];
-    const smallestRest = promptTokens(answerAsk(job, "", "sampled")) + 400 + NOTES_MAX_TOKENS + output;
-    expect(rooms[1]!.tokens).toBeLessThan(smallestRest);
     let plans = 0;
-    const draft = await draftAnswer(job, { output, plan: (choose) => Promise.resolve(choose(rooms[plans++]!).value) });
-    expect(plans).toBe(2);
-    expect(draft.plan).toBe("read-so-far+replanned");
-    expect(draft.coverage).toBeGreaterThan(0);
-    expect(draft.coverage).toBeLessThan(0.5);
+    /** Drafts with `tokens` for the plan made again (the first plan has room for the whole video). */
+    const draft = (tokens: number) =>
+      draftAnswer(job, {
+        output: OUTPUT,
+        plan: (choose) =>
+          Promise.resolve(
+            choose({
+              maxCallTokens: 4000,
+              tokens: plans++ === 0 ? 1_000_000 : tokens,
+              tokensPerWindow: 8000,
+              windowMs: 60_000,
+            })
+              .value,
+          ),
+      });
+    return { job, draft, plans: () => plans };
+  };
+  const OUTPUT = 1000;
+
+  test("when the rest of the video no longer fits before the deadline, it answers from the notes it read", async () => {
+    llm.respondWith((call) => ({ content: isPart(call) ? "- [0:00] The first part's note." : ANSWERS.en! }));
+    const { job, draft, plans } = staleSummary();
+    // Enough for the combining call over one part's notes, not for any more of the transcript.
+    const tokens = promptTokens(combineAsk(job, [], false)) + NOTES_MAX_TOKENS + OUTPUT + 50;
+    expect(tokens).toBeLessThan(promptTokens(answerAsk(job, "", "sampled")) + 400 + NOTES_MAX_TOKENS + OUTPUT);
+    const drafted = await draft(tokens);
+    expect(plans()).toBe(2);
+    expect(drafted.plan).toBe("read-so-far+replanned");
+    expect(drafted.coverage).toBeGreaterThan(0);
+    expect(drafted.coverage).toBeLessThan(0.5);
     expect(llm.calls.filter(isPart)).toHaveLength(1);
     const final = llm.calls.at(-1)!;
     expect(final.text).toContain("<notes>");
     expect(final.text).toContain("The first part's note.");
-    expect(draft.text).toBe(ANSWERS.en!);
+    expect(drafted.text).toBe(ANSWERS.en!);
   });
 
   test("when not even the notes it read can be combined in time, it is refused: overloaded", async () => {
     llm.respondWith((call) => ({ content: isPart(call) ? "- [0:00] A note." : ANSWERS.en! }));
-    const spec = writerSpec({ transcript: hour, intent: "summary" });
-    const completer = createGroqCompleter({
-      apiKey: "gsk_unit",
-      baseUrl: llm.baseUrl,
-      model: "fake-model",
-      timeoutMs: 2000,
-      maxRetries: 0,
-    });
-    const run = createRun({ completer, concurrency: 1, retryBudgetMs: 1000, reservation: staleAfterFirstCall() });
-    const job: Drafting = { run, spec, prompts: promptContext(spec) };
-    const rooms = [
-      { maxCallTokens: 4000, tokens: 1_000_000, tokensPerWindow: 8000, windowMs: 60_000 },
-      { maxCallTokens: 4000, tokens: 500, tokensPerWindow: 8000, windowMs: 60_000 },
-    ];
-    let plans = 0;
-    const drafted = draftAnswer(job, {
-      output: 1000,
-      plan: (choose) => Promise.resolve(choose(rooms[plans++]!).value),
-    });
-    expect(await drafted.catch((error) => (isAppError(error) ? error.code : error))).toBe("overloaded");
+    const { draft } = staleSummary();
+    expect(await draft(500).catch((error) => (isAppError(error) ? error.code : error))).toBe("overloaded");
     expect(llm.calls.filter(isPart)).toHaveLength(1);
   });
 });
