@@ -1,13 +1,12 @@
 /** @module Two instances on one Redis behind no sticky routing: an MCP client whose requests alternate between them. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { Redis } from "ioredis";
 import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
 import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
 import { cancelWhileModelWorks, connectHttp, mcpUrlOf, textOf } from "../support/mcp-http.ts";
 import { type RunningService, runToExit, startService, targetFromEnv } from "../support/service-process.ts";
-import { testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
+import { dropPrefix, testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
 
 const target = targetFromEnv();
 const redisUrl = testRedisUrl();
@@ -39,10 +38,7 @@ afterAll(async () => {
   await Promise.all(instances.map((instance) => instance.stop()));
   await youtube?.close();
   await llm?.close();
-  const admin = new Redis(redisUrl);
-  const keys = await admin.keys(`${STATE.REDIS_KEY_PREFIX}*`);
-  if (keys.length > 0) await admin.del(...keys);
-  admin.disconnect();
+  await dropPrefix(redisUrl, STATE.REDIS_KEY_PREFIX);
 });
 beforeEach(() => {
   youtube.reset();

@@ -1,6 +1,5 @@
 /** @module An MCP process and an HTTP instance sharing one Redis: caches and the rate limit. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Redis } from "ioredis";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
@@ -14,7 +13,7 @@ import {
   startService,
   targetFromEnv,
 } from "../support/service-process.ts";
-import { testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
+import { dropPrefix, testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
 
 const target = targetFromEnv();
 const redisUrl = testRedisUrl();
@@ -56,10 +55,7 @@ afterAll(async () => {
   await http?.stop("SIGKILL");
   await youtube?.close();
   await llm?.close();
-  const admin = new Redis(redisUrl);
-  const keys = await admin.keys(`${STATE.REDIS_KEY_PREFIX}*`);
-  if (keys.length > 0) await admin.del(...keys);
-  admin.disconnect();
+  await dropPrefix(redisUrl, STATE.REDIS_KEY_PREFIX);
 });
 
 describe(`an MCP process and an HTTP instance on one Redis (${target})`, () => {

@@ -1,12 +1,11 @@
 /** @module End-to-end tests of two instances on one Redis: shared keys, rate limits and answer cache. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Redis } from "ioredis";
 import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
 import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
 import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
 import { createKey, runKeys } from "../adapters/keys/keys-cli-process.ts";
-import { testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
+import { dropPrefix, testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
 
 const redisUrl = testRedisUrl();
 const STATE = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: uniquePrefix("e2e-shared") };
@@ -31,10 +30,7 @@ afterAll(async () => {
   await Promise.all([a?.stop("SIGKILL"), b?.stop("SIGKILL")]);
   await youtube?.close();
   await llm?.close();
-  const admin = new Redis(redisUrl);
-  const keys = await admin.keys(`${STATE.REDIS_KEY_PREFIX}*`);
-  if (keys.length > 0) await admin.del(...keys);
-  admin.disconnect();
+  await dropPrefix(redisUrl, STATE.REDIS_KEY_PREFIX);
 });
 
 const ask = (service: RunningService, key: string, prompt: string) =>

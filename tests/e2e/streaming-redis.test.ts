@@ -1,12 +1,11 @@
 /** @module End-to-end tests of streamed answers for work running on another instance through Redis. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Redis } from "ioredis";
 import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
 import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
 import { type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
 import { deltaText, eventNames, type ReadEvent, readEvents } from "../support/sse.ts";
-import { testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
+import { dropPrefix, testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
 
 const KEY = "e2e-stream-redis-key-0123456";
 const redisUrl = testRedisUrl();
@@ -37,10 +36,7 @@ afterAll(async () => {
   await Promise.all([a?.stop("SIGKILL"), b?.stop("SIGKILL"), c?.stop("SIGKILL")]);
   await youtube?.close();
   await llm?.close();
-  const admin = new Redis(redisUrl);
-  const keys = await admin.keys(`${PREFIX}*`);
-  if (keys.length > 0) await admin.del(...keys);
-  admin.disconnect();
+  await dropPrefix(redisUrl, PREFIX);
 });
 
 const stream = (service: RunningService, prompt: string) =>

@@ -3,6 +3,7 @@ import { spawn, type Subprocess } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Redis } from "ioredis";
 
 /**
  * The shared test Redis (`TEST_REDIS_URL`, started by scripts/test.sh).
@@ -23,6 +24,18 @@ export function testRedisUrl(): string {
 /** A key prefix no other test file or run uses. */
 export function uniquePrefix(name: string): string {
   return `test:${name}:${crypto.randomUUID().slice(0, 8)}:`;
+}
+
+/**
+ * Deletes every key under `prefix`, after a test file.
+ *
+ * @param redis a connection to use, or a URL to connect to for this alone
+ */
+export async function dropPrefix(redis: Redis | string, prefix: string): Promise<void> {
+  const admin = typeof redis === "string" ? new Redis(redis) : redis;
+  const keys = await admin.keys(`${prefix}*`);
+  if (keys.length > 0) await admin.del(...keys);
+  if (typeof redis === "string") admin.disconnect();
 }
 
 /** A redis-server of the test's own, to stop and restart. */

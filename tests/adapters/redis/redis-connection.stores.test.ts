@@ -1,6 +1,5 @@
 /** @module Tests of Redis keys, cache and rate limits shared by instances, and of Redis outages. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Redis } from "ioredis";
 import { issueKey } from "../../../src/adapters/keys/issued-api-keys.ts";
 import { createMemoryRateLimiter } from "../../../src/adapters/limits/memory-rate-limiter.ts";
 import { createRedisApiKeys } from "../../../src/adapters/keys/redis-api-keys.ts";
@@ -11,7 +10,7 @@ import {
   type RedisLog,
 } from "../../../src/adapters/redis/redis-connection.ts";
 import { createRedisRateLimiter } from "../../../src/adapters/limits/redis-rate-limiter.ts";
-import { type OwnRedis, startOwnRedis, testRedisUrl, uniquePrefix } from "../../support/redis-server.ts";
+import { dropPrefix, type OwnRedis, startOwnRedis, testRedisUrl, uniquePrefix } from "../../support/redis-server.ts";
 
 const url = testRedisUrl();
 const prefix = uniquePrefix("adapters");
@@ -27,10 +26,7 @@ async function connect(target = url, log: RedisLog = quiet): Promise<RedisConnec
 
 afterAll(async () => {
   for (const connection of opened) await connection.close();
-  const admin = new Redis(url);
-  const keys = await admin.keys(`${prefix}*`);
-  if (keys.length > 0) await admin.del(...keys);
-  admin.disconnect();
+  await dropPrefix(url, prefix);
 });
 
 describe("Redis state shared by instances", () => {

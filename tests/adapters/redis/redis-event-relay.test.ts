@@ -8,7 +8,7 @@ import {
   type RedisLog,
 } from "../../../src/adapters/redis/redis-connection.ts";
 import { createRedisSharedFlight, type RedisFlightOptions } from "../../../src/adapters/redis/redis-shared-flight.ts";
-import { testRedisUrl, uniquePrefix } from "../../support/redis-server.ts";
+import { dropPrefix, testRedisUrl, uniquePrefix } from "../../support/redis-server.ts";
 
 const url = testRedisUrl();
 const prefix = uniquePrefix("relay");
@@ -28,8 +28,7 @@ async function instance(options: Partial<RedisFlightOptions> = {}, target = url)
 
 afterAll(async () => {
   for (const connection of opened) await connection.close();
-  const keys = await admin.keys(`${prefix}*`);
-  if (keys.length > 0) await admin.del(...keys);
+  await dropPrefix(admin, prefix);
   admin.disconnect();
 });
 

@@ -1,10 +1,9 @@
 /** @module Tests of redis-route-states.ts on a real Redis: shared breaker states, trial claims, fallback to memory. */
 import { afterAll, describe, expect, test } from "bun:test";
-import { Redis } from "ioredis";
 import { createRedisConnection, type RedisConnection } from "../../../src/adapters/redis/redis-connection.ts";
 import { createRedisRouteStates } from "../../../src/adapters/redis/redis-route-states.ts";
 import { createMemoryRouteStates, createRouteBreaker } from "../../../src/adapters/youtube/route-breaker.ts";
-import { testRedisUrl, uniquePrefix } from "../../support/redis-server.ts";
+import { dropPrefix, testRedisUrl, uniquePrefix } from "../../support/redis-server.ts";
 
 const url = testRedisUrl();
 const prefix = uniquePrefix("routes");
@@ -26,10 +25,7 @@ async function breaker(target = url) {
 
 afterAll(async () => {
   for (const connection of opened) await connection.close();
-  const admin = new Redis(url);
-  const keys = await admin.keys(`${prefix}*`);
-  if (keys.length > 0) await admin.del(...keys);
-  admin.disconnect();
+  await dropPrefix(url, prefix);
 });
 
 describe("createRedisRouteStates()", () => {

@@ -9,7 +9,7 @@ import {
   type RedisLog,
 } from "../../../src/adapters/redis/redis-connection.ts";
 import { createRedisSharedFlight } from "../../../src/adapters/redis/redis-shared-flight.ts";
-import { testRedisUrl, uniquePrefix } from "../../support/redis-server.ts";
+import { dropPrefix, testRedisUrl, uniquePrefix } from "../../support/redis-server.ts";
 
 const url = testRedisUrl();
 const prefix = uniquePrefix("flight");
@@ -29,8 +29,7 @@ async function instance(leaseMs = 5_000, target = url): Promise<SharedFlight> {
 
 afterAll(async () => {
   for (const connection of opened) await connection.close();
-  const keys = await admin.keys(`${prefix}*`);
-  if (keys.length > 0) await admin.del(...keys);
+  await dropPrefix(admin, prefix);
   admin.disconnect();
 });
 

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
 import { createRedisConnection, type RedisConnection } from "../../../src/adapters/redis/redis-connection.ts";
 import { createRedisUsageStore } from "../../../src/adapters/usage/redis-usage-store.ts";
-import { testRedisUrl, uniquePrefix } from "../../support/redis-server.ts";
+import { dropPrefix, testRedisUrl, uniquePrefix } from "../../support/redis-server.ts";
 import { holdOf, usageStoreContract } from "./usage-store-contract.ts";
 
 const url = testRedisUrl();
@@ -13,8 +13,7 @@ const admin = new Redis(url);
 
 afterAll(async () => {
   for (const connection of opened) await connection.close();
-  const keys = await admin.keys(`${prefix}*`);
-  if (keys.length > 0) await admin.del(...keys);
+  await dropPrefix(admin, prefix);
   admin.disconnect();
 });
 
