@@ -40,8 +40,8 @@ const LINE_WORDS = { fine: { minWords: 8, maxWords: 45 }, coarse: { minWords: 70
  */
 export function transcriptLines(cues: readonly Cue[], grain: keyof typeof LINE_WORDS = "fine"): readonly Cue[] {
   // Every plan of every request on a transcript reads the same lines: made once per transcript and grain.
-  const made = linesMade.get(cues) ?? {};
-  linesMade.set(cues, made);
+  let made = linesMade.get(cues);
+  if (!made) linesMade.set(cues, made = {});
   return made[grain] ??= Object.freeze(
     groupPassages(cues, LINE_WORDS[grain]).map((p) => {
       const last = p.cues.at(-1)!;
