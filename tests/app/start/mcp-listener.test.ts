@@ -1,59 +1,13 @@
 /** @module Tests of the MCP listener at start-up: banner, its own port, the public port's 404, shutdown, a port in use. */
 import { describe, expect, test } from "bun:test";
-import { runService, type Runtime, type ServeOptions } from "../../../src/app/start/start.ts";
-import type { Listener } from "../../../src/app/start/shutdown.ts";
+import { runService } from "../../../src/app/start/start.ts";
+import { fakeRuntime as fakeWithListeners } from "../../support/fake-runtime.ts";
 
 const KEY = "k-0123456789";
 const MCP_PORT = 3100;
 
-class Exit extends Error {
-  constructor(readonly code: number) {
-    super(`exit ${code}`);
-  }
-}
-
-/** A runtime whose listeners are function calls, the MCP one (port 3100) named apart. */
-function fakeRuntime(env: Record<string, string>) {
-  const printed: string[] = [];
-  const errors: string[] = [];
-  const events: string[] = [];
-  const served = new Map<string, ServeOptions>();
-  let signal: ((name: string) => void) | undefined;
-  const exited = Promise.withResolvers<number>();
-  const runtime: Runtime = {
-    name: "Fake 1.0",
-    env,
-    stdoutIsTerminal: false,
-    print: (line) => printed.push(line),
-    printError: (line) => errors.push(line),
-    exit: (code) => {
-      exited.resolve(code);
-      if (code !== 0) throw new Exit(code);
-      return undefined as never;
-    },
-    serve: (options) => {
-      if (options.port === 1) throw new Error("Failed to start server. Is port 1 in use?");
-      const tag = options.port === MCP_PORT ? "mcp" : "public";
-      served.set(tag, options);
-      const listener: Listener = {
-        port: options.port === MCP_PORT ? MCP_PORT : 4321,
-        stop: async () => void events.push(`${tag} stop`),
-        abort: async () => void events.push(`${tag} abort`),
-      };
-      return listener;
-    },
-    onStopSignal: (handler) => (signal = handler),
-  };
-  return {
-    runtime,
-    printed,
-    errors,
-    events,
-    served,
-    exited: exited.promise,
-    send: (name: string) => signal!(name),
-  };
-}
+/** The fake runtime with the MCP listener (port 3100) named apart. */
+const fakeRuntime = (env: Record<string, string>) => fakeWithListeners(env, { [MCP_PORT]: "mcp" }, "public");
 
 const initialize = (port: number, path = "/mcp") =>
   new Request(`http://127.0.0.1:${port}${path}`, {

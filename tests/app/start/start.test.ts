@@ -2,63 +2,18 @@
 import { describe, expect, test } from "bun:test";
 import { createBufferedLines } from "../../../src/app/log/buffered-lines.ts";
 import { createRequestLog, requestFields } from "../../../src/app/log/request-log.ts";
-import { runService, type Runtime, type ServeOptions } from "../../../src/app/start/start.ts";
-import { createInFlight, type Listener, shutDown } from "../../../src/app/start/shutdown.ts";
+import { runService } from "../../../src/app/start/start.ts";
+import { createInFlight, shutDown } from "../../../src/app/start/shutdown.ts";
+import { fakeRuntime as fakeWithListeners } from "../../support/fake-runtime.ts";
 import type { Logger } from "../../../src/app/log/logger.ts";
 
-class Exit extends Error {
-  constructor(readonly code: number) {
-    super(`exit ${code}`);
-  }
-}
-
-/**
- * A runtime whose server is a function call and whose signals the test sends.
- * Its exit records the code; a failing exit throws, since start-up code after it must not run.
- */
+/** The fake runtime with the admin listener (port 9100) named apart, and a fetch on each listener. */
 function fakeRuntime(env: Record<string, string>) {
-  const printed: string[] = [];
-  const errors: string[] = [];
-  let signal: ((name: string) => void) | undefined;
-  let served: ServeOptions | undefined;
-  let admin: ServeOptions | undefined;
-  const exited = Promise.withResolvers<number>();
-  const events: string[] = [];
-  const runtime: Runtime = {
-    name: "Fake 1.0",
-    env,
-    stdoutIsTerminal: false,
-    print: (line) => printed.push(line),
-    printError: (line) => errors.push(line),
-    exit: (code) => {
-      exited.resolve(code);
-      if (code !== 0) throw new Exit(code);
-      return undefined as never;
-    },
-    serve: (options) => {
-      if (options.port === 1) throw new Error("Failed to start server. Is port 1 in use?");
-      // Port 9100 is the admin listener in these tests; its events are named apart.
-      const tag = options.port === 9100 ? "admin " : "";
-      if (tag) admin = options;
-      else served = options;
-      const listener: Listener = {
-        port: options.port === 9100 ? 9100 : 4321,
-        stop: async () => void events.push(`${tag}stop`),
-        abort: async () => void events.push(`${tag}abort`),
-      };
-      return listener;
-    },
-    onStopSignal: (handler) => (signal = handler),
-  };
+  const fake = fakeWithListeners(env, { 9100: "admin" });
   return {
-    runtime,
-    printed,
-    errors,
-    events,
-    exited: exited.promise,
-    send: (name: string) => signal!(name),
-    fetch: (request: Request) => served!.fetch(request),
-    adminFetch: (path: string) => admin!.fetch(new Request(`http://127.0.0.1:9100${path}`)),
+    ...fake,
+    fetch: (request: Request) => fake.served.get("public")!.fetch(request),
+    adminFetch: (path: string) => fake.served.get("admin")!.fetch(new Request(`http://127.0.0.1:9100${path}`)),
   };
 }
 
