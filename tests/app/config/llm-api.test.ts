@@ -1,15 +1,7 @@
 /** @module Tests of the LLM endpoint's settings: LLM_* names, their GROQ_* synonyms, the figures planned on. */
 import { describe, expect, test } from "bun:test";
-import { ConfigError, loadConfig } from "../../../src/app/config/config.ts";
-
-const problems = (env: Record<string, string>) => {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (error) {
-    return (error as ConfigError).problems;
-  }
-};
+import { loadConfig } from "../../../src/app/config/config.ts";
+import { configProblems } from "../../support/config-problems.ts";
 
 describe("the LLM endpoint's settings", () => {
   test("by default: Groq's API, gpt-oss-20b, low effort, its free plan by the minute and by the day", () => {
@@ -51,14 +43,15 @@ describe("the LLM endpoint's settings", () => {
   });
 
   test("a GROQ_* name and its LLM_* synonym set to different values stop start-up; the key is never echoed", () => {
-    expect(problems({ LLM_MODEL: "a", GROQ_MODEL: "b" })).toEqual([
+    expect(configProblems({ LLM_MODEL: "a", GROQ_MODEL: "b" })).toEqual([
       'LLM_MODEL and GROQ_MODEL name the same setting but differ: "a" and "b"; set only LLM_MODEL',
     ]);
-    const keys = problems({ LLM_API_KEY: "sk-one-secret", GROQ_API_KEY: "gsk-two-secret" });
+    const keys = configProblems({ LLM_API_KEY: "sk-one-secret", GROQ_API_KEY: "gsk-two-secret" });
     expect(keys).toEqual(["LLM_API_KEY and GROQ_API_KEY name the same setting but differ; set only LLM_API_KEY"]);
-    expect(problems({ LLM_BASE_URL: "https://api.groq.com/openai/v1", GROQ_BASE_URL: "https://api.groq.com" })).toEqual(
-      [],
-    );
+    expect(configProblems({ LLM_BASE_URL: "https://api.groq.com/openai/v1", GROQ_BASE_URL: "https://api.groq.com" }))
+      .toEqual(
+        [],
+      );
   });
 
   test("a private endpoint that states no limits starts unpaced; the operator's figure still rules", () => {

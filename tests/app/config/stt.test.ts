@@ -1,16 +1,7 @@
 /** @module Tests of the speech-to-text settings: defaults, `STT=groq` needing a key, every bad value reported. */
 import { describe, expect, test } from "bun:test";
-import { ConfigError, loadConfig } from "../../../src/app/config/config.ts";
-
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+import { loadConfig } from "../../../src/app/config/config.ts";
+import { configProblems } from "../../support/config-problems.ts";
 
 describe("speech-to-text settings", () => {
   test("off by default: no speech-to-text at all, whatever else is set", () => {
@@ -59,13 +50,13 @@ describe("speech-to-text settings", () => {
   });
 
   test("STT=groq without GROQ_API_KEY is refused: the offline engine has no speech-to-text", () => {
-    expect(problems({ STT: "groq" })).toEqual([
+    expect(configProblems({ STT: "groq" })).toEqual([
       expect.stringContaining("STT=groq needs LLM_API_KEY (or GROQ_API_KEY)"),
     ]);
   });
 
   test("bad values are reported all at once, each naming its variable", () => {
-    const found = problems({
+    const found = configProblems({
       STT: "whisper",
       STT_MAX_MINUTES: "0",
       STT_CHUNK_BYTES: "30000000000",

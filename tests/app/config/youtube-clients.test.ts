@@ -1,16 +1,7 @@
 /** @module Tests of YOUTUBE_CLIENTS and YOUTUBE_AUDIO_CLIENTS: table defaults, order kept, bad entries reported. */
 import { describe, expect, test } from "bun:test";
-import { ConfigError, loadConfig } from "../../../src/app/config/config.ts";
-
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+import { loadConfig } from "../../../src/app/config/config.ts";
+import { configProblems } from "../../support/config-problems.ts";
 
 describe("YouTube client settings", () => {
   test("default to the client table's current versions, whatever STT says", () => {
@@ -35,14 +26,14 @@ describe("YouTube client settings", () => {
   test.each(["android:21.26.364", "ANDROID", "ANDROID:latest", "ANDROID:21.26.364:x", ":21"])(
     "refuses the entry %j, naming the variable and an example of today's versions",
     (entry) => {
-      const [problem] = problems({ YOUTUBE_CLIENTS: entry });
+      const [problem] = configProblems({ YOUTUBE_CLIENTS: entry });
       expect(problem).toStartWith("YOUTUBE_CLIENTS must list NAME:VERSION pairs such as ANDROID:21.26.364,IOS:21.26.4");
       expect(problem).toContain(JSON.stringify(entry.trim()));
     },
   );
 
   test("reports bad entries of both variables at once", () => {
-    const found = problems({ YOUTUBE_CLIENTS: "ANDROID:x", YOUTUBE_AUDIO_CLIENTS: "visionos" });
+    const found = configProblems({ YOUTUBE_CLIENTS: "ANDROID:x", YOUTUBE_AUDIO_CLIENTS: "visionos" });
     expect(found.map((p) => p.split(" ")[0])).toEqual(["YOUTUBE_CLIENTS", "YOUTUBE_AUDIO_CLIENTS"]);
     expect(found[1]).toContain("such as VISIONOS:1.02");
   });

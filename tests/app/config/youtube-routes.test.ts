@@ -1,16 +1,8 @@
 /** @module Tests of YOUTUBE_PROXIES and the routes' settings: parsing, defaults, refusals without secrets. */
 import { describe, expect, test } from "bun:test";
-import { ConfigError, loadConfig } from "../../../src/app/config/config.ts";
+import { loadConfig } from "../../../src/app/config/config.ts";
+import { configProblems } from "../../support/config-problems.ts";
 import { routeLabel } from "../../../src/app/config/youtube-routes.ts";
-
-const problems = (env: Record<string, string>): string[] => {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (error) {
-    return (error as ConfigError).problems;
-  }
-};
 
 describe("YOUTUBE_PROXIES", () => {
   test("defaults to HTTPS_PROXY, else direct; lists routes in order with their settings' defaults", () => {
@@ -26,7 +18,7 @@ describe("YOUTUBE_PROXIES", () => {
   });
 
   test("a SOCKS entry is refused with a clear message, other bad entries too, all at once, never echoing credentials", () => {
-    const found = problems({
+    const found = configProblems({
       YOUTUBE_PROXIES: "direct,socks5://user:hunter2@h:1080,ftp://user:hunter2@h:21,not a url",
       YOUTUBE_BLOCK_RETRIES: "-1",
     });
@@ -39,7 +31,7 @@ describe("YOUTUBE_PROXIES", () => {
   });
 
   test("a bad HTTPS_PROXY is named without its value, which may hold credentials", () => {
-    const found = problems({ HTTPS_PROXY: "nonsense://user:hunter2@x" });
+    const found = configProblems({ HTTPS_PROXY: "nonsense://user:hunter2@x" });
     expect(found).toEqual([
       "HTTPS_PROXY must be an http or https URL: its value is not shown, as it may hold credentials",
     ]);
@@ -52,7 +44,7 @@ describe("YOUTUBE_PROXIES", () => {
   });
 
   test("an empty list is refused", () => {
-    expect(problems({ YOUTUBE_PROXIES: " , " })[0]).toContain("at least one route");
+    expect(configProblems({ YOUTUBE_PROXIES: " , " })[0]).toContain("at least one route");
   });
 
   test("a route's label is direct or host:port, never credentials", () => {
