@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { comments, fileNames, namesAFile, OUTSIDE_DOCUMENT, repositoryFiles } from "./support/comment-references.ts";
 import { importCycles, importGraph, relativeImports, sourceFiles } from "./support/import-graph.ts";
+import { pathsOutside } from "./support/outside-paths.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const SRC = join(ROOT, "src/");
@@ -203,6 +204,30 @@ describe("comments", () => {
     expect(namesAFile("compose/llm.ts", files, "src/app/metrics")).toBe(true);
     expect(namesAFile("../compose/llm.ts", files, "src/app/metrics")).toBe(true);
     expect(namesAFile("README.md", files, "src/app/metrics")).toBe(true);
+  });
+});
+
+describe("a clone stands alone", () => {
+  const scripted = [...["tests", "bench", "scripts"].flatMap((dir) => repositoryFiles(ROOT, join(ROOT, dir))), ".ci/run"]
+    .filter((file) => /\.(ts|sh|js|mjs)$|^\.ci\//.test(file) && !file.startsWith("tests/fixtures/"));
+
+  test("no test, bench or script reads a path outside the repository (a user's clone has nothing beside it)", () => {
+    expect(scripted.length).toBeGreaterThan(100);
+    const outside = scripted.flatMap((file) =>
+      pathsOutside(readFileSync(join(ROOT, file), "utf8"), file).map((path) => `${file}: ${path}`)
+    );
+    expect(outside).toEqual([]);
+  });
+
+  test("the finder sees a planted path out of the repository, and lets paths inside it be", () => {
+    const up = "..";
+    const planted = `new URL("${up}/${up}/${up}/shared/fixtures/youtube/", import.meta.url)`;
+    expect(pathsOutside(planted, "tests/support/fixtures.ts")).toEqual([`${up}/${up}/${up}/shared/fixtures/youtube`]);
+    expect(pathsOutside(`new URL("${up}/fixtures/youtube/", import.meta.url)`, "tests/support/fixtures.ts")).toEqual([]);
+    expect(pathsOutside(`import { x } from "${up}/${up}/src/app/x.ts";`, "tests/e2e/x.test.ts")).toEqual([]);
+    expect(pathsOutside(`cd "$(dirname "$0")/${up}"`, "scripts/test.sh")).toEqual([]);
+    expect(pathsOutside(`cd "$(dirname "$0")/${up}/${up}"`, "scripts/test.sh")).toEqual([`${up}/${up}`]);
+    expect(pathsOutside(`readFileSync("${up}/shared/spec/x.md")`, "bench/x.ts")).toEqual([`${up}/shared/spec/x.md`]);
   });
 });
 

@@ -1,17 +1,13 @@
 /** @module Access to the captured YouTube fixtures and the video ids the fake YouTube serves. */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-/** Folder of the captured YouTube responses, kept beside the repository (the README's Tests section). */
-export const FIXTURES_DIR = fileURLToPath(new URL("../../../shared/fixtures/youtube/", import.meta.url));
+/** Folder of the YouTube responses, captured and written from public reports (`tests/fixtures/youtube/README.md`). */
+export const FIXTURES_DIR = fileURLToPath(new URL("../fixtures/youtube/", import.meta.url));
 
-/** Folder of the responses written here from public reports (`tests/fixtures/youtube/`, see its README). */
-export const OWN_FIXTURES_DIR = fileURLToPath(new URL("../fixtures/youtube/", import.meta.url));
-
-/** @returns a fixture file's text: one of this repository's own when it has one by that name, else a captured one */
+/** @returns the text of a fixture file of `FIXTURES_DIR` */
 export function fixture(name: string): string {
-  const own = OWN_FIXTURES_DIR + name;
-  return readFileSync(existsSync(own) ? own : FIXTURES_DIR + name, "utf8");
+  return readFileSync(FIXTURES_DIR + name, "utf8");
 }
 
 /**
