@@ -208,7 +208,10 @@ describe("comments", () => {
 });
 
 describe("a clone stands alone", () => {
-  const scripted = [...["tests", "bench", "scripts"].flatMap((dir) => repositoryFiles(ROOT, join(ROOT, dir))), ".ci/run"]
+  const scripted = [
+    ...["tests", "bench", "scripts"].flatMap((dir) => repositoryFiles(ROOT, join(ROOT, dir))),
+    ".ci/run",
+  ]
     .filter((file) => /\.(ts|sh|js|mjs)$|^\.ci\//.test(file) && !file.startsWith("tests/fixtures/"));
 
   test("no test, bench or script reads a path outside the repository (a user's clone has nothing beside it)", () => {
@@ -223,7 +226,9 @@ describe("a clone stands alone", () => {
     const up = "..";
     const planted = `new URL("${up}/${up}/${up}/shared/fixtures/youtube/", import.meta.url)`;
     expect(pathsOutside(planted, "tests/support/fixtures.ts")).toEqual([`${up}/${up}/${up}/shared/fixtures/youtube`]);
-    expect(pathsOutside(`new URL("${up}/fixtures/youtube/", import.meta.url)`, "tests/support/fixtures.ts")).toEqual([]);
+    expect(pathsOutside(`new URL("${up}/fixtures/youtube/", import.meta.url)`, "tests/support/fixtures.ts")).toEqual(
+      [],
+    );
     expect(pathsOutside(`import { x } from "${up}/${up}/src/app/x.ts";`, "tests/e2e/x.test.ts")).toEqual([]);
     expect(pathsOutside(`cd "$(dirname "$0")/${up}"`, "scripts/test.sh")).toEqual([]);
     expect(pathsOutside(`cd "$(dirname "$0")/${up}/${up}"`, "scripts/test.sh")).toEqual([`${up}/${up}`]);
