@@ -106,9 +106,19 @@ export interface MeteredRequest {
    * @throws {AppError} `quota_exceeded` when fewer minutes are left (the request is not charged)
    */
   readonly admit?: (minutes: number) => Promise<void>;
+  /**
+   * What the request's own work spent upstream (tokens, audio seconds), recorded at once against its key whatever
+   * the request's end: pass it as `ChatService.answer`'s `spend`.
+   */
+  readonly spend: (spent: Spent) => void;
   /** The answer was delivered (a stream's `done` sent): charges it. */
   answered(outcome: AnsweredRequest): void;
-  /** The request failed: gives back what it held and counts it as refused with `code` (none: nothing counted). */
+  /**
+   * The request ended without its answer. Before its video's minutes were held, or when the service or the provider
+   * failed, it gives back what it held and is counted as refused with `code` (none: nothing counted). Once they were
+   * held and the caller stopped waiting (no code: it hung up; `upstream_timeout`: it cancelled or ran out of time),
+   * the request and its minutes are charged.
+   */
   refused(code?: ErrorCode): void;
 }
 
