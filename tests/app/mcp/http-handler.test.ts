@@ -1,7 +1,6 @@
-/** @module The `/mcp` endpoint in process, driven by the SDK's Streamable HTTP client and by raw requests. */
+/** @module The `/mcp` endpoint in process, driven by the v2 SDK's client on either era and by raw requests. */
 import { describe, expect, test } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { ToolsCore } from "../../../src/app/compose/service.ts";
 import { silentLogger } from "../../../src/app/log/logger.ts";
 import { createMcpHttpHandler } from "../../../src/app/mcp/http-handler.ts";
@@ -46,14 +45,25 @@ function endpoint(
   return { handler, transcripts, writer, calls };
 }
 
-/** The SDK's client over HTTP, its requests handed to `pick()`'s handler (several stand for instances). */
-async function connect(pick: () => Handler, headers: Record<string, string> = { "x-api-key": KEY }) {
+type Era = "2026-07-28" | "2025-11-25";
+
+/**
+ * The SDK's client over HTTP, its requests handed to `pick()`'s handler (several stand for instances): pinned to
+ * 2026-07-28 (`server/discover`, no handshake), or on its default `initialize` handshake (2025-11-25).
+ */
+async function connect(
+  pick: () => Handler,
+  headers: Record<string, string> = { "x-api-key": KEY },
+  era: Era = "2026-07-28",
+) {
   const transport = new StreamableHTTPClientTransport(new URL(ENDPOINT), {
     requestInit: { headers },
     fetch: (url, init) => pick()(new Request(url, init)),
   });
-  const client = new Client({ name: "test", version: "1.0.0" });
+  const pinned = era === "2026-07-28" ? { versionNegotiation: { mode: { pin: era } } } : {};
+  const client = new Client({ name: "test", version: "1.0.0" }, pinned);
   await client.connect(transport);
+  expect(client.getNegotiatedProtocolVersion()).toBe(era);
   return { client, transport };
 }
 
@@ -175,12 +185,12 @@ describe("/mcp: the transport", () => {
   });
 });
 
-describe("/mcp: calls", () => {
+describe.each(["2026-07-28", "2025-11-25"] as const)("/mcp: calls on %s", (era) => {
   test("chat_about_video answers with the seven fields and progress notifications", async () => {
     const { handler } = endpoint();
-    const { client } = await connect(() => handler);
+    const { client } = await connect(() => handler, undefined, era);
     const steps: number[] = [];
-    const result = await client.callTool({ name: "chat_about_video", arguments: { url: VIDEO } }, undefined, {
+    const result = await client.callTool({ name: "chat_about_video", arguments: { url: VIDEO } }, {
       onprogress: (p) => steps.push(p.progress),
     });
     expect(Object.keys(result.structuredContent as object)).toHaveLength(7);
@@ -191,7 +201,7 @@ describe("/mcp: calls", () => {
   test("the key's rate limit counts calls (not the handshake): past it, rate_limited", async () => {
     const limiter = new CountingLimiter(1);
     const { handler } = endpoint({ limiter });
-    const { client } = await connect(() => handler);
+    const { client } = await connect(() => handler, undefined, era);
     expect((await client.callTool({ name: "get_transcript", arguments: { url: VIDEO } })).isError).toBeFalsy();
     const refused = await client.callTool({ name: "get_transcript", arguments: { url: VIDEO } });
     expect((refused.content as { text: string }[])[0]!.text).toStartWith("rate_limited: This API key");
@@ -199,31 +209,10 @@ describe("/mcp: calls", () => {
     await client.close();
   });
 
-  test("notifications/cancelled sent to another instance cancels the call where it runs", async () => {
-    const cancels = createRedisCallCancels();
-    const waiting = waitingWriter();
-    const one = endpoint({ writer: waiting.writer, cancels });
-    const other = endpoint({ cancels });
-    let turn = 0;
-    const { client } = await connect(() => (turn++ % 2 === 0 ? one.handler : other.handler));
-    const controller = new AbortController();
-    turn = 0; // the call goes to the first instance, its cancellation to the other
-    const call = client.callTool({ name: "chat_about_video", arguments: { url: VIDEO } }, undefined, {
-      signal: controller.signal,
-    });
-    const signal = await waiting.signal;
-    controller.abort("changed my mind");
-    await expect(call).rejects.toThrow();
-    while (!signal.aborted) await Bun.sleep(5);
-    expect(signal.aborted).toBe(true);
-    while (one.calls.count > 0) await Bun.sleep(5);
-    await client.close();
-  });
-
   test("the client closing its connection cancels the call", async () => {
     const waiting = waitingWriter();
     const { handler, calls } = endpoint({ writer: waiting.writer });
-    const { client } = await connect(() => handler);
+    const { client } = await connect(() => handler, undefined, era);
     const call = client.callTool({ name: "chat_about_video", arguments: { url: VIDEO } });
     const signal = await waiting.signal;
     await client.close();
@@ -235,7 +224,7 @@ describe("/mcp: calls", () => {
   test("a shutdown that runs out of grace answers the call with overloaded before it is cut", async () => {
     const waiting = waitingWriter();
     const { handler, calls } = endpoint({ writer: waiting.writer });
-    const { client } = await connect(() => handler);
+    const { client } = await connect(() => handler, undefined, era);
     const call = client.callTool({ name: "chat_about_video", arguments: { url: VIDEO } });
     await waiting.signal;
     calls.interrupt(new AppError("overloaded", "The server is shutting down; send the request again"));
@@ -244,6 +233,47 @@ describe("/mcp: calls", () => {
     expect((result.content as { text: string }[])[0]!.text).toStartWith(
       "overloaded: The server is shutting down; send the request again.",
     );
+    await client.close();
+  });
+});
+
+describe("/mcp: cancellation as each era defines it", () => {
+  test("notifications/cancelled sent to another instance cancels the call where it runs", async () => {
+    const cancels = createRedisCallCancels();
+    const waiting = waitingWriter();
+    const one = endpoint({ writer: waiting.writer, cancels });
+    const other = endpoint({ cancels });
+    let turn = 0;
+    const { client } = await connect(() => (turn++ % 2 === 0 ? one.handler : other.handler), undefined, "2025-11-25");
+    const controller = new AbortController();
+    turn = 0; // the call goes to the first instance, its cancellation to the other
+    const call = client.callTool({ name: "chat_about_video", arguments: { url: VIDEO } }, {
+      signal: controller.signal,
+    });
+    const signal = await waiting.signal;
+    controller.abort("changed my mind");
+    await expect(call).rejects.toThrow();
+    while (!signal.aborted) await Bun.sleep(5);
+    expect(signal.aborted).toBe(true);
+    while (one.calls.count > 0) await Bun.sleep(5);
+    await client.close();
+  });
+
+  test("on 2026-07-28 the client cancels by closing the call's response stream: the work stops", async () => {
+    const waiting = waitingWriter();
+    const { handler, calls } = endpoint({ writer: waiting.writer });
+    const { client } = await connect(() => handler);
+    const controller = new AbortController();
+    const call = client.callTool({ name: "chat_about_video", arguments: { url: VIDEO } }, {
+      signal: controller.signal,
+      onprogress: () => {},
+    });
+    const signal = await waiting.signal;
+    controller.abort("changed my mind");
+    await expect(call).rejects.toThrow();
+    while (!signal.aborted) await Bun.sleep(5);
+    expect(signal.aborted).toBe(true);
+    while (calls.count > 0) await Bun.sleep(5);
     await client.close();
   });
 });
