@@ -1,6 +1,6 @@
 /** @module MCP mode (`server mcp`): JSON-RPC on stdin/stdout, logs on stderr, exit when stdin closes. */
 import type { Readable, Writable } from "node:stream";
-import { serveStdio, type StdioServerHandle, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { createBufferedLines } from "../log/buffered-lines.ts";
 import { composeMcp } from "../compose/service.ts";
 import { loadConfigOrExit } from "../config/config.ts";
@@ -49,11 +49,16 @@ export async function runMcp(runtime: McpRuntime): Promise<void> {
   };
   // A line that is not JSON-RPC gets no answer from the SDK; it is logged, so a client's bug can be found.
   const onerror = (error: Error): void => logger.warn("mcp_protocol_error", { error: error.message.slice(0, 300) });
-  let connection: StdioServerHandle | undefined;
+  // One server for the connection, made when the client's first message has chosen the era.
+  const connection = serveStdio(() => {
+    const server = createMcpServer(deps);
+    server.onerror = onerror;
+    return server;
+  }, { transport: new StdioServerTransport(runtime.stdin, runtime.stdout), onerror });
   let stopping: Promise<never> | undefined;
   const stop = (reason: string): Promise<never> => (stopping ??= (async () => {
     logger.info("mcp_stopping", { reason });
-    await connection?.close().catch(() => {});
+    await connection.close().catch(() => {});
     await core.close().catch(() => {});
     lines.flush();
     return runtime.exit(0);
@@ -63,11 +68,5 @@ export async function runMcp(runtime: McpRuntime): Promise<void> {
   // A client that went away without closing stdin breaks the pipe: nobody can read the answers any more.
   runtime.stdout.on("error", () => void stop("stdout closed"));
   runtime.onStopSignal((signal) => void stop(signal));
-  // One server for the connection, made when the client's first message has chosen the era.
-  connection = serveStdio(() => {
-    const server = createMcpServer(deps);
-    server.onerror = onerror;
-    return server;
-  }, { transport: new StdioServerTransport(runtime.stdin, runtime.stdout), onerror });
   logger.info("mcp_ready", { runtime: runtime.name, backend: core.backend, tools: "chat_about_video,get_transcript" });
 }
