@@ -228,7 +228,7 @@ describe(`MCP over Streamable HTTP (${target}): the 2026-07-28 headers, CORS and
       expect(call.headers.get("access-control-allow-origin")).toBe(ORIGIN);
       expect(call.headers.get("access-control-expose-headers")).toContain("x-request-id");
       // Read to its end, so its transcript fetch is not counted in the next test.
-    expect(await call.text()).toContain("Hey, this is just a test");
+      expect(await call.text()).toContain("Hey, this is just a test");
     },
     60_000,
   );
