@@ -286,6 +286,19 @@ describe(`MCP over Streamable HTTP (${target}): the tools`, () => {
     await client.close();
   }, 60_000);
 
+  test("on 2026-07-28 the client cancels by closing the call's stream: the model's call is closed", async () => {
+    llm.respondWith(() => ({ content: "Too late [0:00].", delayMs: 20_000 }));
+    const { client } = await connectHttp(mcpUrl, { "x-api-key": API_KEY }, "2026-07-28");
+    const controller = new AbortController();
+    const call = client.callTool(
+      { name: "chat_about_video", arguments: { url: watchUrl("normal"), prompt: "A question to cancel, 2026" } },
+      { signal: controller.signal },
+    );
+    expect(await cancelWhileModelWorks(llm, call, () => controller.abort("the user changed their mind")))
+      .toBeDefined();
+    await client.close();
+  }, 60_000);
+
   test("the client closing its connection cancels the work too", async () => {
     llm.respondWith(() => ({ content: "Too late [0:00].", delayMs: 20_000 }));
     const { client } = await connectHttp(mcpUrl, { "x-api-key": API_KEY });

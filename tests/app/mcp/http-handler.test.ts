@@ -143,7 +143,11 @@ describe("/mcp: who may call", () => {
       }),
     );
     expect(preflight.status).toBe(204);
-    expect(preflight.headers.get("access-control-allow-headers")).toContain("authorization");
+    const allowed = preflight.headers.get("access-control-allow-headers")!.split(/,\s*/);
+    // 2026-07-28 clients send Mcp-Method and Mcp-Name with MCP-Protocol-Version on every request.
+    expect(allowed).toEqual(
+      expect.arrayContaining(["authorization", "mcp-protocol-version", "mcp-method", "mcp-name", "mcp-session-id"]),
+    );
   });
 });
 
