@@ -1,7 +1,4 @@
-/**
- * @module Benchmark of MCP mode's start-up (spawn to the first answer over stdio, end of stdin to exit) against HTTP
- * start-up, per target; with `--before=DIR` (another checkout, built), against that checkout's MCP start-up and binary.
- */
+/** @module Benchmark of MCP mode's start-up per target, against HTTP start-up and (`--before=DIR`) another checkout. */
 import { spawn } from "bun";
 import { existsSync, statSync } from "node:fs";
 import { commandFor, ROOT, type Target } from "../tests/support/service-process.ts";
