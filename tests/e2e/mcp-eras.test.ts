@@ -5,7 +5,7 @@ import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
 import { type Agent, AGENTS, type AgentTarget, connectAgent, type Progress } from "../support/mcp-agents.ts";
-import { mcpUrlOf } from "../support/mcp-http.ts";
+import { cancelWhileModelWorks, mcpUrlOf } from "../support/mcp-http.ts";
 import {
   commandFor,
   defaultCwd,
@@ -120,6 +120,18 @@ for (const transport of TRANSPORTS) {
       for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
       expect(seen.at(-1)!.total).toBeGreaterThanOrEqual(seen.at(-1)!.progress);
     }, 120_000);
+
+    test("cancelling a call, as its revision defines it, closes the model's call", async () => {
+      llm.respondWith(() => ({ content: "Too late [0:00].", delayMs: 20_000 }));
+      const controller = new AbortController();
+      const call = agent.callTool(
+        "chat_about_video",
+        { url: watchUrl("normal"), prompt: `A question to cancel (${kind})` },
+        { signal: controller.signal },
+      );
+      expect(await cancelWhileModelWorks(llm, call, () => controller.abort("the user changed their mind")))
+        .toBeDefined();
+    }, 60_000);
 
     test("get_transcript pages a 3-hour video to its end, each page marked untrusted", async () => {
       const cues = generateCues(THREE_HOURS);
