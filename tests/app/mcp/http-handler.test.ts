@@ -189,6 +189,62 @@ describe("/mcp: the transport", () => {
   });
 });
 
+/** A 2026-07-28 request's body: the revision and the client in `_meta`. */
+function modern(method: string, params: Record<string, unknown>) {
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  return JSON.stringify({ jsonrpc: "2.0", id: 3, method, params: { ...params, _meta } });
+}
+
+describe("/mcp: the 2026-07-28 standard headers", () => {
+  const standard = { "x-api-key": KEY, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call" };
+  const call = modern("tools/call", { name: "get_transcript", arguments: { url: VIDEO } });
+
+  test("headers that match the body are served; an Mcp-Name, Mcp-Method or version that does not is 400 -32020", async () => {
+    const { handler, transcripts } = endpoint();
+    const served = await post(handler, call, { ...standard, "mcp-name": "get_transcript" });
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain('"structuredContent"');
+    const fetched = transcripts.calls.length;
+    expect(fetched).toBe(1);
+    const wrong: Record<string, string>[] = [
+      { ...standard, "mcp-name": "chat_about_video" },
+      { ...standard, "mcp-name": "get_transcript", "mcp-method": "tools/list" },
+      { ...standard, "mcp-name": "get_transcript", "mcp-protocol-version": "2025-11-25" },
+      { "x-api-key": KEY, "mcp-name": "get_transcript", "mcp-method": "tools/call" },
+    ];
+    for (const headers of wrong) {
+      const refused = await post(handler, call, { ...headers, "x-request-id": "req-32020" });
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).error.code).toBe(-32020);
+      expect(refused.headers.get("x-request-id")).toBe("req-32020");
+    }
+    // Refused before any work: no transcript fetched for them.
+    expect(transcripts.calls).toHaveLength(fetched);
+  });
+
+  test("a revision not served is 400 -32022 naming the ones that are; without a key, 401 first", async () => {
+    const { handler } = endpoint();
+    const future = modern("tools/list", {}).replace("2026-07-28", "2027-01-01");
+    const refused = await post(handler, future, {
+      ...standard,
+      "mcp-method": "tools/list",
+      "mcp-protocol-version": "2027-01-01",
+    });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error).toMatchObject({ code: -32022, data: { supported: ["2026-07-28"] } });
+    const anonymous = await post(handler, call, {
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "x",
+    });
+    expect(anonymous.status).toBe(401);
+  });
+});
+
 describe.each(["2026-07-28", "2025-11-25"] as const)("/mcp: calls on %s", (era) => {
   test("chat_about_video answers with the seven fields and progress notifications", async () => {
     const { handler } = endpoint();
