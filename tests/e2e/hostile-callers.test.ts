@@ -220,7 +220,6 @@ describe(`hostile callers against a key's quota (${targetFromEnv()})`, () => {
         const cancel = new AbortController();
         const call = client.callTool(
           { name: "chat_about_video", arguments: body(`cancelled question ${i}`) },
-          undefined,
           { signal: cancel.signal },
         );
         const asked = await untilAsked(`cancelled question ${i}`, call);
