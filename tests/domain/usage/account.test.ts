@@ -21,4 +21,24 @@ describe("Account", () => {
     expect(account.foreign(new AppError("quota_exceeded", "another's"))).toBe(true);
     expect(account.foreign(new AppError("upstream_error", "not a quota"))).toBe(false);
   });
+
+  test("admissions asked at once share one check (a joiner's events and its work's own step)", async () => {
+    let asked = 0;
+    const account = new Account(async () => void asked++);
+    await Promise.all([account.admit("5 minutes"), account.admit("5 minutes")]);
+    expect(asked).toBe(1);
+    expect(account.checked).toBe(false);
+  });
+
+  test("what the work spends is told at once and added up", () => {
+    const told: unknown[] = [];
+    const account = new Account(undefined, (spent) => told.push(spent));
+    account.spend({ audioSeconds: 59 });
+    account.spend({ inputTokens: 100, outputTokens: 7 });
+    expect(told).toEqual([
+      { inputTokens: 0, outputTokens: 0, audioSeconds: 59 },
+      { inputTokens: 100, outputTokens: 7, audioSeconds: 0 },
+    ]);
+    expect(account.spent).toEqual({ inputTokens: 100, outputTokens: 7, audioSeconds: 59 });
+  });
 });
