@@ -4,6 +4,7 @@ import { ANSWERS, type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
 import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
 import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { readEvents } from "../support/sse.ts";
 import { createKey } from "../adapters/keys/keys-cli-process.ts";
 import { dropPrefix, testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
 
@@ -34,6 +35,14 @@ afterAll(async () => {
   await dropPrefix(redisUrl, STATE.REDIS_KEY_PREFIX);
 });
 
+/** An answer of three paragraphs: the first is streamed once the language check has judged it, well before the end. */
+const LONG_ANSWER = [
+  ANSWERS.en!,
+  "The battery lasts about nine hours of light use, which the reviewer finds enough for a day [0:01].",
+  "In short, a good small tablet for the price [0:01].",
+].join("\n\n");
+const asked = (text: string) => llm.calls.some((call) => call.text.includes(text));
+
 describe(`hostile callers across two instances on one Redis (${targetFromEnv()})`, () => {
   test(
     "A hanging up on instance 1 does not fail B, joined to the same work from instance 2: B gets its answer",
@@ -55,6 +64,27 @@ describe(`hostile callers across two instances on one Redis (${targetFromEnv()})
       const answered = await waiting;
       expect(answered.status).toBe(200);
       expect((await answered.json()).output).toBe(ANSWERS.en);
+    },
+    30_000,
+  );
+
+  test(
+    "a joiner on another instance reads nothing before it pays: a 1min/day key following a 5-minute answer through the relay gets no delta",
+    async () => {
+      const owner = await createKey(STATE, "pays");
+      const joiner = await createKey(STATE, "joins elsewhere", undefined, ["--quota", "1min/day"]);
+      llm.respondWith(() => ({ content: LONG_ANSWER, chunkChars: 4, chunkDelayMs: 50 }));
+      const body = { url: watchUrl("normal"), prompt: "What does the relay carry?" };
+      const sse = (key: string) => ({ "x-api-key": key, accept: "text/event-stream" });
+      const opened = await postChat(first.url, body, sse(owner.key));
+      const reading = readEvents(opened);
+      for (const until = Date.now() + 10_000; Date.now() < until && !asked(body.prompt);) await Bun.sleep(10);
+      const joined = await postChat(second.url, body, sse(joiner.key));
+      const events = joined.status === 200 ? await readEvents(joined) : [];
+      const code = joined.status === 200 ? events.at(-1)?.data.error?.code : (await joined.json()).error.code;
+      expect(code).toBe("quota_exceeded");
+      expect(events.filter((e) => e.event === "delta")).toEqual([]);
+      expect((await reading).at(-1)?.event).toBe("done");
     },
     30_000,
   );
