@@ -92,6 +92,11 @@ export interface AnswerOptions {
    * tokens), whether or not the caller still waits: the key whose request spent it is charged it.
    */
   spend?: (spent: Spent) => void;
+  /**
+   * Told once this caller's own work is about to ask the model or speech-to-text (after `admit`), with the video's
+   * minutes: from then on the caller pays for the work whatever it does.
+   */
+  working?: (minutes: number) => void;
 }
 
 /** The use case: answers one chat request about a video. */
@@ -224,6 +229,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     if (transcribed && transcript.speech) work.account.spend({ audioSeconds: transcript.speech.audioSeconds });
     work.generation.known(videoDuration);
     if (work.account.checked) await work.account.admit(videoDuration);
+    work.account.working(videoDuration);
     const answer = await writeAnswer(deps.writer, work, transcript, bounds);
     work.account.spend(tokensOf(answer));
     return {
@@ -238,7 +244,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
   return {
     answer(request, options = {}) {
-      const asking: Asking = { request, options, account: new Account(options.admit, options.spend) };
+      const asking: Asking = { request, options, account: new Account(options) };
       // Work shared with a caller whose quota refused it failed for that caller only: this one tries again.
       const attempt = (tries: number): Promise<ChatOutcome> =>
         answerOnce(asking).catch((error) => {
@@ -283,6 +289,7 @@ async function fetchTranscript(
       const videoDuration = describeDuration(seconds);
       generation.known(videoDuration);
       if (account.checked) await account.admit(videoDuration);
+      account.working(videoDuration);
     },
     onTranscribing: (done, total) => {
       transcribed = true;

@@ -12,7 +12,9 @@ describe("AdmittedListener", () => {
   test("holds every event until the caller's quota holds the length's minutes, then passes them in order", async () => {
     const asked: number[] = [];
     let grant: () => void = () => {};
-    const account = new Account((minutes) => (asked.push(minutes), new Promise<void>((resolve) => grant = resolve)));
+    const account = new Account({
+      admit: (minutes) => (asked.push(minutes), new Promise<void>((resolve) => grant = resolve)),
+    });
     const heard: AnswerEvent[] = [];
     const listener = new AdmittedListener(account, (event) => heard.push(event), () => {});
     listener.listen(WRITING);
@@ -29,7 +31,7 @@ describe("AdmittedListener", () => {
 
   test("a refusal is told to refuse, and no event reaches the caller", async () => {
     const refusal = new AppError("quota_exceeded", "spent");
-    const account = new Account(() => Promise.reject(refusal));
+    const account = new Account({ admit: () => Promise.reject(refusal) });
     const heard: AnswerEvent[] = [];
     const refused: unknown[] = [];
     const listener = new AdmittedListener(account, (event) => heard.push(event), (error) => refused.push(error));

@@ -140,6 +140,23 @@ describe(`hostile callers against a key's quota (${targetFromEnv()})`, () => {
     expect([row.requests, row.minutes]).toEqual([asked, asked * VIDEO_MINUTES]);
   });
 
+  test("under a quota of requests, hanging up once the model works is charged the request: 2req/day, the provider asked twice", async () => {
+    const env = storeEnv();
+    const { key, id } = await createKey(env, "counts requests", undefined, ["--quota", "2req/day"]);
+    service = await start(env);
+    slowModel();
+    for (let i = 0; i < 3; i++) {
+      const gone = new AbortController();
+      const response = postChat(service.url, body(`counted question ${i}`), { "x-api-key": key }, gone.signal);
+      if (await untilAsked(`counted question ${i}`, response)) gone.abort();
+      await response.catch(() => {});
+    }
+    const asked = [0, 1, 2].filter((i) => callsFor(`counted question ${i}`).length > 0).length;
+    expect(asked).toBe(2);
+    const row = await ledgerOf(env, id, (r) => r.requests >= 2);
+    expect(row.requests).toBe(2);
+  });
+
   test("hanging up mid-stream is charged too: the provider streams for at most the quota's answers", async () => {
     const env = storeEnv();
     const { key, id } = await createKey(env, "drops streams", undefined, ["--quota", "10min/day"]);

@@ -61,8 +61,11 @@ export class Metered implements MeteredRequest {
   #others: number[];
   #held: QuotaAmounts = { ...NOTHING };
   #done = false;
-  /** The video's minutes are held: the work may spend upstream from now on. */
-  #admitted = false;
+  /**
+   * The minutes of a request whose work may spend upstream from now on (its minutes held, or its own work about to
+   * ask the model or speech-to-text): what it is charged if its caller gives it up.
+   */
+  #committed?: number;
   /** What the work spent was told by {@link spend} (the answer's own figures are not counted again). */
   #spendTold = false;
 
@@ -120,8 +123,13 @@ export class Metered implements MeteredRequest {
     const need = { min: minutes, req: 0 };
     const result = await this.#hold(need, need);
     if (!result.granted) throw this.#exceeded(result, need, minutes);
-    this.#admitted = true;
+    this.#committed ??= minutes;
   }
+
+  /** The request's own work is about to ask the model or speech-to-text about a video of these minutes. */
+  readonly working = (minutes: number): void => {
+    this.#committed ??= minutes;
+  };
 
   /** Records what the request's own work spent upstream, at once, against its key (whatever the request's end). */
   readonly spend = (spent: Spent): void => {
@@ -150,7 +158,7 @@ export class Metered implements MeteredRequest {
 
   refused(code?: ErrorCode): void {
     if (this.#done) return;
-    if (this.#admitted && CALLER_ENDED.has(code)) return this.#chargeUnanswered();
+    if (this.#committed !== undefined && CALLER_ENDED.has(code)) return this.#chargeUnanswered(this.#committed);
     this.#done = true;
     if (this.#held.min > 0 || this.#held.req > 0) this.#parts.gaveBack(this.#keyId, this.#periods, this.#held);
     this.#held = { ...NOTHING };
@@ -161,9 +169,8 @@ export class Metered implements MeteredRequest {
    * An admitted request whose caller stopped waiting: its work may have asked the provider or speech-to-text, so the
    * request and the minutes it held are charged, as for an answer (what the work spent is told by {@link spend}).
    */
-  #chargeUnanswered(): void {
+  #chargeUnanswered(minutes: number): void {
     this.#done = true;
-    const minutes = this.#held.min;
     this.#record({ requests: 1, minutes });
     this.#parts.observe?.answered(minutes, "miss");
   }

@@ -36,8 +36,9 @@ export function callTranscriptTool(
       const steps = progress ? createProgressSteps() : undefined;
       // Speech-to-text run for this call transcribes the whole video: its minutes are held first, and charged.
       let transcribed: string | undefined;
-      const beforeSpeech = metered?.admit && (async (videoDuration: string) => {
-        await metered.admit!(chargedMinutes(videoDuration));
+      const beforeSpeech = metered && (async (videoDuration: string) => {
+        await metered.admit?.(chargedMinutes(videoDuration));
+        metered.working(chargedMinutes(videoDuration));
         transcribed = videoDuration;
       });
       const reading = await deps.transcripts.read(request, {

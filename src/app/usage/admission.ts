@@ -46,6 +46,6 @@ export async function admitRequest(
  * How the use case charges an admitted request: its quota holds the video's minutes before the work spends
  * upstream, and what the work spends is recorded against its key at once, whether the caller waits or not.
  */
-export function charging(metered: MeteredRequest | undefined): Pick<AnswerOptions, "admit" | "spend"> {
-  return metered ? { admit: metered.admit, spend: metered.spend } : {};
+export function charging(metered: MeteredRequest | undefined): Pick<AnswerOptions, "admit" | "spend" | "working"> {
+  return metered ? { admit: metered.admit, spend: metered.spend, working: metered.working } : {};
 }

@@ -9,6 +9,13 @@ export interface Spent {
   audioSeconds: number;
 }
 
+/** How a caller is charged: its quota's check of a video's minutes, and what its own work spends (all optional). */
+export interface Charging {
+  admit?: (minutes: number) => Promise<void>;
+  spend?: (spent: Spent) => void;
+  working?: (minutes: number) => void;
+}
+
 /** Tries of a request whose shared work another caller's quota refused (each try after the first does the work). */
 export const TRIES_AFTER_FOREIGN_REFUSAL = 4;
 
@@ -23,17 +30,28 @@ export class Account {
   spent?: Spent;
   readonly #admit?: (minutes: number) => Promise<void>;
   readonly #spend?: (spent: Spent) => void;
+  readonly #working?: (minutes: number) => void;
   #admission?: Promise<void>;
+  #worked = false;
   #admitted = false;
   #refusal: unknown;
 
   /**
-   * @param admit the caller's quota check for a video's minutes; none for a caller without a quota
-   * @param spend told at once of what the caller's own work spends upstream, even if the caller has left
+   * @param charging.admit the caller's quota check for a video's minutes; none for a caller without a quota of minutes
+   * @param charging.spend told at once of what the caller's own work spends upstream, even if the caller has left
+   * @param charging.working told once the caller's own work is about to spend upstream, with the video's minutes
    */
-  constructor(admit?: (minutes: number) => Promise<void>, spend?: (spent: Spent) => void) {
-    this.#admit = admit;
-    this.#spend = spend;
+  constructor(charging: Charging = {}) {
+    this.#admit = charging.admit;
+    this.#spend = charging.spend;
+    this.#working = charging.working;
+  }
+
+  /** The caller's own work is about to ask the model or speech-to-text about a video of this length (told once). */
+  working(videoDuration: string): void {
+    if (this.#worked) return;
+    this.#worked = true;
+    this.#working?.(chargedMinutes(videoDuration));
   }
 
   /** Whether the caller's quota must admit it to its answer (else `admit` does nothing). */

@@ -221,6 +221,18 @@ describe("createUsageMeter()", () => {
     expect((await meter.begin(caller)).quota?.remaining).toBe(2);
   });
 
+  test("under a quota of requests only, a request whose own work started is charged when its caller gives it up", async () => {
+    const { meter, store, clock } = meterWith([Q(5, "req", "day")]);
+    const started = await meter.begin(caller);
+    started.working(5);
+    started.refused();
+    const notYet = await meter.begin(caller);
+    notYet.refused("upstream_timeout"); // its work never asked upstream: given back
+    await meter.flush();
+    expect((await counts(store, "2026-11-14", clock.now))?.counts).toMatchObject({ requests: 1, minutes: 5 });
+    expect((await meter.begin(caller)).quota?.remaining).toBe(3);
+  });
+
   test("tokens told by spend are not counted again from the answer", async () => {
     const { meter, store, clock } = meterWith([]);
     const request = await meter.begin(caller);
