@@ -1,5 +1,5 @@
 /** @module The chat use case: answers a request about a video with caching, sharing and deadlines. */
-import { AdmittedListener } from "./admitted-listener.ts";
+import { AdmittedListener } from "./usage/admitted-listener.ts";
 import type { ChatRequest, Language, OutputFormat } from "./chat-request.ts";
 import { createLocalFlight } from "./coalesce.ts";
 import { describeDuration } from "./duration.ts";

@@ -1,7 +1,4 @@
-/**
- * @module Hostile callers against a key's quota, end to end: hang-ups at each stage, joiners, MCP cancellations,
- * floods, speech-to-text. After each, the ledger and the fake provider's recorded calls agree.
- */
+/** @module Hostile callers against a key's quota: after each, the ledger and the provider's recorded calls agree. */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,7 +1,7 @@
 /** @module A caller's view of shared work's events: nothing reaches it before its quota admits it to the minutes. */
-import type { AnswerListener, FlightListener } from "./generation.ts";
-import type { AnswerEvent, FlightEvent } from "./ports.ts";
-import type { Account } from "./usage/account.ts";
+import type { AnswerListener, FlightListener } from "../generation.ts";
+import type { AnswerEvent, FlightEvent } from "../ports.ts";
+import type { Account } from "./account.ts";
 
 /**
  * Passes a shared generation's events to one caller. A caller under a quota of minutes gets none of them (not even

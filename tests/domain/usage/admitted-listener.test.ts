@@ -1,9 +1,9 @@
 /** @module Tests of a caller's view of shared work: nothing before its quota admits it, the length never passed on. */
 import { describe, expect, test } from "bun:test";
-import { AdmittedListener } from "../../src/domain/admitted-listener.ts";
-import { AppError } from "../../src/domain/errors.ts";
-import type { AnswerEvent } from "../../src/domain/ports.ts";
-import { Account } from "../../src/domain/usage/account.ts";
+import { AdmittedListener } from "../../../src/domain/usage/admitted-listener.ts";
+import { AppError } from "../../../src/domain/errors.ts";
+import type { AnswerEvent } from "../../../src/domain/ports.ts";
+import { Account } from "../../../src/domain/usage/account.ts";
 
 const DELTA: AnswerEvent = { type: "delta", text: "Hello" };
 const WRITING: AnswerEvent = { type: "progress", progress: { stage: "writing" } };
