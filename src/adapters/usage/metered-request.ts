@@ -43,7 +43,7 @@ const NOTHING: QuotaAmounts = { min: 0, req: 0 };
  * or ran out its own time limit. Such a request is charged; any other failure (the service's or the provider's)
  * gives back what it held.
  */
-const CALLER_ENDED: ReadonlySet<ErrorCode | undefined> = new Set([undefined, "upstream_timeout", "request_timeout"]);
+const CALLER_ENDED: ReadonlySet<ErrorCode | undefined> = new Set([undefined, "upstream_timeout"]);
 
 /** One request of one caller, from its quota check to its ledger entry (see {@link MeteredRequest}). */
 export class Metered implements MeteredRequest {
@@ -167,7 +167,7 @@ export class Metered implements MeteredRequest {
 
   /**
    * An admitted request whose caller stopped waiting: its work may have asked the provider or speech-to-text, so the
-   * request and the minutes it held are charged, as for an answer (what the work spent is told by {@link spend}).
+   * request and its video's minutes are charged, as for an answer (what the work spent is told by {@link spend}).
    */
   #chargeUnanswered(minutes: number): void {
     this.#done = true;

@@ -25,8 +25,8 @@ export interface AdmissionDeps {
  * work, by the admission step `POST /chat` takes too: the key's rate limit, then its quotas.
  *
  * @param identity the caller: the API key's identity over HTTP, {@link MCP_IDENTITY} over stdio
- * @param onMetered told of the call's metering before a refusal is thrown (the refusal is counted by it)
- * @returns the call's metering (none for a caller without quotas and no meter)
+ * @param timeoutMs the call's time limit: how long its quota holds may last
+ * @param onMetered told of the call's metering (none without a meter) before a refusal is thrown: it counted the refusal
  * @throws {AppError} `rate_limited` with the time until the next call is admitted, or `quota_exceeded`
  */
 export async function admitCall(
