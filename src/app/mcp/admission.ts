@@ -26,7 +26,7 @@ export interface AdmissionDeps {
  *
  * @param identity the caller: the API key's identity over HTTP, {@link MCP_IDENTITY} over stdio
  * @param timeoutMs the call's time limit: how long its quota holds may last
- * @param onMetered told of the call's metering (none without a meter) before a refusal is thrown: it counted the refusal
+ * @param onMetered told of the call's metering (none without a meter) before a refusal is thrown (it counted it)
  * @throws {AppError} `rate_limited` with the time until the next call is admitted, or `quota_exceeded`
  */
 export async function admitCall(
