@@ -222,6 +222,29 @@ describe(`hostile callers against a key's quota (${targetFromEnv()})`, () => {
     expect([row.requests, row.minutes, row.refused]).toEqual([0, 0, { quota_exceeded: 1 }]);
   });
 
+  test("join and leave: a joiner that read part of another key's answer pays its minutes, never the owner's tokens", async () => {
+    const env = storeEnv();
+    const owner = await createKey(env, "owns", undefined, ["--quota", "10min/day"]);
+    const joiner = await createKey(env, "joins and leaves", undefined, ["--quota", "10min/day"]);
+    service = await start(env);
+    slowStream();
+    const sse = (key: string, signal?: AbortSignal) =>
+      postChat(service!.url, body("joined question"), { "x-api-key": key, accept: "text/event-stream" }, signal);
+    const reading = readEvents(await sse(owner.key));
+    await untilAsked("joined question", reading);
+    const gone = new AbortController();
+    expect(await hangUpAfterDelta(await sse(joiner.key, gone.signal), gone)).toBe("hung up mid-stream");
+    expect((await reading).at(-1)?.event).toBe("done");
+    expect(callsFor("joined question")).toHaveLength(1);
+    const [paid, left] = [
+      await ledgerOf(env, owner.id, (r) => r.requests >= 1 && r.inputTokens > 0),
+      await ledgerOf(env, joiner.id, (r) => r.requests >= 1),
+    ];
+    expect([paid.requests, paid.minutes]).toEqual([1, VIDEO_MINUTES]);
+    expect(paid.inputTokens).toBeGreaterThan(0);
+    expect([left.requests, left.minutes, left.inputTokens]).toEqual([1, VIDEO_MINUTES, 0]);
+  });
+
   test("notifications/cancelled once the model works is charged: the provider is asked for the quota's worth only", async () => {
     const env = storeEnv();
     const { key, id } = await createKey(env, "cancels", undefined, ["--quota", "10min/day"]);
