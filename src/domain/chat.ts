@@ -1,4 +1,5 @@
 /** @module The chat use case: answers a request about a video with caching, sharing and deadlines. */
+import { AdmittedListener } from "./usage/admitted-listener.ts";
 import type { ChatRequest, Language, OutputFormat } from "./chat-request.ts";
 import { createLocalFlight } from "./coalesce.ts";
 import { describeDuration } from "./duration.ts";
@@ -86,6 +87,16 @@ export interface AnswerOptions {
    * answer is handed over. It throws the caller's refusal.
    */
   admit?: (minutes: number) => Promise<void>;
+  /**
+   * Told what this caller's own work spends upstream as soon as it is spent (the audio transcribed, then the model's
+   * tokens), whether or not the caller still waits: the key whose request spent it is charged it.
+   */
+  spend?: (spent: Spent) => void;
+  /**
+   * Told once this caller's own work is about to ask the model or speech-to-text (after `admit`), with the video's
+   * minutes: from then on the caller pays for the work whatever it does.
+   */
+  working?: (minutes: number) => void;
 }
 
 /** The use case: answers one chat request about a video. */
@@ -148,15 +159,21 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const timeoutMs = options.timeoutMs ?? deps.requestTimeoutMs;
     const waiting = deadline(timeoutMs, options.signal);
     const generation = generations.enter(key);
-    const leave = generation.join(options.listener);
+    // A caller under a quota follows the work only once admitted to the video's minutes; a refusal stops its wait.
+    const refused = new AbortController();
+    const stops = linkSignals([waiting.signal, refused.signal]);
+    const follower = options.listener &&
+      new AdmittedListener(account, options.listener, (error) => refused.abort(error));
+    const leave = generation.join(follower?.listen);
     const streamed = options.listener !== undefined;
     const work: Work = { key, request, generation, timeoutMs, streamed, observer: options.observer, account };
     try {
       const { value, role } = await flights.run(`answer:${key}`, () => generateOnce(work), {
-        signal: waiting.signal,
+        signal: stops.signal,
         events: flightEvents(generation, streamed),
       });
       if (account.checked) await account.admit(value.videoDuration);
+      follower?.flush();
       const cache = role === "owner" ? "miss" : "shared";
       deps.onLookup?.(cache);
       const spent = role === "owner" ? account.spent : undefined;
@@ -166,7 +183,9 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       deps.onLookup?.("miss");
       throw error;
     } finally {
+      stops.dispose();
       waiting.clear();
+      follower?.close();
       leave();
       // Work that runs elsewhere (another instance) never settles it here.
       if (generation.idle) generations.forget(key, generation);
@@ -198,15 +217,21 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     }
   }
 
-  /** The transcript, the caller admitted to the video's minutes, then the answer. */
+  /**
+   * The transcript, the caller admitted to the video's minutes, then the answer. The callers sharing the work are
+   * told the video's length first, so that their quotas admit them while the running caller's does.
+   */
   async function fetchAndWrite(work: Work, bounds: Bounds): Promise<GeneratedAnswer> {
     const started = now();
     const { transcript, transcribed } = await fetchTranscript(deps.transcripts, work, bounds);
     const fetched = now();
     const videoDuration = describeDuration(transcript.durationSeconds, lastCueEnd(transcript.cues));
+    if (transcribed && transcript.speech) work.account.spend({ audioSeconds: transcript.speech.audioSeconds });
+    work.generation.known(videoDuration);
     if (work.account.checked) await work.account.admit(videoDuration);
+    work.account.working(videoDuration);
     const answer = await writeAnswer(deps.writer, work, transcript, bounds);
-    work.account.spent = spentOn(answer, transcribed ? transcript.speech : undefined);
+    work.account.spend(tokensOf(answer));
     return {
       output: answer.text,
       videoDuration,
@@ -219,7 +244,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
   return {
     answer(request, options = {}) {
-      const asking: Asking = { request, options, account: new Account(options.admit) };
+      const asking: Asking = { request, options, account: new Account(options) };
       // Work shared with a caller whose quota refused it failed for that caller only: this one tries again.
       const attempt = (tries: number): Promise<ChatOutcome> =>
         answerOnce(asking).catch((error) => {
@@ -250,7 +275,7 @@ async function fetchTranscript(
   work: Work,
   bounds: Bounds,
 ): Promise<{ transcript: Transcript; transcribed: boolean }> {
-  const { request, generation } = work;
+  const { request, generation, account } = work;
   generation.events.progress({ stage: "transcript" });
   let transcribed = false;
   const transcript = await source.fetch(request.videoId, {
@@ -259,6 +284,13 @@ async function fetchTranscript(
     signal: bounds.signal,
     deadline: bounds.deadline,
     observer: work.observer,
+    // Speech-to-text is upstream spend: the video's length is told and its minutes held before any audio is fetched.
+    beforeSpeech: async (seconds) => {
+      const videoDuration = describeDuration(seconds);
+      generation.known(videoDuration);
+      if (account.checked) await account.admit(videoDuration);
+      account.working(videoDuration);
+    },
     onTranscribing: (done, total) => {
       transcribed = true;
       generation.events.progress({ stage: "transcribing", done, total });
@@ -289,13 +321,9 @@ async function writeAnswer(writer: AnswerWriter, work: Work, transcript: Transcr
   return answer;
 }
 
-/** What the work spent upstream: the answer's tokens, and the audio transcribed for it. */
-function spentOn(answer: Answer, transcribed: SpeechFacts | undefined): Spent {
-  return {
-    inputTokens: answer.usage?.inputTokens ?? 0,
-    outputTokens: answer.usage?.outputTokens ?? 0,
-    audioSeconds: transcribed?.audioSeconds ?? 0,
-  };
+/** The answer's tokens, as the model reported them. */
+function tokensOf(answer: Answer): Partial<Spent> {
+  return { inputTokens: answer.usage?.inputTokens ?? 0, outputTokens: answer.usage?.outputTokens ?? 0 };
 }
 
 /** Requests that must get the same answer share this key. */

@@ -1,8 +1,11 @@
 /** @module One generation in flight, shared by its callers: the replayable event log and cancellation. */
-import type { AnswerEvent, AnswerEvents, FlightEvents } from "./ports.ts";
+import type { AnswerEvent, AnswerEvents, FlightEvent, FlightEvents } from "./ports.ts";
 
 /** Follows a generation's events: the ones so far at once, then each as it comes. */
 export type AnswerListener = (event: AnswerEvent) => void;
+
+/** Follows a generation's events as its callers share them, the video's length included (see {@link FlightEvent}). */
+export type FlightListener = (event: FlightEvent) => void;
 
 /**
  * One generation in flight in this process, as its callers share it: the log
@@ -18,10 +21,10 @@ export type AnswerListener = (event: AnswerEvent) => void;
  * new answer continues what they got (the stream checks), an error otherwise.
  */
 export class Generation {
-  readonly #log: AnswerEvent[] = [];
-  readonly #listeners = new Set<AnswerListener>();
+  readonly #log: FlightEvent[] = [];
+  readonly #listeners = new Set<FlightListener>();
   /** Senders of this process's own work's events to other instances. */
-  readonly #publishers = new Set<AnswerListener>();
+  readonly #publishers = new Set<FlightListener>();
   readonly #cancel = new AbortController();
   #callers = 0;
   #settled = false;
@@ -75,7 +78,7 @@ export class Generation {
    *
    * @returns `leave`, to call once the caller stops waiting (answered, failed or gone)
    */
-  join(listener?: AnswerListener): () => void {
+  join(listener?: FlightListener): () => void {
     this.#callers++;
     if (listener) {
       for (const event of this.#log) listener(event);
@@ -90,19 +93,24 @@ export class Generation {
     };
   }
 
+  /** The work learnt the video's length: its callers' quotas admit them to its minutes before they follow it. */
+  known(videoDuration: string): void {
+    this.#own({ type: "length", videoDuration });
+  }
+
   /** The work ended (answer or failure): no more events, and leaving cancels nothing. */
   settle(): void {
     this.#settled = true;
   }
 
-  #own(event: AnswerEvent): void {
+  #own(event: FlightEvent): void {
     if (this.#settled) return;
     if (event.type === "delta") this.#written += event.text;
     for (const send of this.#publishers) send(event);
     if (event.type !== "delta" || !this.#foreign) this.#emit(event);
   }
 
-  #emit(event: AnswerEvent): void {
+  #emit(event: FlightEvent): void {
     if (this.#settled) return;
     this.#log.push(event);
     for (const listener of this.#listeners) listener(event);

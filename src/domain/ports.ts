@@ -39,6 +39,12 @@ export type AnswerProgress =
 export type AnswerEvent = { type: "progress"; progress: AnswerProgress } | { type: "delta"; text: string };
 
 /**
+ * An event of shared work as its callers and other instances follow it: the answer's events, and the video's length
+ * once known (each caller's quota admits it to those minutes before it is told anything else).
+ */
+export type FlightEvent = AnswerEvent | { type: "length"; videoDuration: string };
+
+/**
  * Receives an answer as it is written. The deltas, concatenated, are the
  * answer's final text: a writer sends only text it will not take back.
  */
@@ -175,9 +181,9 @@ export interface FlightEvents {
    *
    * @returns stop
    */
-  publish(send: (event: AnswerEvent) => void): () => void;
+  publish(send: (event: FlightEvent) => void): () => void;
   /** Told each event of the work running on another instance, in order, from its first; absent, nothing is followed. */
-  listen?: (event: AnswerEvent) => void;
+  listen?: (event: FlightEvent) => void;
 }
 
 /**

@@ -43,6 +43,11 @@ export interface ReadOptions {
   onProgress?: (progress: AnswerProgress) => void;
   /** Told what the adapters do upstream for the fetch, when this caller runs it (its log line). */
   observer?: WorkObserver;
+  /**
+   * Awaited before a speech transcription run for this caller fetches any audio, with the video's length as
+   * `video_duration` words: the caller's quota holds its minutes (it throws the refusal; nothing is transcribed).
+   */
+  beforeSpeech?: (videoDuration: string) => Promise<void>;
 }
 
 /** The use case: reads one video's transcript. */
@@ -75,6 +80,7 @@ export function createTranscriptReader(
           deadline: Date.now() + timeoutMs,
           observer: options.observer,
           onTranscribing: (done, total) => options.onProgress?.({ stage: "transcribing", done, total }),
+          beforeSpeech: options.beforeSpeech && ((seconds) => options.beforeSpeech!(describeDuration(seconds))),
         };
         const fetched = deps.gate.run(() => deps.transcripts.fetch(request.videoId, query));
         // A caller that stopped waiting is told why: its time limit, or the reason it was stopped (a shutdown).

@@ -64,6 +64,11 @@ export interface TranscriptQuery {
    * `deadline` is refused at once).
    */
   onTranscribing?: (done: number, total: number) => void;
+  /**
+   * Awaited before a speech transcription fetches any audio, with the video's expected length in seconds: the caller
+   * holds its quota's minutes (it throws the caller's refusal, and nothing is transcribed).
+   */
+  beforeSpeech?: (seconds: number) => Promise<void>;
 }
 
 /**

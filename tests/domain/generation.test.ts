@@ -1,13 +1,13 @@
 /** @module Tests of a shared generation: replay, relayed events, dead owners and cancellation. */
 import { describe, expect, test } from "bun:test";
 import { Generation, Generations } from "../../src/domain/generation.ts";
-import type { AnswerEvent } from "../../src/domain/ports.ts";
+import type { FlightEvent } from "../../src/domain/ports.ts";
 
 describe("Generation", () => {
   test("a caller joining late replays every event so far, then follows", () => {
     const generation = new Generation();
-    const early: AnswerEvent[] = [];
-    const late: AnswerEvent[] = [];
+    const early: FlightEvent[] = [];
+    const late: FlightEvent[] = [];
     generation.join((e) => early.push(e));
     generation.events.progress({ stage: "writing" });
     generation.events.delta("Hello, ");
@@ -19,8 +19,8 @@ describe("Generation", () => {
 
   test("publishers get this process's own events from when they start, in order; events relayed from elsewhere are not published", () => {
     const generation = new Generation();
-    const heard: AnswerEvent[] = [];
-    const published: AnswerEvent[] = [];
+    const heard: FlightEvent[] = [];
+    const published: FlightEvent[] = [];
     generation.join((e) => heard.push(e));
     generation.events.progress({ stage: "transcript" });
     const stop = generation.relay.publish((e) => published.push(e));
@@ -34,11 +34,11 @@ describe("Generation", () => {
 
   test("events relayed from another instance reach the callers like the work's own, late joiners included", () => {
     const generation = new Generation();
-    const early: AnswerEvent[] = [];
+    const early: FlightEvent[] = [];
     generation.join((e) => early.push(e));
     generation.relay.listen!({ type: "progress", progress: { stage: "writing" } });
     generation.relay.listen!({ type: "delta", text: "Remote " });
-    const late: AnswerEvent[] = [];
+    const late: FlightEvent[] = [];
     generation.join((e) => late.push(e));
     generation.relay.listen!({ type: "delta", text: "text." });
     expect(late).toEqual(early);
@@ -51,8 +51,8 @@ describe("Generation", () => {
 
   test("after deltas relayed from an owner that died, the work run here sends its callers progress but no deltas; it still publishes all of them", () => {
     const generation = new Generation();
-    const heard: AnswerEvent[] = [];
-    const published: AnswerEvent[] = [];
+    const heard: FlightEvent[] = [];
+    const published: FlightEvent[] = [];
     generation.join((e) => heard.push(e));
     generation.relay.listen!({ type: "delta", text: "The dead owner's" });
     generation.relay.publish((e) => published.push(e));

@@ -138,11 +138,17 @@ export async function startService(
 }
 
 /** Sends `POST /chat` with a JSON body. */
-export function postChat(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+export function postChat(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Response> {
   return fetch(`${url}/chat`, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
+    signal,
   });
 }
 

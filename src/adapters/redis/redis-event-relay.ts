@@ -1,5 +1,5 @@
 /** @module Relays a shared work's events from its owner to waiters on other instances through Redis Streams. */
-import type { AnswerEvent, FlightEvents } from "../../domain/ports.ts";
+import type { FlightEvent, FlightEvents } from "../../domain/ports.ts";
 import type { RedisConnection } from "./redis-connection.ts";
 
 /** Appends one event with its place `n`, keeps the stream bounded and renews its expiry. */
@@ -60,7 +60,7 @@ export class EventRelay {
    *
    * @param deltas false to pass progress only (deltas of an earlier owner already went out)
    */
-  follow(token: string, listen: (event: AnswerEvent) => void, deltas: boolean): Follower {
+  follow(token: string, listen: (event: FlightEvent) => void, deltas: boolean): Follower {
     return new Follower(this.#options, this.key(token), listen, deltas);
   }
 }
@@ -71,7 +71,7 @@ export class Follower {
   sentDelta = false;
   readonly #options: EventRelayOptions;
   readonly #stream: string;
-  readonly #listen: (event: AnswerEvent) => void;
+  readonly #listen: (event: FlightEvent) => void;
   readonly #deltas: boolean;
   readonly #loop: Promise<void>;
   #last = "0-0";
@@ -80,7 +80,7 @@ export class Follower {
   #stopped = false;
   #wake = (): void => {};
 
-  constructor(options: EventRelayOptions, stream: string, listen: (event: AnswerEvent) => void, deltas: boolean) {
+  constructor(options: EventRelayOptions, stream: string, listen: (event: FlightEvent) => void, deltas: boolean) {
     this.#options = options;
     this.#stream = stream;
     this.#listen = listen;
@@ -120,7 +120,7 @@ export class Follower {
       for (const [id, fields] of entries) {
         this.#last = id;
         if (Number(fields[1]) !== this.#next++) throw new Error("A gap in the stream");
-        this.#pass(JSON.parse(fields[3]!) as AnswerEvent);
+        this.#pass(JSON.parse(fields[3]!) as FlightEvent);
       }
       return entries.length;
     } catch {
@@ -129,7 +129,7 @@ export class Follower {
     }
   }
 
-  #pass(event: AnswerEvent): void {
+  #pass(event: FlightEvent): void {
     if (event.type === "delta") {
       if (!this.#deltas) return;
       this.sentDelta = true;

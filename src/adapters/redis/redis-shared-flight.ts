@@ -40,6 +40,10 @@ const FINISH = "redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) if redis.call
   "redis.call('DEL', KEYS[1]) end redis.call('PEXPIRE', KEYS[3], ARGV[5]) redis.call('PUBLISH', ARGV[4], " +
   "ARGV[1]) return 1";
 
+/** Frees the lease if this owner still holds it, and wakes the waiters. */
+const ABANDON = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end redis.call('PUBLISH', " +
+  "ARGV[2], ARGV[1]) return 1";
+
 const LOST = Symbol("lease lost without an outcome");
 const DOWN = Symbol("Redis unreachable");
 const ABANDONED = Symbol("nobody waits any more");
@@ -111,7 +115,7 @@ class RedisFlight {
         c.eval(CLAIM, 1, lease, token, this.#leaseMs) as Promise<string | null>
       ).catch((): typeof DOWN => DOWN);
       if (holder === DOWN) return { value: await work(), role: "owner" };
-      if (holder === null) return { value: await this.#own(lease, token, work, events), role: "owner" };
+      if (holder === null) return { value: await this.#own(lease, token, work, wanted, events), role: "owner" };
       const follower: Follower | undefined = events?.listen
         ? this.#relay.follow(holder, events.listen, !sentDelta)
         : undefined;
@@ -133,7 +137,18 @@ class RedisFlight {
     }
   }
 
-  async #own<T>(lease: string, token: string, work: () => Promise<T>, events?: FlightEvents): Promise<T> {
+  /**
+   * Works under the lease. Work that failed once no caller here waits any more (they all left, which cancels it)
+   * leaves no outcome: the lease is freed, and a waiter on another instance takes the work over instead of failing
+   * with this instance's cancellation.
+   */
+  async #own<T>(
+    lease: string,
+    token: string,
+    work: () => Promise<T>,
+    wanted: () => boolean,
+    events?: FlightEvents,
+  ): Promise<T> {
     const renew = () => void this.#connection.run((c) => c.eval(RENEW, 1, lease, token, this.#leaseMs)).catch(() => {});
     const renewing = setInterval(renew, Math.max(20, this.#leaseMs / 3));
     const stopPublishing = events ? this.#relay.publish(token, events) : () => {};
@@ -142,7 +157,8 @@ class RedisFlight {
       await this.#finish(lease, token, { ok: true, value });
       return value;
     } catch (error) {
-      await this.#finish(lease, token, failureOf(error));
+      if (wanted()) await this.#finish(lease, token, failureOf(error));
+      else await this.#abandon(lease, token);
       throw error;
     } finally {
       clearInterval(renewing);
@@ -163,6 +179,11 @@ class RedisFlight {
     ];
     // Redis gone: the waiters see the lease expire and take over, or run the work themselves.
     await this.#connection.run((c) => c.eval(FINISH, 3, ...args)).catch(() => {});
+  }
+
+  /** Frees the lease without an outcome and wakes the waiters: they find it gone and claim it. */
+  async #abandon(lease: string, token: string): Promise<void> {
+    await this.#connection.run((c) => c.eval(ABANDON, 1, lease, token, this.#channel)).catch(() => {});
   }
 
   /** Waits for the holder's outcome: woken by its message, or polling with backoff. */

@@ -102,6 +102,8 @@ export function createSpeechReader(options: SpeechReaderOptions): SpeechReader {
       const { format } = first.value;
       const expected = info.lengthSeconds ?? format.durationSeconds ?? estimatedSeconds(format) ?? maxSeconds;
       if (expected > maxSeconds) throw tooLong(videoId, expected);
+      // The caller's quota holds the video's minutes before any audio is fetched or transcribed.
+      await query.beforeSpeech?.(expected);
       const release = await slots.take(deadline, query.signal);
       try {
         return await transcribe(input, { first: first.value, rest: sources }, expected, deadline);

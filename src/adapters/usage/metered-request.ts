@@ -9,6 +9,7 @@ import {
   type QuotaAmounts,
   type UsagePeriods,
 } from "../../domain/usage/quota.ts";
+import type { Spent } from "../../domain/usage/account.ts";
 import {
   type AnsweredRequest,
   type HoldRequest,
@@ -37,6 +38,13 @@ export interface MeterParts {
 
 const NOTHING: QuotaAmounts = { min: 0, req: 0 };
 
+/**
+ * How an admitted request ends without its answer when the caller stopped waiting: it hung up (no code), cancelled,
+ * or ran out its own time limit. Such a request is charged; any other failure (the service's or the provider's)
+ * gives back what it held.
+ */
+const CALLER_ENDED: ReadonlySet<ErrorCode | undefined> = new Set([undefined, "upstream_timeout"]);
+
 /** One request of one caller, from its quota check to its ledger entry (see {@link MeteredRequest}). */
 export class Metered implements MeteredRequest {
   refusal?: AppError;
@@ -53,6 +61,13 @@ export class Metered implements MeteredRequest {
   #others: number[];
   #held: QuotaAmounts = { ...NOTHING };
   #done = false;
+  /**
+   * The minutes of a request whose work may spend upstream from now on (its minutes held, or its own work about to
+   * ask the model or speech-to-text): what it is charged if its caller gives it up.
+   */
+  #committed?: number;
+  /** What the work spent was told by {@link spend} (the answer's own figures are not counted again). */
+  #spendTold = false;
 
   /**
    * Starts metering: a caller with quotas must have a request (under a `req` quota) and a minute (under a `min`
@@ -108,13 +123,28 @@ export class Metered implements MeteredRequest {
     const need = { min: minutes, req: 0 };
     const result = await this.#hold(need, need);
     if (!result.granted) throw this.#exceeded(result, need, minutes);
+    this.#committed ??= minutes;
   }
+
+  /** The request's own work is about to ask the model or speech-to-text about a video of these minutes. */
+  readonly working = (minutes: number): void => {
+    this.#committed ??= minutes;
+  };
+
+  /** Records what the request's own work spent upstream, at once, against its key (whatever the request's end). */
+  readonly spend = (spent: Spent): void => {
+    this.#spendTold = true;
+    const counts = { inputTokens: spent.inputTokens, outputTokens: spent.outputTokens, sttSeconds: spent.audioSeconds };
+    if (counts.inputTokens > 0 || counts.outputTokens > 0 || counts.sttSeconds > 0) {
+      this.#parts.record({ keyId: this.#keyId, periods: this.#periods, counts });
+    }
+  };
 
   answered(outcome: AnsweredRequest): void {
     if (this.#done) return;
     this.#done = true;
     const minutes = chargedMinutes(outcome.answer.videoDuration);
-    const { spent } = outcome;
+    const spent = this.#spendTold ? undefined : outcome.spent;
     this.#record({
       requests: 1,
       cacheHits: outcome.cache === "hit" ? 1 : 0,
@@ -128,10 +158,21 @@ export class Metered implements MeteredRequest {
 
   refused(code?: ErrorCode): void {
     if (this.#done) return;
+    if (this.#committed !== undefined && CALLER_ENDED.has(code)) return this.#chargeUnanswered(this.#committed);
     this.#done = true;
     if (this.#held.min > 0 || this.#held.req > 0) this.#parts.gaveBack(this.#keyId, this.#periods, this.#held);
     this.#held = { ...NOTHING };
     this.#record(code ? { refused: { [code]: 1 } } : {});
+  }
+
+  /**
+   * An admitted request whose caller stopped waiting: its work may have asked the provider or speech-to-text, so the
+   * request and its video's minutes are charged, as for an answer (what the work spent is told by {@link spend}).
+   */
+  #chargeUnanswered(minutes: number): void {
+    this.#done = true;
+    this.#record({ requests: 1, minutes });
+    this.#parts.observe?.answered(minutes, "miss");
   }
 
   #record(counts: LedgerEntry["counts"]): void {

@@ -43,7 +43,7 @@ export function createCachedTranscriptSource(options: CachedTranscriptOptions): 
     const heard = options.speech ? await options.cache.get(speechKey(videoId)).catch(() => undefined) : undefined;
     if (heard) return heard;
     // The owner's observer is told of the work; callers sharing the fetch or served from the cache made none.
-    const { languages, translate, rereading, deadline, observer, onTranscribing } = query;
+    const { languages, translate, rereading, deadline, observer, onTranscribing, beforeSpeech } = query;
     const fresh = await options.source.fetch(videoId, {
       languages,
       translate,
@@ -51,6 +51,7 @@ export function createCachedTranscriptSource(options: CachedTranscriptOptions): 
       deadline,
       observer,
       onTranscribing,
+      beforeSpeech,
     });
     await options.cache.set(key, fresh, options.ttlMs).catch(() => {});
     if (fresh.speech) await options.cache.set(speechKey(videoId), fresh, options.ttlMs).catch(() => {});

@@ -15,6 +15,7 @@ import type { ErrorAnswers } from "./error-answer.ts";
 import type { Exchange, Exchanges } from "./exchange.ts";
 import { readJsonText } from "./json-body.ts";
 import { quotaHeaders } from "./quota-headers.ts";
+import { admitRequest, charging } from "../usage/admission.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import { createResponseJson } from "./response-json.ts";
 import { serverTiming } from "./server-timing.ts";
@@ -80,22 +81,15 @@ async function verifyKey(apiKeys: ApiKeys, exchange: Exchange): Promise<void> {
   exchange.facts.keyId = identity.id;
 }
 
-/** The key's rate limit, then its quotas: a refusal is thrown. */
+/** The key's rate limit, then its quotas (the admission step every transport shares): a refusal is thrown. */
 async function admit(deps: ChatHandlerDeps, exchange: Exchange, timeoutMs: number | undefined): Promise<void> {
-  const decision = await deps.rateLimiter.take(exchange.identity!);
-  exchange.limitHeaders = rateLimitHeaders(decision);
-  if (!decision.allowed) {
-    throw new AppError(
-      "rate_limited",
-      "This API key is over its rate limit; retry after the time in the Retry-After header",
-      { retryAfterSeconds: decision.resetSeconds },
-    );
-  }
-  // A caller without a quota is metered at once: no promise to wait for on a cached answer's path.
-  const begun = deps.usage?.begin(exchange.identity!, { timeoutMs });
-  exchange.metered = begun instanceof Promise ? await begun : begun;
-  if (exchange.metered?.refusal) throw exchange.metered.refusal;
+  const admission = await admitRequest(deps, exchange.identity!, { timeoutMs, rateLimited: RATE_LIMITED });
+  exchange.limitHeaders = rateLimitHeaders(admission.decision);
+  exchange.metered = admission.metered;
+  if (admission.refusal) throw admission.refusal;
 }
+
+const RATE_LIMITED = "This API key is over its rate limit; retry after the time in the Retry-After header";
 
 /** The answer, from the cache, shared with an equal request, or generated; charged to the key. */
 async function work(deps: ChatHandlerDeps, exchange: Exchange, chatRequest: ChatRequest): Promise<ChatOutcome> {
@@ -107,7 +101,7 @@ async function work(deps: ChatHandlerDeps, exchange: Exchange, chatRequest: Chat
       return request.signal;
     },
     ...fetchNotes(deps.notes, request),
-    admit: metered?.admit,
+    ...charging(metered),
   });
   noteOutcome(exchange, outcome);
   metered?.answered(outcome);
@@ -141,12 +135,13 @@ function streamed(
     keepAliveMs: streams.keepAliveMs,
     live: streams.live,
     errorBody: (error) => errorBodyOf(deps.errors.settle("UNKNOWN", error, exchange), exchange.requestId),
-    // An answer is charged when its `done` is sent; a stream that ended otherwise costs nothing.
+    // An answer is charged when its `done` is sent; a stream that ended otherwise is charged only once admitted to
+    // the video's minutes and given up by its caller (see `MeteredRequest.refused`).
     onEnd: (done) => done ? metered?.answered(answered!) : metered?.refused(exchange.facts.errorCode as ErrorCode),
     run: async (listener, gone) => {
       const linked = linkSignals([gone, request.signal]);
       try {
-        const options = { listener, signal: linked.signal, timeoutMs: streams.timeoutMs, admit: metered?.admit };
+        const options = { listener, signal: linked.signal, timeoutMs: streams.timeoutMs, ...charging(metered) };
         answered = await deps.chat.answer(chatRequest, { ...options, ...fetchNotes(deps.notes, request) });
         noteOutcome(exchange, answered);
         return answered.response;

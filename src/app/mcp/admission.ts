@@ -1,8 +1,9 @@
-/** @module Per-key admission of one MCP tool call: the caller's rate limit, the one place a call is counted. */
-import { AppError } from "../../domain/errors.ts";
+/** @module Per-key admission of one MCP tool call: the admission step of every request, with MCP's identity. */
 import type { KeyIdentity, RateLimiter } from "../../domain/ports.ts";
+import type { MeteredRequest, UsageMeter } from "../../domain/usage/meter.ts";
 import { describeError } from "../http/framework-errors.ts";
 import type { Logger } from "../log/logger.ts";
+import { admitRequest } from "../usage/admission.ts";
 
 /**
  * Whom the rate limiter counts MCP calls against over stdio: the person who
@@ -11,28 +12,35 @@ import type { Logger } from "../log/logger.ts";
  */
 export const MCP_IDENTITY: KeyIdentity = { id: "mcp:stdio", name: "MCP (stdio)" };
 
-/** What admission needs: the per-key rate limiter (the same one `POST /chat` uses). */
+/** What admission needs: the per-key rate limiter and usage meter (the same ones `POST /chat` uses). */
 export interface AdmissionDeps {
   rateLimiter: RateLimiter;
+  usage?: UsageMeter;
   logger: Logger;
 }
 
 /**
  * Admits one tool call (either tool, over stdio or HTTP) for its caller, after
  * its arguments were checked (an invalid call costs nothing) and before any
- * work. Every per-key check of a call happens here and nowhere else: today the
- * key's rate limit; usage quotas per key belong here too, after it.
+ * work, by the admission step `POST /chat` takes too: the key's rate limit, then its quotas.
  *
  * @param identity the caller: the API key's identity over HTTP, {@link MCP_IDENTITY} over stdio
- * @throws {AppError} `rate_limited` with the time until the next call is admitted
+ * @param timeoutMs the call's time limit: how long its quota holds may last
+ * @param onMetered told of the call's metering (none without a meter) before a refusal is thrown (it counted it)
+ * @throws {AppError} `rate_limited` with the time until the next call is admitted, or `quota_exceeded`
  */
-export async function admitCall(deps: AdmissionDeps, identity: KeyIdentity): Promise<void> {
-  const decision = await deps.rateLimiter.take(identity);
-  if (decision.allowed) return;
-  const message = identity === MCP_IDENTITY
+export async function admitCall(
+  deps: AdmissionDeps,
+  identity: KeyIdentity,
+  timeoutMs?: number,
+  onMetered?: (metered: MeteredRequest | undefined) => void,
+): Promise<void> {
+  const rateLimited = identity === MCP_IDENTITY
     ? "MCP calls are over their rate limit (RATE_LIMIT)"
     : "This API key is over its rate limit";
-  throw new AppError("rate_limited", message, { retryAfterSeconds: decision.resetSeconds });
+  const admission = await admitRequest(deps, identity, { timeoutMs, rateLimited });
+  onMetered?.(admission.metered);
+  if (admission.refusal) throw admission.refusal;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { AnswerListener } from "../../domain/generation.ts";
 import type { KeyIdentity } from "../../domain/ports.ts";
 import type { MeteredRequest } from "../../domain/usage/meter.ts";
 import { answerResult, toChatRequest, type ToolResult } from "./chat-tool.ts";
+import { charging } from "../usage/admission.ts";
 import { createProgressSteps } from "./progress.ts";
 import { runToolCall, type ToolCallDeps, type ToolCallOptions } from "./tool-call.ts";
 
@@ -50,9 +51,9 @@ async function answer(
   metered?: MeteredRequest,
 ) {
   const { progress } = options;
-  const admit = metered?.admit;
+  const charged = charging(metered);
   const timeoutMs = timeoutOf(deps, options);
-  if (!progress) return await deps.chat.answer(request, { signal: options.signal, timeoutMs, admit });
+  if (!progress) return await deps.chat.answer(request, { signal: options.signal, timeoutMs, ...charged });
   const steps = createProgressSteps();
   // Only the steps of the work are told; the answer's text comes whole in the result.
   const listener: AnswerListener = (event) => {
@@ -60,7 +61,7 @@ async function answer(
     const step = steps.next(event.progress);
     if (step) progress(step);
   };
-  return await deps.chat.answer(request, { signal: options.signal, listener, timeoutMs, admit });
+  return await deps.chat.answer(request, { signal: options.signal, listener, timeoutMs, ...charged });
 }
 
 /** A call followed with a progress token has a stream's time limit. */

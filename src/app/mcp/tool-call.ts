@@ -66,15 +66,14 @@ export async function runToolCall<T>(
   try {
     checkArgumentSize(args, deps.maxArgumentBytes);
     const request = steps.check(args, fields);
-    await admitCall(deps, identity);
-    metered = await deps.usage?.begin(identity, { timeoutMs: steps.timeoutMs });
-    if (metered?.refusal) throw metered.refusal;
+    await admitCall(deps, identity, steps.timeoutMs, (begun) => metered = begun);
     const result = await steps.run(request, fields, metered);
     deps.logger.info("mcp_call", { ...fields, duration_ms: Math.round(now() - started) });
     return result;
   } catch (error) {
     const code = error instanceof AppError ? error.code : "internal_error";
-    // A failed call costs nothing: it is counted as refused. One the server itself turned away is given back.
+    // A failed call is counted as refused (charged only once admitted to its minutes and given up by its caller, see
+    // `MeteredRequest.refused`). One the server itself turned away is given back.
     if (metered) metered.refused(code);
     else deps.usage?.refuse(identity, code);
     if (code === "overloaded") await giveBackCall(deps, identity);

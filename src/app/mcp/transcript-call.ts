@@ -5,6 +5,7 @@ import { createProgressSteps } from "./progress.ts";
 import { runToolCall, type ToolCallDeps, type ToolCallOptions } from "./tool-call.ts";
 import { transcriptPage } from "./transcript-page.ts";
 import { describeDuration } from "../../domain/duration.ts";
+import { chargedMinutes } from "../../domain/usage/quota.ts";
 import { toTranscriptArguments, TRANSCRIPT_TOOL_NAME } from "./transcript-tool.ts";
 
 /** What a `get_transcript` call needs: the transcript use case, and what every call needs. */
@@ -33,7 +34,15 @@ export function callTranscriptTool(
     async run(request, fields, metered) {
       const { progress } = options;
       const steps = progress ? createProgressSteps() : undefined;
+      // Speech-to-text run for this call transcribes the whole video: its minutes are held first, and charged.
+      let transcribed: string | undefined;
+      const beforeSpeech = metered && (async (videoDuration: string) => {
+        await metered.admit?.(chargedMinutes(videoDuration));
+        metered.working(chargedMinutes(videoDuration));
+        transcribed = videoDuration;
+      });
       const reading = await deps.transcripts.read(request, {
+        beforeSpeech,
         signal: options.signal,
         timeoutMs: progress ? deps.progressTimeoutMs : deps.requestTimeoutMs,
         onProgress: steps && ((event) => {
@@ -45,8 +54,16 @@ export function callTranscriptTool(
       const page = result.structuredContent!;
       fields.segments = (page.segments as unknown[]).length;
       if (page.next_from_seconds !== undefined) fields.next_from_seconds = page.next_from_seconds;
-      // A page is charged the minutes of video it covers, so a video read page by page costs about its length.
-      metered?.answered({ cache: "miss", answer: { videoDuration: describeDuration(pageSeconds(page)) } });
+      // A page is charged the minutes of video it covers, so a video read page by page costs about its length. They
+      // are held before the page is handed over: concurrent calls cannot share the last minutes.
+      const videoDuration = transcribed ?? describeDuration(pageSeconds(page));
+      if (!transcribed) await metered?.admit?.(chargedMinutes(videoDuration));
+      const audioSeconds = transcribed ? reading.transcript.speech?.audioSeconds ?? 0 : 0;
+      metered?.answered({
+        cache: "miss",
+        answer: { videoDuration },
+        spent: { inputTokens: 0, outputTokens: 0, audioSeconds },
+      });
       return result;
     },
   });

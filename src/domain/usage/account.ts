@@ -9,6 +9,13 @@ export interface Spent {
   audioSeconds: number;
 }
 
+/** How a caller is charged: its quota's check of a video's minutes, and what its own work spends (all optional). */
+export interface Charging {
+  admit?: (minutes: number) => Promise<void>;
+  spend?: (spent: Spent) => void;
+  working?: (minutes: number) => void;
+}
+
 /** Tries of a request whose shared work another caller's quota refused (each try after the first does the work). */
 export const TRIES_AFTER_FOREIGN_REFUSAL = 4;
 
@@ -22,12 +29,29 @@ export class Account {
   /** What this caller's own work spent, once it wrote the answer. */
   spent?: Spent;
   readonly #admit?: (minutes: number) => Promise<void>;
+  readonly #spend?: (spent: Spent) => void;
+  readonly #working?: (minutes: number) => void;
+  #admission?: Promise<void>;
+  #worked = false;
   #admitted = false;
   #refusal: unknown;
 
-  /** @param admit the caller's quota check for a video's minutes; none for a caller without a quota */
-  constructor(admit?: (minutes: number) => Promise<void>) {
-    this.#admit = admit;
+  /**
+   * @param charging.admit the caller's quota check for a video's minutes; none for a caller without a quota of minutes
+   * @param charging.spend told at once of what the caller's own work spends upstream, even if the caller has left
+   * @param charging.working told once the caller's own work is about to spend upstream, with the video's minutes
+   */
+  constructor(charging: Charging = {}) {
+    this.#admit = charging.admit;
+    this.#spend = charging.spend;
+    this.#working = charging.working;
+  }
+
+  /** The caller's own work is about to ask the model or speech-to-text about a video of this length (told once). */
+  working(videoDuration: string): void {
+    if (this.#worked) return;
+    this.#worked = true;
+    this.#working?.(chargedMinutes(videoDuration));
   }
 
   /** Whether the caller's quota must admit it to its answer (else `admit` does nothing). */
@@ -35,16 +59,31 @@ export class Account {
     return this.#admit !== undefined && !this.#admitted;
   }
 
-  /** Admits the caller to an answer about a video of this length (once; later calls do nothing). */
-  async admit(videoDuration: string): Promise<void> {
-    if (this.#admitted || !this.#admit) return;
-    try {
-      await this.#admit(chargedMinutes(videoDuration));
-      this.#admitted = true;
-    } catch (error) {
-      this.#refusal = error;
-      throw error;
-    }
+  /**
+   * Admits the caller to an answer about a video of this length (once: a second call, concurrent or later, shares
+   * the first one's outcome).
+   */
+  admit(videoDuration: string): Promise<void> {
+    if (!this.#admit) return Promise.resolve();
+    this.#admission ??= this.#admit(chargedMinutes(videoDuration)).then(
+      () => void (this.#admitted = true),
+      (error: unknown) => {
+        this.#refusal = error;
+        throw error;
+      },
+    );
+    return this.#admission;
+  }
+
+  /** Adds what the caller's own work spent upstream, and tells it at once (it is charged whatever the caller does). */
+  spend(more: Partial<Spent>): void {
+    const spent: Spent = {
+      inputTokens: (this.spent?.inputTokens ?? 0) + (more.inputTokens ?? 0),
+      outputTokens: (this.spent?.outputTokens ?? 0) + (more.outputTokens ?? 0),
+      audioSeconds: (this.spent?.audioSeconds ?? 0) + (more.audioSeconds ?? 0),
+    };
+    this.spent = spent;
+    this.#spend?.({ inputTokens: 0, outputTokens: 0, audioSeconds: 0, ...more });
   }
 
   /** Whether `error` is another caller's quota refusal, met through shared work: this caller should try again. */

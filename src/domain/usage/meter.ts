@@ -106,9 +106,25 @@ export interface MeteredRequest {
    * @throws {AppError} `quota_exceeded` when fewer minutes are left (the request is not charged)
    */
   readonly admit?: (minutes: number) => Promise<void>;
+  /**
+   * What the request's own work spent upstream (tokens, audio seconds), recorded at once against its key whatever
+   * the request's end: pass it as `ChatService.answer`'s `spend`.
+   */
+  readonly spend: (spent: Spent) => void;
+  /**
+   * The request's own work is about to ask the model or speech-to-text about a video of these minutes: from now on a
+   * caller that gives the request up is charged for it (see `refused`), whatever its quotas. Pass it as
+   * `ChatService.answer`'s `working`.
+   */
+  readonly working: (minutes: number) => void;
   /** The answer was delivered (a stream's `done` sent): charges it. */
   answered(outcome: AnsweredRequest): void;
-  /** The request failed: gives back what it held and counts it as refused with `code` (none: nothing counted). */
+  /**
+   * The request ended without its answer. Before its video's minutes were held (or its own work asked upstream),
+   * or when the service or the provider failed, it gives back what it held and is counted as refused with `code`
+   * (none: nothing counted). Once they were, a caller that stopped waiting (no code: it hung up;
+   * `upstream_timeout`: it cancelled or ran out of time) is charged the request and its minutes.
+   */
   refused(code?: ErrorCode): void;
 }
 

@@ -1,7 +1,7 @@
 /** @module Tests of relaying a shared work's events to other instances through Redis Streams. */
 import { afterAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
-import type { AnswerEvent, FlightEvents, SharedFlight } from "../../../src/domain/ports.ts";
+import type { FlightEvent, FlightEvents, SharedFlight } from "../../../src/domain/ports.ts";
 import {
   createRedisConnection,
   type RedisConnection,
@@ -34,8 +34,8 @@ afterAll(async () => {
 
 /** A work's event hooks as the use case gives them: what the work emits goes to the publisher, if any. */
 function hooks(listening: boolean) {
-  let send: ((event: AnswerEvent) => void) | undefined;
-  const heard: AnswerEvent[] = [];
+  let send: ((event: FlightEvent) => void) | undefined;
+  const heard: FlightEvent[] = [];
   const events: FlightEvents = {
     publish: (sink) => ((send = sink), () => (send = undefined)),
     listen: listening ? (event) => heard.push(event) : undefined,
@@ -43,19 +43,19 @@ function hooks(listening: boolean) {
   return {
     events,
     heard,
-    emit: (event: AnswerEvent) => send?.(event),
+    emit: (event: FlightEvent) => send?.(event),
     get publishing() {
       return send !== undefined;
     },
   };
 }
 
-const delta = (text: string): AnswerEvent => ({ type: "delta", text });
-const writing: AnswerEvent = { type: "progress", progress: { stage: "writing" } };
-const text = (events: AnswerEvent[]) => events.map((e) => (e.type === "delta" ? e.text : "")).join("");
+const delta = (text: string): FlightEvent => ({ type: "delta", text });
+const writing: FlightEvent = { type: "progress", progress: { stage: "writing" } };
+const text = (events: FlightEvent[]) => events.map((e) => (e.type === "delta" ? e.text : "")).join("");
 
 /** Puts a stream of `token` in Redis as an owner would have written it, from place `first`. */
-async function writeStream(token: string, events: AnswerEvent[], first = 0): Promise<void> {
+async function writeStream(token: string, events: FlightEvent[], first = 0): Promise<void> {
   for (const [i, event] of events.entries()) {
     await admin.xadd(`${prefix}flight:events:${token}`, "*", "n", first + i, "e", JSON.stringify(event));
   }

@@ -122,6 +122,26 @@ describe("createRedisSharedFlight()", () => {
     expect(work.runs).toBe(1);
   });
 
+  test("work whose callers all left fails there without an outcome: a waiter on another instance takes it over", async () => {
+    const [a, b] = [await instance(), await instance()];
+    const key = `abandoned-${crypto.randomUUID()}`;
+    const leaving = new AbortController();
+    // The owner's work stops once its caller left (as a generation does), failing as cancelled work fails.
+    const abandoned = async (): Promise<string> => {
+      await Bun.sleep(200);
+      throw new AppError("upstream_timeout", "Every caller left");
+    };
+    const owner = a.run(key, abandoned, { signal: leaving.signal }).catch((e) => e.code);
+    await Bun.sleep(20);
+    const taker = counted("taken over", 10);
+    const waiter = b.run(key, taker.run);
+    await Bun.sleep(50);
+    leaving.abort();
+    expect(await owner).toBe("upstream_timeout");
+    expect(await waiter).toEqual({ value: "taken over", role: "owner" });
+    expect(taker.runs).toBe(1);
+  });
+
   test("an instance whose callers all gave up stops waiting: it does not take over a dead lease for nobody", async () => {
     const flight = await instance(300);
     const key = `gone-${crypto.randomUUID()}`;

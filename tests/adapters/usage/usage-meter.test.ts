@@ -194,4 +194,57 @@ describe("createUsageMeter()", () => {
     const day = await counts(real, "2026-11-14", clock.now);
     expect([day?.counts.minutes, day?.counts.requests, day?.counts.refused]).toEqual([10, 2, { quota_exceeded: 1 }]);
   });
+
+  test("once admitted to its minutes, a request its caller gave up is charged; a service failure gives them back", async () => {
+    const { meter, store, clock } = meterWith([Q(10, "min", "day")]);
+    const hungUp = await meter.begin(caller);
+    await hungUp.admit!(5);
+    hungUp.spend({ inputTokens: 700, outputTokens: 0, audioSeconds: 0 });
+    hungUp.refused(); // the caller went away mid-answer: no code
+    hungUp.spend({ inputTokens: 0, outputTokens: 40, audioSeconds: 0 }); // told after, still its key's
+    const timedOut = await meter.begin(caller);
+    await timedOut.admit!(3);
+    timedOut.refused("upstream_timeout");
+    const failed = await meter.begin(caller);
+    await failed.admit!(2);
+    failed.refused("upstream_error");
+    const early = await meter.begin(caller);
+    early.refused(); // before its minutes were held: free, as before
+    await meter.flush();
+    expect((await counts(store, "2026-11-14", clock.now))?.counts).toMatchObject({
+      requests: 2,
+      minutes: 8,
+      inputTokens: 700,
+      outputTokens: 40,
+      refused: { upstream_error: 1 },
+    });
+    expect((await meter.begin(caller)).quota?.remaining).toBe(2);
+  });
+
+  test("under a quota of requests only, a request whose own work started is charged when its caller gives it up", async () => {
+    const { meter, store, clock } = meterWith([Q(5, "req", "day")]);
+    const started = await meter.begin(caller);
+    started.working(5);
+    started.refused();
+    const notYet = await meter.begin(caller);
+    notYet.refused("upstream_timeout"); // its work never asked upstream: given back
+    await meter.flush();
+    expect((await counts(store, "2026-11-14", clock.now))?.counts).toMatchObject({ requests: 1, minutes: 5 });
+    expect((await meter.begin(caller)).quota?.remaining).toBe(3);
+  });
+
+  test("tokens told by spend are not counted again from the answer", async () => {
+    const { meter, store, clock } = meterWith([]);
+    const request = await meter.begin(caller);
+    const spent = { inputTokens: 100, outputTokens: 10, audioSeconds: 30 };
+    request.spend(spent);
+    request.answered(answer(5, { spent }));
+    await meter.flush();
+    expect((await counts(store, "2026-11-14", clock.now))?.counts).toMatchObject({
+      requests: 1,
+      inputTokens: 100,
+      outputTokens: 10,
+      sttSeconds: 30,
+    });
+  });
 });

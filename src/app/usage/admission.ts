@@ -1,0 +1,51 @@
+/** @module The one admission step of every request (JSON, SSE, MCP over stdio and HTTP): rate limit, then quotas. */
+import type { AnswerOptions } from "../../domain/chat.ts";
+import { AppError } from "../../domain/errors.ts";
+import type { KeyIdentity, RateDecision, RateLimiter } from "../../domain/ports.ts";
+import type { MeteredRequest, UsageMeter } from "../../domain/usage/meter.ts";
+
+/** What admission needs: the per-key rate limiter, and usage per key with its quotas (none: nothing metered). */
+export interface AdmissionDeps {
+  rateLimiter: RateLimiter;
+  usage?: UsageMeter;
+}
+
+/** A request admitted or not: the rate limit's decision (for headers), its metering, and the refusal if any. */
+export interface Admission {
+  decision: RateDecision;
+  metered?: MeteredRequest;
+  /** Set when the request must be refused (`rate_limited`, `quota_exceeded`); it was counted already. */
+  refusal?: AppError;
+}
+
+/**
+ * Admits one request of `identity` before any work: the key's rate limit, then its quotas (a request under a
+ * quota holds a request, or checks that a minute is left). A refusal is returned, not thrown, with what the
+ * transport needs for its headers.
+ *
+ * @param options.timeoutMs the request's time limit: how long its holds may last
+ * @param options.rateLimited the refusal's message when over the rate limit
+ */
+export async function admitRequest(
+  deps: AdmissionDeps,
+  identity: KeyIdentity,
+  options: { timeoutMs?: number; rateLimited: string },
+): Promise<Admission> {
+  const decision = await deps.rateLimiter.take(identity);
+  if (!decision.allowed) {
+    const refusal = new AppError("rate_limited", options.rateLimited, { retryAfterSeconds: decision.resetSeconds });
+    return { decision, refusal };
+  }
+  // A caller without a quota is metered at once: no promise to wait for on a cached answer's path.
+  const begun = deps.usage?.begin(identity, { timeoutMs: options.timeoutMs });
+  const metered = begun instanceof Promise ? await begun : begun;
+  return { decision, metered, refusal: metered?.refusal };
+}
+
+/**
+ * How the use case charges an admitted request: its quota holds the video's minutes before the work spends
+ * upstream, and what the work spends is recorded against its key at once, whether the caller waits or not.
+ */
+export function charging(metered: MeteredRequest | undefined): Pick<AnswerOptions, "admit" | "spend" | "working"> {
+  return metered ? { admit: metered.admit, spend: metered.spend, working: metered.working } : {};
+}
