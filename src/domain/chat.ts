@@ -18,7 +18,7 @@ import type {
   WorkRole,
 } from "./ports.ts";
 import { readIntent } from "./reading/intent.ts";
-import { lastCueEnd, type SpeechFacts, type Transcript, type WorkObserver } from "./transcript.ts";
+import { lastCueEnd, type SpeechFacts, type Transcript, type TranscriptCut, type WorkObserver } from "./transcript.ts";
 import { Account, type Spent, TRIES_AFTER_FOREIGN_REFUSAL } from "./usage/account.ts";
 
 /** The response body of `POST /chat`: the request's fields as processed, the answer and the video's length. */
@@ -41,6 +41,8 @@ export interface GeneratedAnswer {
   timings: { transcriptMs: number; generationMs: number };
   /** Set when the transcript was made from the video's audio (it has no captions). */
   speech?: SpeechFacts;
+  /** Set when the transcript was longer than the cap: only its beginning was read. */
+  cut?: TranscriptCut;
 }
 
 /** How a request was served: its response, the answer behind it, and who made that answer. */
@@ -214,6 +216,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       usage: answer.usage,
       timings: { transcriptMs: fetched - started, generationMs: now() - fetched },
       ...(transcript.speech ? { speech: transcript.speech } : {}),
+      ...(transcript.cut ? { cut: transcript.cut } : {}),
     };
   }
 

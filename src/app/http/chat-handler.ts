@@ -5,6 +5,7 @@ import { AppError, type ErrorCode } from "../../domain/errors.ts";
 import { linkSignals } from "../../domain/linked-signal.ts";
 import type { ApiKeys, RateLimiter } from "../../domain/ports.ts";
 import type { UsageMeter } from "../../domain/usage/meter.ts";
+import type { TranscriptCut } from "../../domain/transcript.ts";
 import { errorBodyOf, JSON_CONTENT_TYPE } from "../contract/error-response.ts";
 import { observeWork, type RequestNotes } from "../log/request-log.ts";
 import { streamChat } from "../stream/chat-stream.ts";
@@ -124,6 +125,7 @@ function answer(exchanges: Exchanges, exchange: Exchange, outcome: ChatOutcome, 
   headers["content-type"] = JSON_CONTENT_TYPE;
   const totalMs = performance.now() - exchange.startedAt;
   headers["server-timing"] = serverTiming(outcome.cache, timings, totalMs, usage, speech);
+  if (outcome.answer.cut) headers["transcript-cut"] = transcriptCutHeader(outcome.answer.cut);
   return new Response(json, { headers });
 }
 
@@ -169,7 +171,13 @@ function noteOutcome(exchange: Exchange, outcome: ChatOutcome): void {
     generationMs: timings.generationMs,
     usage,
     speech,
+    cut: outcome.answer.cut,
   });
+}
+
+/** `Transcript-Cut`: where the reading stopped (seconds) and the whole track's cues and characters. */
+function transcriptCutHeader(cut: TranscriptCut): string {
+  return `until=${Math.floor(cut.keptUntilSeconds)}; cues=${cut.cues}; characters=${cut.characters}`;
 }
 
 /** Tells the request's log line what the adapters report of its own work (routes, clients, the writer's requests). */
