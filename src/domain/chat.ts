@@ -88,6 +88,8 @@ export interface AnswerOptions {
    * answer is handed over. It throws the caller's refusal.
    */
   admit?: (minutes: number) => Promise<void>;
+  /** Whose work a generation this caller runs is (its API key's id), for its share of the bound on work in flight. */
+  holder?: string;
 }
 
 /** The use case: answers one chat request about a video. */
@@ -116,6 +118,8 @@ interface Work {
   observer?: WorkObserver;
   /** The running caller's account: admitted to the video's minutes once they are known, told what the work spent. */
   account: Account;
+  /** The running caller's key id (see `AnswerOptions.holder`). */
+  holder?: string;
 }
 
 /** Where the work must stop: its signal aborts at its time limit or once no caller waits; its deadline in epoch ms. */
@@ -152,7 +156,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const generation = generations.enter(key);
     const leave = generation.join(options.listener);
     const streamed = options.listener !== undefined;
-    const work: Work = { key, request, generation, timeoutMs, streamed, observer: options.observer, account };
+    const { observer, holder } = options;
+    const work: Work = { key, request, generation, timeoutMs, streamed, observer, account, holder };
     try {
       const { value, role } = await flights.run(`answer:${key}`, () => generateOnce(work), {
         signal: waiting.signal,
@@ -194,7 +199,11 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const linked = linkSignals([work.generation.signal], { ms: work.timeoutMs });
     const bounds: Bounds = { signal: linked.signal, deadline: Date.now() + work.timeoutMs };
     try {
-      return await withDeadline(deps.gate.run(() => fetchAndWrite(work, bounds)), bounds.signal, work.timeoutMs);
+      return await withDeadline(
+        deps.gate.run(() => fetchAndWrite(work, bounds), work.holder),
+        bounds.signal,
+        work.timeoutMs,
+      );
     } finally {
       linked.dispose();
     }

@@ -106,8 +106,11 @@ export type CacheLookup = "hit" | "shared" | "miss";
 
 /** Bounds the work in flight towards the upstreams. */
 export interface WorkGate {
-  /** @throws {AppError} `overloaded` when the bound is reached, without running `work` */
-  run<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * @param holder whose work it is (an API key's id): one holder may hold only its share of the bound
+   * @throws {AppError} `overloaded` when the bound, or the holder's share of it, is reached, without running `work`
+   */
+  run<T>(work: () => Promise<T>, holder?: string): Promise<T>;
 }
 
 /** A key's rate-limit state after one request was counted. */

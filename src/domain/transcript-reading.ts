@@ -43,6 +43,8 @@ export interface ReadOptions {
   onProgress?: (progress: AnswerProgress) => void;
   /** Told what the adapters do upstream for the fetch, when this caller runs it (its log line). */
   observer?: WorkObserver;
+  /** Whose read it is (its API key's id), for its share of the bound on work in flight. */
+  holder?: string;
 }
 
 /** The use case: reads one video's transcript. */
@@ -76,7 +78,7 @@ export function createTranscriptReader(
           observer: options.observer,
           onTranscribing: (done, total) => options.onProgress?.({ stage: "transcribing", done, total }),
         };
-        const fetched = deps.gate.run(() => deps.transcripts.fetch(request.videoId, query));
+        const fetched = deps.gate.run(() => deps.transcripts.fetch(request.videoId, query), options.holder);
         // A caller that stopped waiting is told why: its time limit, or the reason it was stopped (a shutdown).
         const transcript = await raceAbort(fetched, linked.signal, (signal) => stopped(signal, timeoutMs));
         return describeReading(transcript, request.language);

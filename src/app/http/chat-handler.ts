@@ -109,6 +109,7 @@ async function work(deps: ChatHandlerDeps, exchange: Exchange, chatRequest: Chat
     },
     ...fetchNotes(deps.notes, request),
     admit: metered?.admit,
+    holder: exchange.identity?.id,
   });
   noteOutcome(exchange, outcome);
   metered?.answered(outcome);
@@ -148,7 +149,13 @@ function streamed(
     run: async (listener, gone) => {
       const linked = linkSignals([gone, request.signal]);
       try {
-        const options = { listener, signal: linked.signal, timeoutMs: streams.timeoutMs, admit: metered?.admit };
+        const options = {
+          listener,
+          signal: linked.signal,
+          timeoutMs: streams.timeoutMs,
+          admit: metered?.admit,
+          holder: exchange.identity?.id,
+        };
         answered = await deps.chat.answer(chatRequest, { ...options, ...fetchNotes(deps.notes, request) });
         noteOutcome(exchange, answered);
         return answered.response;

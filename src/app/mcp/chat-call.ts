@@ -6,6 +6,7 @@ import type { MeteredRequest } from "../../domain/usage/meter.ts";
 import { answerResult, toChatRequest, type ToolResult } from "./chat-tool.ts";
 import { createProgressSteps } from "./progress.ts";
 import { runToolCall, type ToolCallDeps, type ToolCallOptions } from "./tool-call.ts";
+import { MCP_IDENTITY } from "./admission.ts";
 
 export { MCP_IDENTITY } from "./admission.ts";
 
@@ -35,7 +36,7 @@ export function callChatTool(deps: ChatCallDeps, args: unknown, options: ChatCal
       return request;
     },
     async run(request, fields, metered) {
-      const outcome = await answer(deps, request, options, metered);
+      const outcome = await answer(deps, request, options, metered, (callDeps.identity ?? MCP_IDENTITY).id);
       metered?.answered(outcome);
       fields.cache = outcome.cache;
       return answerResult(outcome.response);
@@ -47,12 +48,13 @@ async function answer(
   deps: ChatCallDeps,
   request: ReturnType<typeof toChatRequest>,
   options: ChatCallOptions,
-  metered?: MeteredRequest,
+  metered: MeteredRequest | undefined,
+  holder: string,
 ) {
   const { progress } = options;
   const admit = metered?.admit;
   const timeoutMs = timeoutOf(deps, options);
-  if (!progress) return await deps.chat.answer(request, { signal: options.signal, timeoutMs, admit });
+  if (!progress) return await deps.chat.answer(request, { signal: options.signal, timeoutMs, admit, holder });
   const steps = createProgressSteps();
   // Only the steps of the work are told; the answer's text comes whole in the result.
   const listener: AnswerListener = (event) => {
@@ -60,7 +62,7 @@ async function answer(
     const step = steps.next(event.progress);
     if (step) progress(step);
   };
-  return await deps.chat.answer(request, { signal: options.signal, listener, timeoutMs, admit });
+  return await deps.chat.answer(request, { signal: options.signal, listener, timeoutMs, admit, holder });
 }
 
 /** A call followed with a progress token has a stream's time limit. */

@@ -3,6 +3,7 @@ import type { TranscriptReader } from "../../domain/transcript-reading.ts";
 import type { ToolResult } from "./chat-tool.ts";
 import { createProgressSteps } from "./progress.ts";
 import { runToolCall, type ToolCallDeps, type ToolCallOptions } from "./tool-call.ts";
+import { MCP_IDENTITY } from "./admission.ts";
 import { transcriptPage } from "./transcript-page.ts";
 import { describeDuration } from "../../domain/duration.ts";
 import { toTranscriptArguments, TRANSCRIPT_TOOL_NAME } from "./transcript-tool.ts";
@@ -35,6 +36,7 @@ export function callTranscriptTool(
       const steps = progress ? createProgressSteps() : undefined;
       const reading = await deps.transcripts.read(request, {
         signal: options.signal,
+        holder: (deps.identity ?? MCP_IDENTITY).id,
         timeoutMs: progress ? deps.progressTimeoutMs : deps.requestTimeoutMs,
         onProgress: steps && ((event) => {
           const step = steps.next(event);
