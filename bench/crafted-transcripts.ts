@@ -40,6 +40,11 @@ const { planSummary } = await load("adapters/llm/planning/plan.ts");
 const COSTS = { answerPrompt: 420, notesPrompt: 330, combinePrompt: 310, output: 1000, notes: 320, reasoning: 512 };
 const LIMITS = { maxCallTokens: 8_000, available: 6_000 };
 const QUESTION = "what does qaaaab say about qaaaac, qaaaad and qaaaae compared with qaaaaf";
+/** A prompt at its 500-character limit: 70 distinct words the shared-words transcript says all along. */
+const LONG_PROMPT = Array.from(
+  { length: 70 },
+  (_, i) => `qaaa${String.fromCharCode(97 + Math.floor(i / 26))}${String.fromCharCode(97 + (i % 26))}`,
+).join(" ");
 
 /** Each step on fresh cues (steps remember what they made of a transcript by its identity). */
 const STEPS: Record<string, (cues: Cue[]) => unknown> = {
@@ -54,6 +59,7 @@ const STEPS: Record<string, (cues: Cue[]) => unknown> = {
     return distinctBest(passages.map((_: unknown, i: number) => i), (i: number) => passages[i], 10);
   },
   intent: (cues) => readIntent(QUESTION, cues),
+  "intent (500-character prompt)": (cues) => readIntent(LONG_PROMPT, cues),
   "summary plan": (cues) => planSummary(transcriptLines(cues, "coarse"), COSTS, LIMITS),
 };
 

@@ -101,7 +101,7 @@ export function aboutTheWholeSubject(prompt: string, cues: readonly Cue[]): bool
     const tenth = Math.min(9, Math.floor(((passage.start - first) / span) * 10));
     for (const word of passage.text.normalize("NFKC").toLowerCase().match(WORD) ?? []) {
       tenths.get(word)?.add(tenth);
-      if (word.length >= STEM_LENGTH) tenths.get(stemOf(word))?.add(tenth);
+      if (word.length > STEM_LENGTH) tenths.get(stemOf(word))?.add(tenth);
     }
   }
   return asked.every((term) => tenths.get(term)!.size >= SPREAD_TENTHS);
@@ -110,11 +110,13 @@ export function aboutTheWholeSubject(prompt: string, cues: readonly Cue[]): bool
 /** A word as `terms` reads it: letters with their marks, and digits. */
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 
-/**
- * @returns the term `terms` would make of a word of at least the stem's length in code units: its first
- *   {@link STEM_LENGTH} code points, when it has more
- */
+/** @returns the term `terms` makes of a word of more than {@link STEM_LENGTH} code units: its first code points */
 function stemOf(word: string): string {
-  const chars = [...word];
-  return chars.length > STEM_LENGTH ? chars.slice(0, STEM_LENGTH).join("") : word;
+  let stem = "";
+  let count = 0;
+  for (const char of word) {
+    if (count++ === STEM_LENGTH) break;
+    stem += char;
+  }
+  return stem;
 }
