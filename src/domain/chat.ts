@@ -295,6 +295,7 @@ async function writeAnswer(writer: AnswerWriter, work: Work, transcript: Transcr
     // end.
     events: work.streamed ? generation.events : undefined,
     observer: work.observer,
+    holder: work.holder,
   });
   const sent = generation.streamed();
   if (answer.text.startsWith(sent)) generation.events.delta(answer.text.slice(sent.length));

@@ -26,6 +26,8 @@ export interface AnswerSpec {
   events?: AnswerEvents;
   /** Told what the writer itself sent upstream (the offline engine's second reading of the video). */
   observer?: WorkObserver;
+  /** Whose work it is (its API key's id): shared resources (the LLM's budget) are shared fairly by holder. */
+  holder?: string;
 }
 
 /** Where the work is, for a streamed answer: the transcript, parts read out of a total, the final answer. */

@@ -41,6 +41,8 @@ export interface Claim {
   wasStale?: boolean;
   /** The plan was cut down for want of tokens: larger limits would let it read more. */
   reduced?: boolean;
+  /** Whose request it is (an API key's id): one holder's requests are one claimant (see `holderShare`). */
+  holder?: string;
 }
 
 /** One look at the budget: what it holds, and when it was seen. */

@@ -45,6 +45,38 @@ export function requestShare(
 }
 
 /**
+ * A request's fair share of `total` when shares go to holders (API keys), not requests: the requests of one holder
+ * are one claimant of {@link requestShare}, so a holder sending many requests gets one share between them, and a
+ * request gets what its holder's share leaves after its siblings' plans. A request without a holder is a holder alone.
+ *
+ * @param claims the open requests' claims, by request sequence number, each with its holder if known
+ * @param seq the request asking
+ */
+export function holderShare(
+  claims: ReadonlyMap<number, { held: number; firm: number; served: number; holder?: string }>,
+  seq: number,
+  total: number,
+): number {
+  const holderOf = (at: number) => claims.get(at)?.holder ?? `request ${at}`;
+  const asking = holderOf(seq);
+  const holders = new Map<string, { held: number; firm: number; served: number }>();
+  let siblingsHeld = 0;
+  for (const [at, claim] of claims) {
+    const holder = holderOf(at);
+    const sum = holders.get(holder) ?? { held: 0, firm: 0, served: 0 };
+    holders.set(holder, {
+      held: sum.held + claim.held,
+      firm: sum.firm + claim.firm,
+      served: sum.served + claim.served,
+    });
+    if (holder === asking && at !== seq) siblingsHeld += claim.held;
+  }
+  if (!holders.has(asking)) holders.set(asking, { held: 0, firm: 0, served: 0 });
+  const numbered = new Map([...holders].map(([holder, claim], index) => [holder === asking ? -1 : index, claim]));
+  return requestShare(numbered, -1, total) - siblingsHeld;
+}
+
+/**
  * @param ms time until the request's last call must start
  * @returns tokens the day's limits give by then (0 when its requests or a block leave none); undefined when the day
  *   sets no known limit
