@@ -51,28 +51,33 @@ export const MAX_PAIRS = 250_000;
  */
 function similarityGraph(documents: readonly (readonly string[])[]): Graph {
   const n = documents.length;
-  const { postings, slots } = indexTerms(documents);
+  const index = indexTerms(documents);
+  const { starts, postings, docStarts, docTerms, places } = index;
   const maxDf = Math.max(10, Math.floor(n / 5));
-  const linked = (list: readonly number[]) => list.length >= 2 && list.length <= maxDf;
-  const window = widestWindow(postings.filter(linked).map((list) => list.length), MAX_PAIRS);
-  // log(1 + |S|) rather than log |S|: one-word documents would divide by zero.
-  const norm = documents.map((_, i) => Math.log(1 + slots[i]!.length));
+  const size = (term: number) => starts[term + 1]! - starts[term]!;
+  const linked = (term: number) => size(term) >= 2 && size(term) <= maxDf;
+  const sizes: number[] = [];
+  for (let term = 0; term < starts.length - 1; term++) if (linked(term)) sizes.push(size(term));
+  const window = widestWindow(sizes, MAX_PAIRS);
   const shared = new Float64Array(n);
   const touched: number[] = [];
   const rows = new Int32Array(n + 1);
   const columns: number[] = [];
   const weights: number[] = [];
+  // log(1 + |S|) rather than log |S|: one-word documents would divide by zero.
+  const norm = (i: number) => Math.log(1 + docStarts[i + 1]! - docStarts[i]!);
   for (let i = 0; i < n; i++) {
-    for (const [term, at] of slots[i]!) {
-      const list = postings[term]!;
-      if (!linked(list)) continue;
+    for (let slot = docStarts[i]!; slot < docStarts[i + 1]!; slot++) {
+      const term = docTerms[slot]!;
+      if (!linked(term)) continue;
+      const at = places[slot]!;
       const from = Math.max(0, at - window);
-      const last = Math.min(list.length - 1, at + window);
+      const last = Math.min(size(term) - 1, at + window);
       // Each neighbour in the window stands for the documents of the word outside it: the word weighs on the
       // document as much as when it links all of them.
-      const weight = (list.length - 1) / (last - from);
+      const weight = (size(term) - 1) / (last - from);
       for (let c = from; c <= last; c++) {
-        const j = list[c]!;
+        const j = postings[starts[term]! + c]!;
         if (j === i) continue;
         if (shared[j] === 0) touched.push(j);
         shared[j]! += weight;
@@ -80,7 +85,7 @@ function similarityGraph(documents: readonly (readonly string[])[]): Graph {
     }
     for (const j of touched) {
       columns.push(j);
-      weights.push(shared[j]! / (norm[i]! + norm[j]!));
+      weights.push(shared[j]! / (norm(i) + norm(j)));
       shared[j] = 0;
     }
     touched.length = 0;
@@ -97,7 +102,7 @@ function widestWindow(sizes: readonly number[], budget: number): number {
   const pairs = (window: number) =>
     sizes.reduce((sum, d) => sum + (d <= window + 1 ? (d * (d - 1)) / 2 : window * d - (window * (window + 1)) / 2), 0);
   let low = 1;
-  let high = Math.max(1, ...sizes);
+  let high = sizes.reduce((max, d) => Math.max(max, d), 1);
   if (pairs(high) <= budget) return high;
   while (low < high) {
     const mid = (low + high + 1) >> 1;
@@ -107,27 +112,45 @@ function widestWindow(sizes: readonly number[], budget: number): number {
   return low;
 }
 
-/**
- * @returns each term's documents in order (`postings`, by term number), and each document's distinct terms as
- *   [term number, its place in that term's postings] (`slots`)
- */
-function indexTerms(documents: readonly (readonly string[])[]): { postings: number[][]; slots: [number, number][][] } {
+/** The documents' terms by number, in flat arrays: a transcript of many distinct words makes no array per word. */
+interface TermIndex {
+  /** Term t's documents are `postings[starts[t]..starts[t+1]]`, in order. */
+  starts: Int32Array;
+  postings: Int32Array;
+  /** Document i's distinct terms are `docTerms[docStarts[i]..docStarts[i+1]]`... */
+  docStarts: Int32Array;
+  docTerms: Int32Array;
+  /** ...and `places` gives each one's place among that term's documents. */
+  places: Int32Array;
+}
+
+function indexTerms(documents: readonly (readonly string[])[]): TermIndex {
   const numbers = new Map<string, number>();
-  const postings: number[][] = [];
-  const slots = documents.map((document, index) => {
-    const own: [number, number][] = [];
+  const counts: number[] = [];
+  const docStarts = new Int32Array(documents.length + 1);
+  const terms: number[] = [];
+  const places: number[] = [];
+  documents.forEach((document, i) => {
     for (const term of new Set(document)) {
       let number = numbers.get(term);
       if (number === undefined) {
-        numbers.set(term, number = postings.length);
-        postings.push([]);
+        numbers.set(term, number = counts.length);
+        counts.push(0);
       }
-      own.push([number, postings[number]!.length]);
-      postings[number]!.push(index);
+      terms.push(number);
+      places.push(counts[number]!++);
     }
-    return own;
+    docStarts[i + 1] = terms.length;
   });
-  return { postings, slots };
+  const starts = new Int32Array(counts.length + 1);
+  for (let t = 0; t < counts.length; t++) starts[t + 1] = starts[t]! + counts[t]!;
+  const postings = new Int32Array(terms.length);
+  for (let i = 0; i < documents.length; i++) {
+    for (let slot = docStarts[i]!; slot < docStarts[i + 1]!; slot++) {
+      postings[starts[terms[slot]!]! + places[slot]!] = i;
+    }
+  }
+  return { starts, postings, docStarts, docTerms: Int32Array.from(terms), places: Int32Array.from(places) };
 }
 
 function pageRank(graph: Graph, damping: number, iterations: number, tolerance: number): number[] {
