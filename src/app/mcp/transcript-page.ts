@@ -123,6 +123,7 @@ function resultOf(reading: TranscriptReading, range: PageRange, taken: Segment[]
     ...(range.toSeconds === undefined ? {} : { to_seconds: range.toSeconds }),
     segments: taken,
     ...(next === undefined ? {} : { next_from_seconds: next }),
+    ...(transcript.cut ? { transcript_cut_at_seconds: ms(transcript.cut.keptUntilSeconds) } : {}),
   };
   const lines = taken.length > 0 ? taken.map(lineOf).join("\n") : "(No transcript lines start in this range.)";
   return {
@@ -150,9 +151,14 @@ function noteOf(reading: TranscriptReading, range: PageRange, taken: Segment[], 
     : "no lines";
   const head = `Transcript of ${range.videoId} in ${reading.transcript.language} (${KINDS[reading.kind]}; ` +
     `${SOURCES[reading.languageSource]}), video length ${reading.videoDuration}; this page: ${where}.`;
+  const cut = reading.transcript.cut
+    ? ` The transcript is longer than the service reads: it stops at ${
+      formatTimestamp(reading.transcript.cut.keptUntilSeconds)
+    }.`
+    : "";
   return next === undefined
-    ? `${head} This is the end of the range.`
-    : `${head} More follows: call get_transcript again with from_seconds ${next} to read on.`;
+    ? `${head} This is the end of the range.${cut}`
+    : `${head} More follows: call get_transcript again with from_seconds ${next} to read on.${cut}`;
 }
 
 function lineOf(segment: Segment): string {

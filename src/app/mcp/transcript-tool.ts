@@ -75,6 +75,11 @@ export const TRANSCRIPT_TOOL = {
         type: "number",
         description: "Present when the range goes on past this page: pass it as from_seconds to read on",
       },
+      transcript_cut_at_seconds: {
+        type: "number",
+        description: "Present when the transcript was longer than the service reads (30,000 lines, 500,000 " +
+          "characters): where the part read ends; nothing after it can be read",
+      },
     },
     required: ["url", "video_id", "language", "kind", "language_source", "video_duration", "from_seconds", "segments"],
   },
