@@ -17,6 +17,8 @@ export interface Waiter {
   part: boolean;
   /** Finish tag in the fair line (see `FairClock`): lowest goes first. */
   tag: number;
+  /** How far the tag moved past its start: `tokens`, times its key's open requests (see `Reservation.admit`). */
+  span?: number;
   signal?: AbortSignal;
   /** Clock reading when the call joined the line. */
   since: number;

@@ -45,9 +45,10 @@ export function requestShare(
 }
 
 /**
- * A request's fair share of `total` when shares go to holders (API keys), not requests: the requests of one holder
- * are one claimant of {@link requestShare}, so a holder sending many requests gets one share between them, and a
- * request gets what its holder's share leaves after its siblings' plans. A request without a holder is a holder alone.
+ * A request's fair share of `total` when shares go to holders (API keys) first: the holders share `total` as
+ * {@link requestShare} shares it between requests (a holder's open requests together are one claimant), then a
+ * holder's requests share what it gets the same way. A holder sending many requests gets one share between them;
+ * a request without a holder is a holder alone. With one holder, it is `requestShare` itself.
  *
  * @param claims the open requests' claims, by request sequence number, each with its holder if known
  * @param seq the request asking
@@ -59,8 +60,12 @@ export function holderShare(
 ): number {
   const holderOf = (at: number) => claims.get(at)?.holder ?? `request ${at}`;
   const asking = holderOf(seq);
-  const holders = new Map<string, { held: number; firm: number; served: number }>();
-  let siblingsHeld = 0;
+  const holders = new Map<string, { held: number; firm: number; served: number }>([[asking, {
+    held: 0,
+    firm: 0,
+    served: 0,
+  }]]);
+  const own = new Map<number, { held: number; firm: number; served: number }>();
   for (const [at, claim] of claims) {
     const holder = holderOf(at);
     const sum = holders.get(holder) ?? { held: 0, firm: 0, served: 0 };
@@ -69,11 +74,10 @@ export function holderShare(
       firm: sum.firm + claim.firm,
       served: sum.served + claim.served,
     });
-    if (holder === asking && at !== seq) siblingsHeld += claim.held;
+    if (holder === asking) own.set(at, claim);
   }
-  if (!holders.has(asking)) holders.set(asking, { held: 0, firm: 0, served: 0 });
   const numbered = new Map([...holders].map(([holder, claim], index) => [holder === asking ? -1 : index, claim]));
-  return requestShare(numbered, -1, total) - siblingsHeld;
+  return requestShare(own, seq, requestShare(numbered, -1, total));
 }
 
 /**

@@ -100,8 +100,10 @@ function openReservation(budget: SharedBudget, seq: number, deadline: number, ho
     },
     plan: (by, choose) => planAlone(budget, { seq, claim }, by, choose),
     admit(tokens, signal, latestStart = deadline, part = {}) {
-      // One holder's calls follow each other in the fair line, whichever of its requests sends them.
-      const tag = budget.clock.tag(tokens, lastOfHolder(budget.claims, claim));
+      // A key with m open requests gives each 1/m of one request's pace: the key as a whole keeps one place in
+      // the line, and its own requests stay fair to each other.
+      const span = tokens * requestsOfHolder(budget.claims, claim);
+      const tag = budget.clock.tag(span, claim.last);
       claim.last = tag;
       return new Promise<void>((resolve, reject) =>
         line.enqueue({
@@ -112,6 +114,7 @@ function openReservation(budget: SharedBudget, seq: number, deadline: number, ho
           optional: part.optional ?? false,
           part: part.tokensAfter !== undefined,
           tag,
+          span,
           signal,
           since: now(),
           resolve,
@@ -201,10 +204,10 @@ function planAlone<T>(
 /** Longest a request waits for the first answer to teach the provider's limits before planning on the guess. */
 const PROBE_WAIT_MS = 10_000;
 
-/** @returns the finish tag of the last call of `claim`'s holder (its own, for a request without one) */
-function lastOfHolder(claims: ReadonlyMap<number, Claim>, claim: Claim): number {
-  if (claim.holder === undefined) return claim.last;
-  let last = claim.last;
-  for (const other of claims.values()) if (other.holder === claim.holder) last = Math.max(last, other.last);
-  return last;
+/** @returns how many open requests `claim`'s holder has (1 for a request without one) */
+function requestsOfHolder(claims: ReadonlyMap<number, Claim>, claim: Claim): number {
+  if (claim.holder === undefined) return 1;
+  let count = 0;
+  for (const other of claims.values()) if (other.holder === claim.holder) count++;
+  return Math.max(1, count);
 }
