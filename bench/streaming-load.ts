@@ -46,6 +46,7 @@ const service = await startService({
   GROQ_BASE_URL: llm.baseUrl,
   GROQ_MODEL: "fake-model",
   MAX_IN_FLIGHT: String(streams + slowReaders + 10),
+  MAX_IN_FLIGHT_PER_KEY: String(streams + slowReaders + 10),
   LLM_TOKENS_PER_MINUTE: "1000000000",
   LLM_REQUESTS_PER_MINUTE: "10000000",
   ANSWER_CACHE_TTL_MS: "0",

@@ -19,7 +19,7 @@ import type {
   WorkRole,
 } from "./ports.ts";
 import { readIntent } from "./reading/intent.ts";
-import { lastCueEnd, type SpeechFacts, type Transcript, type WorkObserver } from "./transcript.ts";
+import { lastCueEnd, type SpeechFacts, type Transcript, type TranscriptCut, type WorkObserver } from "./transcript.ts";
 import { Account, type Spent, TRIES_AFTER_FOREIGN_REFUSAL } from "./usage/account.ts";
 
 /** The response body of `POST /chat`: the request's fields as processed, the answer and the video's length. */
@@ -42,6 +42,8 @@ export interface GeneratedAnswer {
   timings: { transcriptMs: number; generationMs: number };
   /** Set when the transcript was made from the video's audio (it has no captions). */
   speech?: SpeechFacts;
+  /** Set when the transcript was longer than the cap: only its beginning was read. */
+  cut?: TranscriptCut;
 }
 
 /** How a request was served: its response, the answer behind it, and who made that answer. */
@@ -97,6 +99,8 @@ export interface AnswerOptions {
    * minutes: from then on the caller pays for the work whatever it does.
    */
   working?: (minutes: number) => void;
+  /** Whose work a generation this caller runs is (its API key's id), for its share of the bound on work in flight. */
+  holder?: string;
 }
 
 /** The use case: answers one chat request about a video. */
@@ -125,6 +129,8 @@ interface Work {
   observer?: WorkObserver;
   /** The running caller's account: admitted to the video's minutes once they are known, told what the work spent. */
   account: Account;
+  /** The running caller's key id (see `AnswerOptions.holder`). */
+  holder?: string;
 }
 
 /** Where the work must stop: its signal aborts at its time limit or once no caller waits; its deadline in epoch ms. */
@@ -166,7 +172,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       new AdmittedListener(account, options.listener, (error) => refused.abort(error));
     const leave = generation.join(follower?.listen);
     const streamed = options.listener !== undefined;
-    const work: Work = { key, request, generation, timeoutMs, streamed, observer: options.observer, account };
+    const { observer, holder } = options;
+    const work: Work = { key, request, generation, timeoutMs, streamed, observer, account, holder };
     try {
       const { value, role } = await flights.run(`answer:${key}`, () => generateOnce(work), {
         signal: stops.signal,
@@ -211,7 +218,11 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const linked = linkSignals([work.generation.signal], { ms: work.timeoutMs });
     const bounds: Bounds = { signal: linked.signal, deadline: Date.now() + work.timeoutMs };
     try {
-      return await withDeadline(deps.gate.run(() => fetchAndWrite(work, bounds)), bounds.signal, work.timeoutMs);
+      return await withDeadline(
+        deps.gate.run(() => fetchAndWrite(work, bounds), work.holder),
+        bounds.signal,
+        work.timeoutMs,
+      );
     } finally {
       linked.dispose();
     }
@@ -239,6 +250,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       usage: answer.usage,
       timings: { transcriptMs: fetched - started, generationMs: now() - fetched },
       ...(transcript.speech ? { speech: transcript.speech } : {}),
+      ...(transcript.cut ? { cut: transcript.cut } : {}),
     };
   }
 
@@ -315,6 +327,7 @@ async function writeAnswer(writer: AnswerWriter, work: Work, transcript: Transcr
     // end.
     events: work.streamed ? generation.events : undefined,
     observer: work.observer,
+    holder: work.holder,
   });
   const sent = generation.streamed();
   if (answer.text.startsWith(sent)) generation.events.delta(answer.text.slice(sent.length));

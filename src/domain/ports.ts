@@ -26,6 +26,8 @@ export interface AnswerSpec {
   events?: AnswerEvents;
   /** Told what the writer itself sent upstream (the offline engine's second reading of the video). */
   observer?: WorkObserver;
+  /** Whose work it is (its API key's id): shared resources (the LLM's budget) are shared fairly by holder. */
+  holder?: string;
 }
 
 /** Where the work is, for a streamed answer: the transcript, parts read out of a total, the final answer. */
@@ -112,8 +114,11 @@ export type CacheLookup = "hit" | "shared" | "miss";
 
 /** Bounds the work in flight towards the upstreams. */
 export interface WorkGate {
-  /** @throws {AppError} `overloaded` when the bound is reached, without running `work` */
-  run<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * @param holder whose work it is (an API key's id): one holder may hold only its share of the bound
+   * @throws {AppError} `overloaded` when the bound, or the holder's share of it, is reached, without running `work`
+   */
+  run<T>(work: () => Promise<T>, holder?: string): Promise<T>;
 }
 
 /** A key's rate-limit state after one request was counted. */

@@ -48,6 +48,8 @@ export interface ReadOptions {
    * `video_duration` words: the caller's quota holds its minutes (it throws the refusal; nothing is transcribed).
    */
   beforeSpeech?: (videoDuration: string) => Promise<void>;
+  /** Whose read it is (its API key's id), for its share of the bound on work in flight. */
+  holder?: string;
 }
 
 /** The use case: reads one video's transcript. */
@@ -82,7 +84,7 @@ export function createTranscriptReader(
           onTranscribing: (done, total) => options.onProgress?.({ stage: "transcribing", done, total }),
           beforeSpeech: options.beforeSpeech && ((seconds) => options.beforeSpeech!(describeDuration(seconds))),
         };
-        const fetched = deps.gate.run(() => deps.transcripts.fetch(request.videoId, query));
+        const fetched = deps.gate.run(() => deps.transcripts.fetch(request.videoId, query), options.holder);
         // A caller that stopped waiting is told why: its time limit, or the reason it was stopped (a shutdown).
         const transcript = await raceAbort(fetched, linked.signal, (signal) => stopped(signal, timeoutMs));
         return describeReading(transcript, request.language);

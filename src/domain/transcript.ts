@@ -28,6 +28,18 @@ export interface Transcript {
   cues: Cue[];
   /** Set when the transcript was made from the video's audio (speech-to-text) because it has no captions. */
   speech?: SpeechFacts;
+  /** Set when the track was longer than the transcript cap and only its beginning is kept (see `capTranscript`). */
+  cut?: TranscriptCut;
+}
+
+/** What the transcript cap left out of a track. */
+export interface TranscriptCut {
+  /** Cues the track had. */
+  cues: number;
+  /** Characters of text the track had. */
+  characters: number;
+  /** Where the kept part ends, seconds. */
+  keptUntilSeconds: number;
 }
 
 /** How a speech transcript was made, for logs and Server-Timing. */

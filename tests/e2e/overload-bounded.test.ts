@@ -11,6 +11,8 @@ const LLM_DELAY_MS = 2_000;
 const rig = servicePerFile(({ youtube, llm }) => ({
   API_KEYS: KEY,
   MAX_IN_FLIGHT: "4",
+  // The whole bound is the subject here: the one key may take every place (tests/e2e/overload-per-key.test.ts).
+  MAX_IN_FLIGHT_PER_KEY: "4",
   RATE_LIMIT: "100/hour",
   YOUTUBE_BASE_URL: youtube.origin,
   GROQ_API_KEY: "gsk_fake",

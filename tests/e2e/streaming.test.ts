@@ -14,6 +14,7 @@ beforeAll(async () => {
   h = await startLlmHarness({
     STREAM_KEEPALIVE_MS: "200",
     MAX_IN_FLIGHT: "2",
+    MAX_IN_FLIGHT_PER_KEY: "2",
     REQUEST_TIMEOUT_MS: "1500",
     TRANSCRIPT_CACHE_TTL_MS: "0",
     LLM_TOKENS_PER_MINUTE: "100000000",

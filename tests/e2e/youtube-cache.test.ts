@@ -8,7 +8,8 @@ let rig: YoutubeRig;
 
 beforeAll(async () => {
   // Latency keeps the first fetch in flight while the other 49 requests arrive.
-  rig = await startYoutubeRig({ TRANSCRIPT_CACHE_TTL_MS: "60000" }, { latencyMs: 150 });
+  // One key sends all 50: it may take every place of the bound on work in flight.
+  rig = await startYoutubeRig({ TRANSCRIPT_CACHE_TTL_MS: "60000", MAX_IN_FLIGHT_PER_KEY: "64" }, { latencyMs: 150 });
 });
 afterAll(() => rig?.close());
 

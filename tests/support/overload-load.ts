@@ -53,6 +53,8 @@ export async function runLoad(
   const service = await startServer({
     API_KEYS: KEY,
     MAX_IN_FLIGHT: String(options.maxInFlight),
+    // One key sends the whole load: it may take every place.
+    MAX_IN_FLIGHT_PER_KEY: String(options.maxInFlight),
     YOUTUBE_BASE_URL: youtube.origin,
     GROQ_API_KEY: "gsk_fake",
     GROQ_BASE_URL: llm.baseUrl,

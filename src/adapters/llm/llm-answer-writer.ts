@@ -56,7 +56,7 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
     name: options.name,
     async write(spec) {
       const deadline = spec.deadline ?? now() + (options.defaultTimeoutMs ?? 120_000);
-      const reservation = options.budget.open(deadline);
+      const reservation = options.budget.open(deadline, spec.holder);
       try {
         const language = spec.transcript.language;
         // Time a call needs to run: three times the slowest recent call (2 to 20 s), at most a fifth of the time left.

@@ -109,7 +109,7 @@ export async function composeState(
         fallback: memoryLimiter,
       })
       : memoryLimiter,
-    gate: createMemoryWorkGate({ maxInFlight: config.maxInFlight }),
+    gate: createMemoryWorkGate({ maxInFlight: config.maxInFlight, maxPerHolder: config.maxInFlightPerKey }),
     transcriptCache: redis
       ? createRedisCache<Transcript>({ connection: redis, namespace: "transcript" })
       : createMemoryCache<Transcript>({ maxEntries: config.transcriptCache.maxEntries }),

@@ -1,4 +1,5 @@
 /** @module Builds the YouTube transcript source, and a `fetch` that goes through `HTTPS_PROXY`. */
+import { capTranscript } from "../../domain/reading/transcript-cap.ts";
 import type { ServiceIo } from "./io.ts";
 import type { Cache, SharedFlight, TranscriptSource } from "../../domain/ports.ts";
 import type { Transcript, TranscriptQuery } from "../../domain/transcript.ts";
@@ -140,7 +141,8 @@ export function composeTranscriptSource(
       }).fetch(videoId, query),
   });
   return createCachedTranscriptSource({
-    source,
+    // Cut before the cache: what is cached, shared and read is never past the cap.
+    source: { fetch: async (videoId, query) => capTranscript(await source.fetch(videoId, query)) },
     cache: state.transcriptCache,
     ttlMs: config.transcriptCache.ttlMs,
     flights: state.flights,

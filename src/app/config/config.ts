@@ -41,6 +41,8 @@ export interface Config {
   connection: { headersTimeoutMs: number; bodyTimeoutMs: number; idleTimeoutMs: number };
   maxBodyBytes: number;
   maxInFlight: number;
+  /** One key's most generations in flight: its share of `maxInFlight`. */
+  maxInFlightPerKey: number;
   rateLimit?: RateLimitSpec;
   rateLimitFailure: "open" | "closed";
   /** Quotas of every key without its own (`QUOTA`); none by default. */
@@ -80,6 +82,7 @@ const HOUR_MS = 3_600_000;
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const read = new EnvReader(env);
   const llmApi = readLlmApi(read);
+  const maxInFlight = read.int("MAX_IN_FLIGHT", 64, { min: 1, max: 100_000 });
   const proxy = read.optionalUrl("HTTPS_PROXY", { secret: true }) ?? read.optionalUrl("https_proxy", { secret: true });
   const config: Config = {
     port: read.int("PORT", 3000, PORTS),
@@ -117,7 +120,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       idleTimeoutMs: read.int("IDLE_TIMEOUT_MS", 10_000, { min: 1_000, max: 255_000 }),
     },
     maxBodyBytes: read.int("MAX_BODY_BYTES", 16_384, { min: 1_024, max: 10_485_760 }),
-    maxInFlight: read.int("MAX_IN_FLIGHT", 64, { min: 1, max: 100_000 }),
+    maxInFlight,
+    // Half the slots by default: a key's burst leaves the other keys at least as many as it takes.
+    maxInFlightPerKey: read.int("MAX_IN_FLIGHT_PER_KEY", Math.max(1, Math.floor(maxInFlight / 2)), {
+      min: 1,
+      max: 100_000,
+    }),
     rateLimit: readRateLimit(read),
     rateLimitFailure: read.oneOf("RATE_LIMIT_ON_REDIS_FAILURE", ["open", "closed"] as const, "open"),
     quota: readQuota(read),

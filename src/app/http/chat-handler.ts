@@ -5,6 +5,7 @@ import { AppError, type ErrorCode } from "../../domain/errors.ts";
 import { linkSignals } from "../../domain/linked-signal.ts";
 import type { ApiKeys, RateLimiter } from "../../domain/ports.ts";
 import type { UsageMeter } from "../../domain/usage/meter.ts";
+import type { TranscriptCut } from "../../domain/transcript.ts";
 import { errorBodyOf, JSON_CONTENT_TYPE } from "../contract/error-response.ts";
 import { observeWork, type RequestNotes } from "../log/request-log.ts";
 import { streamChat } from "../stream/chat-stream.ts";
@@ -102,6 +103,7 @@ async function work(deps: ChatHandlerDeps, exchange: Exchange, chatRequest: Chat
     },
     ...fetchNotes(deps.notes, request),
     ...charging(metered),
+    holder: exchange.identity?.id,
   });
   noteOutcome(exchange, outcome);
   metered?.answered(outcome);
@@ -118,6 +120,7 @@ function answer(exchanges: Exchanges, exchange: Exchange, outcome: ChatOutcome, 
   headers["content-type"] = JSON_CONTENT_TYPE;
   const totalMs = performance.now() - exchange.startedAt;
   headers["server-timing"] = serverTiming(outcome.cache, timings, totalMs, usage, speech);
+  if (outcome.answer.cut) headers["transcript-cut"] = transcriptCutHeader(outcome.answer.cut);
   return new Response(json, { headers });
 }
 
@@ -141,7 +144,13 @@ function streamed(
     run: async (listener, gone) => {
       const linked = linkSignals([gone, request.signal]);
       try {
-        const options = { listener, signal: linked.signal, timeoutMs: streams.timeoutMs, ...charging(metered) };
+        const options = {
+          listener,
+          signal: linked.signal,
+          timeoutMs: streams.timeoutMs,
+          ...charging(metered),
+          holder: exchange.identity?.id,
+        };
         answered = await deps.chat.answer(chatRequest, { ...options, ...fetchNotes(deps.notes, request) });
         noteOutcome(exchange, answered);
         return answered.response;
@@ -164,7 +173,13 @@ function noteOutcome(exchange: Exchange, outcome: ChatOutcome): void {
     generationMs: timings.generationMs,
     usage,
     speech,
+    cut: outcome.answer.cut,
   });
+}
+
+/** `Transcript-Cut`: where the reading stopped (seconds) and the whole track's cues and characters. */
+function transcriptCutHeader(cut: TranscriptCut): string {
+  return `until=${Math.floor(cut.keptUntilSeconds)}; cues=${cut.cues}; characters=${cut.characters}`;
 }
 
 /** Tells the request's log line what the adapters report of its own work (routes, clients, the writer's requests). */

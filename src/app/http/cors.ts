@@ -1,6 +1,6 @@
 /** @module CORS for the origins in `CORS_ORIGINS`: response headers and preflight handling. */
 const EXPOSED = "x-request-id, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, server-timing, " +
-  "quota-limit, quota-remaining, quota-reset, quota-policy";
+  "quota-limit, quota-remaining, quota-reset, quota-policy, transcript-cut";
 
 /** What an endpoint lets a browser do: the methods and request headers a preflight allows, the headers it may read. */
 export interface CorsRules {

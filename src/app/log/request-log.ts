@@ -1,6 +1,6 @@
 /** @module One structured log line per request, with the facts the HTTP app noted while answering it. */
 import type { AnswerUsage, WorkRole } from "../../domain/ports.ts";
-import type { SpeechFacts, WorkObserver } from "../../domain/transcript.ts";
+import type { SpeechFacts, TranscriptCut, WorkObserver } from "../../domain/transcript.ts";
 import type { LogFields, Logger } from "./logger.ts";
 
 /** What the HTTP app learns about a request while answering it, for its log line. */
@@ -17,6 +17,8 @@ export interface RequestFacts {
   work?: WorkRole;
   /** How the transcript was made from the audio, when the video has no captions. */
   speech?: SpeechFacts;
+  /** Set when the transcript was longer than the cap and only its beginning was read. */
+  cut?: TranscriptCut;
   transcriptMs?: number;
   generationMs?: number;
   usage?: AnswerUsage;
@@ -143,6 +145,7 @@ export function requestFields(
   if (facts.transcriptMs !== undefined) fields.transcript_ms = round(facts.transcriptMs);
   if (facts.generationMs !== undefined) fields.generation_ms = round(facts.generationMs);
   if (facts.transcriptMs !== undefined) fields.transcript_source = facts.speech ? "speech" : "captions";
+  if (facts.cut !== undefined) fields.transcript_cut_at = Math.floor(facts.cut.keptUntilSeconds);
   if (facts.speech !== undefined) {
     fields.audio_seconds = facts.speech.audioSeconds;
     fields.stt_uploads = facts.speech.uploads;

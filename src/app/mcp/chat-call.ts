@@ -7,6 +7,7 @@ import { answerResult, toChatRequest, type ToolResult } from "./chat-tool.ts";
 import { charging } from "../usage/admission.ts";
 import { createProgressSteps } from "./progress.ts";
 import { runToolCall, type ToolCallDeps, type ToolCallOptions } from "./tool-call.ts";
+import { MCP_IDENTITY } from "./admission.ts";
 
 export { MCP_IDENTITY } from "./admission.ts";
 
@@ -36,7 +37,7 @@ export function callChatTool(deps: ChatCallDeps, args: unknown, options: ChatCal
       return request;
     },
     async run(request, fields, metered) {
-      const outcome = await answer(deps, request, options, metered);
+      const outcome = await answer(deps, request, options, metered, (callDeps.identity ?? MCP_IDENTITY).id);
       metered?.answered(outcome);
       fields.cache = outcome.cache;
       return answerResult(outcome.response);
@@ -48,12 +49,13 @@ async function answer(
   deps: ChatCallDeps,
   request: ReturnType<typeof toChatRequest>,
   options: ChatCallOptions,
-  metered?: MeteredRequest,
+  metered: MeteredRequest | undefined,
+  holder: string,
 ) {
   const { progress } = options;
   const charged = charging(metered);
   const timeoutMs = timeoutOf(deps, options);
-  if (!progress) return await deps.chat.answer(request, { signal: options.signal, timeoutMs, ...charged });
+  if (!progress) return await deps.chat.answer(request, { signal: options.signal, timeoutMs, ...charged, holder });
   const steps = createProgressSteps();
   // Only the steps of the work are told; the answer's text comes whole in the result.
   const listener: AnswerListener = (event) => {
@@ -61,7 +63,7 @@ async function answer(
     const step = steps.next(event.progress);
     if (step) progress(step);
   };
-  return await deps.chat.answer(request, { signal: options.signal, listener, timeoutMs, ...charged });
+  return await deps.chat.answer(request, { signal: options.signal, listener, timeoutMs, ...charged, holder });
 }
 
 /** A call followed with a progress token has a stream's time limit. */

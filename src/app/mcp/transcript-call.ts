@@ -3,6 +3,7 @@ import type { TranscriptReader } from "../../domain/transcript-reading.ts";
 import type { ToolResult } from "./chat-tool.ts";
 import { createProgressSteps } from "./progress.ts";
 import { runToolCall, type ToolCallDeps, type ToolCallOptions } from "./tool-call.ts";
+import { MCP_IDENTITY } from "./admission.ts";
 import { transcriptPage } from "./transcript-page.ts";
 import { describeDuration } from "../../domain/duration.ts";
 import { chargedMinutes } from "../../domain/usage/quota.ts";
@@ -44,6 +45,7 @@ export function callTranscriptTool(
       const reading = await deps.transcripts.read(request, {
         beforeSpeech,
         signal: options.signal,
+        holder: (deps.identity ?? MCP_IDENTITY).id,
         timeoutMs: progress ? deps.progressTimeoutMs : deps.requestTimeoutMs,
         onProgress: steps && ((event) => {
           const step = steps.next(event);

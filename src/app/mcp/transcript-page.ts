@@ -124,6 +124,7 @@ function resultOf(reading: TranscriptReading, range: PageRange, taken: Segment[]
     segments: taken,
     ...(next === undefined ? {} : { next_from_seconds: next }),
     text_trust: "untrusted",
+    ...(transcript.cut ? { transcript_cut_at_seconds: ms(transcript.cut.keptUntilSeconds) } : {}),
   };
   const lines = taken.length > 0 ? taken.map(lineOf).join("\n") : "(No transcript lines start in this range.)";
   return {
@@ -155,10 +156,15 @@ function noteOf(reading: TranscriptReading, range: PageRange, taken: Segment[], 
     : "no lines";
   const head = `Transcript of ${range.videoId} in ${reading.transcript.language} (${KINDS[reading.kind]}; ` +
     `${SOURCES[reading.languageSource]}), video length ${reading.videoDuration}; this page: ${where}.`;
+  const cut = reading.transcript.cut
+    ? ` The transcript is longer than the service reads: it stops at ${
+      formatTimestamp(reading.transcript.cut.keptUntilSeconds)
+    }.`
+    : "";
   const on = next === undefined
     ? "This is the end of the range."
     : `More follows: call get_transcript again with from_seconds ${next} to read on.`;
-  return `${head} ${on} ${UNTRUSTED}`;
+  return `${head} ${on}${cut} ${UNTRUSTED}`;
 }
 
 function lineOf(segment: Segment): string {

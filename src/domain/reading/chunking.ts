@@ -92,19 +92,27 @@ export function chunkCues(cues: readonly Cue[], budget: number, count: TokenCoun
   return chunks;
 }
 
-/** @returns the cue, or its pieces when its line alone is over the budget */
+/**
+ * @returns the cue, or its pieces when its line alone is over the budget. A piece is priced as its line's start and
+ *   its words counted one by one: a word's count with its space is never less than what it adds to a line's (the
+ *   estimate is a sum of weights, rounded up), so a piece never passes the budget, and a cue of many thousand words
+ *   is cut in time proportional to its length.
+ */
 function fitCue(cue: Cue, budget: number, count: TokenCounter): Cue[] {
   if (count(cueLine(cue)) + 1 <= budget) return [cue];
   const pieces: Cue[] = [];
+  const base = count(cueLine({ ...cue, text: "" })) + 1;
   let words: string[] = [];
+  let used = base;
   for (const word of cue.text.split(/\s+/u).flatMap((w) => splitLongWord(w, budget, count))) {
-    const next = [...words, word];
-    if (words.length > 0 && count(cueLine({ ...cue, text: next.join(" ") })) + 1 > budget) {
+    const cost = count(` ${word}`);
+    if (words.length > 0 && used + cost > budget) {
       pieces.push({ ...cue, text: words.join(" ") });
-      words = [word];
-    } else {
-      words = next;
+      words = [];
+      used = base;
     }
+    words.push(word);
+    used += cost;
   }
   if (words.length > 0) pieces.push({ ...cue, text: words.join(" ") });
   return pieces;

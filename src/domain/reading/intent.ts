@@ -95,41 +95,28 @@ export function aboutTheWholeSubject(prompt: string, cues: readonly Cue[]): bool
   if (passages.length < MIN_PASSAGES) return false;
   const first = passages[0]!.start;
   const span = Math.max(1, passages.at(-1)!.start - first);
-  // The passages' text as `terms` reads it, one line each; each asked term is looked for as `terms` would find it.
-  const starts: number[] = [];
-  let text = "";
+  // One scan of the passages' words, each word looked up as `terms` would cut it.
+  const tenths = new Map(asked.map((term) => [term, new Set<number>()]));
   for (const passage of passages) {
-    starts.push(text.length);
-    text += `${passage.text.normalize("NFKC").toLowerCase()}\n`;
-  }
-  return asked.every((term) => {
-    const tenths = new Set<number>();
-    for (const match of text.matchAll(wordPattern(term))) {
-      const at = passages[lastAtOrBefore(starts, match.index)]!.start;
-      tenths.add(Math.min(9, Math.floor(((at - first) / span) * 10)));
+    const tenth = Math.min(9, Math.floor(((passage.start - first) / span) * 10));
+    for (const word of passage.text.normalize("NFKC").toLowerCase().match(WORD) ?? []) {
+      tenths.get(word)?.add(tenth);
+      if (word.length > STEM_LENGTH) tenths.get(stemOf(word))?.add(tenth);
     }
-    return tenths.size >= SPREAD_TENTHS;
-  });
-}
-
-/**
- * Where a text has a word that `terms` turns into `term`: the word itself, or for a term of the full stem length any
- * word it begins.
- */
-function wordPattern(term: string): RegExp {
-  const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const end = [...term].length < STEM_LENGTH ? "(?![\\p{L}\\p{M}\\p{N}])" : "";
-  return new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${escaped}${end}`, "gu");
-}
-
-/** @returns the index of the last of the ascending `values` that is at most `target` (0 when none is) */
-function lastAtOrBefore(values: readonly number[], target: number): number {
-  let low = 0;
-  let high = values.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (values[mid]! <= target) low = mid;
-    else high = mid - 1;
   }
-  return low;
+  return asked.every((term) => tenths.get(term)!.size >= SPREAD_TENTHS);
+}
+
+/** A word as `terms` reads it: letters with their marks, and digits. */
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+
+/** @returns the term `terms` makes of a word of more than {@link STEM_LENGTH} code units: its first code points */
+function stemOf(word: string): string {
+  let stem = "";
+  let count = 0;
+  for (const char of word) {
+    if (count++ === STEM_LENGTH) break;
+    stem += char;
+  }
+  return stem;
 }

@@ -17,8 +17,11 @@ export function isNearDuplicate(
   b: readonly string[],
   threshold = NEAR_DUPLICATE_JACCARD,
 ): boolean {
-  const left = new Set(a);
-  const right = new Set(b);
+  return setsOverlap(new Set(a), new Set(b), threshold);
+}
+
+/** @returns whether the Jaccard index of two term sets reaches `threshold` (two empty sets are alike) */
+function setsOverlap(left: ReadonlySet<string>, right: ReadonlySet<string>, threshold: number): boolean {
   if (left.size === 0 && right.size === 0) return true;
   let shared = 0;
   for (const term of left) if (right.has(term)) shared += 1;
@@ -39,9 +42,16 @@ export function distinctBest(
   keep: number,
 ): number[] {
   const kept: number[] = [];
+  // Each item's set is made once: a transcript whose passages all repeat one another is compared all the way down.
+  const sets = new Map<number, Set<string>>();
+  const setOf = (index: number) => {
+    let set = sets.get(index);
+    if (!set) sets.set(index, set = new Set(termsOf(index)));
+    return set;
+  };
   for (const index of ranked) {
     if (kept.length >= keep) break;
-    if (kept.some((other) => isNearDuplicate(termsOf(other), termsOf(index)))) continue;
+    if (kept.some((other) => setsOverlap(setOf(other), setOf(index), NEAR_DUPLICATE_JACCARD))) continue;
     kept.push(index);
   }
   return kept;

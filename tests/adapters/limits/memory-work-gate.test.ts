@@ -32,4 +32,27 @@ describe("createMemoryWorkGate()", () => {
     expect(gate.inFlight).toBe(0);
     expect(await gate.run(async () => 42)).toBe(42);
   });
+
+  test("one holder runs at most its share; past it that holder alone is refused, and others still get places", async () => {
+    const gate = createMemoryWorkGate({ maxInFlight: 4, maxPerHolder: 2 });
+    const releases: (() => void)[] = [];
+    const blocked = () => new Promise<string>((resolve) => releases.push(() => resolve("done")));
+    const mine = [gate.run(blocked, "key-a"), gate.run(blocked, "key-a")];
+    const refused = await gate.run(async () => "ran", "key-a").catch((error: unknown) => error);
+    expect((refused as AppError).code).toBe("overloaded");
+    expect((refused as AppError).message).toContain("This API key already has 2 requests at work");
+    const theirs = [gate.run(blocked, "key-b"), gate.run(blocked)];
+    expect(gate.inFlight).toBe(4);
+    for (const release of releases) release();
+    expect(await Promise.all([...mine, ...theirs])).toEqual(["done", "done", "done", "done"]);
+    expect(await gate.run(async () => "again", "key-a")).toBe("again");
+  });
+
+  test("a holder's place is freed when its work fails", async () => {
+    const gate = createMemoryWorkGate({ maxInFlight: 4, maxPerHolder: 1 });
+    await gate.run(async () => {
+      throw new Error("boom");
+    }, "key-a").catch(() => {});
+    expect(await gate.run(async () => 42, "key-a")).toBe(42);
+  });
 });

@@ -51,6 +51,14 @@ describe("loadConfig()", () => {
     }
   });
 
+  test("MAX_IN_FLIGHT_PER_KEY is half of MAX_IN_FLIGHT by default (at least 1), or as set", () => {
+    expect(loadConfig({}).maxInFlightPerKey).toBe(32);
+    expect(loadConfig({ MAX_IN_FLIGHT: "9" }).maxInFlightPerKey).toBe(4);
+    expect(loadConfig({ MAX_IN_FLIGHT: "1" }).maxInFlightPerKey).toBe(1);
+    expect(loadConfig({ MAX_IN_FLIGHT: "8", MAX_IN_FLIGHT_PER_KEY: "8" }).maxInFlightPerKey).toBe(8);
+    expect(() => loadConfig({ MAX_IN_FLIGHT_PER_KEY: "0" })).toThrow(/MAX_IN_FLIGHT_PER_KEY/);
+  });
+
   test("reads lists, URLs and rate limits", () => {
     const config = loadConfig({
       API_KEYS: " a, b ,,c ",

@@ -136,4 +136,13 @@ describe("transcriptPage()", () => {
     expect(pageOf(result).next_from_seconds).toBeUndefined();
     expect(result.content[0]!.text).toBe("(No transcript lines start in this range.)");
   });
+
+  test("a transcript cut at the cap says where the part read ends, in the structured content and the note", () => {
+    const cues = sampleTranscript().cues;
+    const cut = { cues: 40_000, characters: 900_000, keptUntilSeconds: 32_400.5 };
+    const result = transcriptPage(describeReading({ ...sampleTranscript(), cues, cut }, undefined), range());
+    expect(result.structuredContent!.transcript_cut_at_seconds).toBe(32_400.5);
+    expect(result.content[1]!.text).toContain("The transcript is longer than the service reads: it stops at 9:00:00.");
+    expect(transcriptPage(reading(cues), range()).structuredContent!.transcript_cut_at_seconds).toBeUndefined();
+  });
 });

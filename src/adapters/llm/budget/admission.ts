@@ -17,6 +17,8 @@ export interface Waiter {
   part: boolean;
   /** Finish tag in the fair line (see `FairClock`): lowest goes first. */
   tag: number;
+  /** How far the tag moved past its start: `tokens`, times its key's open requests (see `Reservation.admit`). */
+  span?: number;
   signal?: AbortSignal;
   /** Clock reading when the call joined the line. */
   since: number;
@@ -41,6 +43,8 @@ export interface Claim {
   wasStale?: boolean;
   /** The plan was cut down for want of tokens: larger limits would let it read more. */
   reduced?: boolean;
+  /** Whose request it is (an API key's id): one holder's requests are one claimant (see `holderShare`). */
+  holder?: string;
 }
 
 /** One look at the budget: what it holds, and when it was seen. */

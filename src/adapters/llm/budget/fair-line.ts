@@ -71,7 +71,7 @@ export function createFairLine(
   };
   const admit = (waiter: Waiter) => {
     const claim = dismiss(waiter);
-    clock.served(waiter.tag, waiter.tokens);
+    clock.served(waiter.tag, waiter.span ?? waiter.tokens);
     const waited = now() - waiter.since;
     observer?.waited(waited / 1000);
     if (claim) {

@@ -45,6 +45,42 @@ export function requestShare(
 }
 
 /**
+ * A request's fair share of `total` when shares go to holders (API keys) first: the holders share `total` as
+ * {@link requestShare} shares it between requests (a holder's open requests together are one claimant), then a
+ * holder's requests share what it gets the same way. A holder sending many requests gets one share between them;
+ * a request without a holder is a holder alone. With one holder, it is `requestShare` itself.
+ *
+ * @param claims the open requests' claims, by request sequence number, each with its holder if known
+ * @param seq the request asking
+ */
+export function holderShare(
+  claims: ReadonlyMap<number, { held: number; firm: number; served: number; holder?: string }>,
+  seq: number,
+  total: number,
+): number {
+  const holderOf = (at: number) => claims.get(at)?.holder ?? `request ${at}`;
+  const asking = holderOf(seq);
+  const holders = new Map<string, { held: number; firm: number; served: number }>([[asking, {
+    held: 0,
+    firm: 0,
+    served: 0,
+  }]]);
+  const own = new Map<number, { held: number; firm: number; served: number }>();
+  for (const [at, claim] of claims) {
+    const holder = holderOf(at);
+    const sum = holders.get(holder) ?? { held: 0, firm: 0, served: 0 };
+    holders.set(holder, {
+      held: sum.held + claim.held,
+      firm: sum.firm + claim.firm,
+      served: sum.served + claim.served,
+    });
+    if (holder === asking) own.set(at, claim);
+  }
+  const numbered = new Map([...holders].map(([holder, claim], index) => [holder === asking ? -1 : index, claim]));
+  return requestShare(own, seq, requestShare(numbered, -1, total));
+}
+
+/**
  * @param ms time until the request's last call must start
  * @returns tokens the day's limits give by then (0 when its requests or a block leave none); undefined when the day
  *   sets no known limit

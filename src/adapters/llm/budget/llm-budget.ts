@@ -1,6 +1,6 @@
 /** @module The LLM budget every model call passes through, shared fairly per minute and per day. */
 import type { BudgetStore } from "./budget-store.ts";
-import { createFairClock, dayRoom, type FairClock, requestShare } from "./fair-share.ts";
+import { createFairClock, dayRoom, type FairClock, holderShare } from "./fair-share.ts";
 import type { Claim } from "./admission.ts";
 import { createFairLine, type FairLine } from "./fair-line.ts";
 import { createFirstAnswer, type FirstAnswer } from "./first-answer.ts";
@@ -57,7 +57,7 @@ export function createLlmBudget(
     get queueLength() {
       return budget.line.length;
     },
-    open: (deadline) => openReservation(budget, nextSeq++, deadline),
+    open: (deadline, holder) => openReservation(budget, nextSeq++, deadline, holder),
   };
 }
 
@@ -78,9 +78,9 @@ interface SharedBudget {
 }
 
 /** Request `seq`'s place in the budget, from `open` to `close` (see `Reservation`). */
-function openReservation(budget: SharedBudget, seq: number, deadline: number): Reservation {
+function openReservation(budget: SharedBudget, seq: number, deadline: number, holder?: string): Reservation {
   const { store, line, first, now, observer } = budget;
-  const claim: Claim = { held: 0, firm: 0, served: 0, last: 0, waitedMs: 0 };
+  const claim: Claim = { held: 0, firm: 0, served: 0, last: 0, waitedMs: 0, ...(holder !== undefined && { holder }) };
   budget.claims.set(seq, claim);
   return {
     deadline,
@@ -100,7 +100,10 @@ function openReservation(budget: SharedBudget, seq: number, deadline: number): R
     },
     plan: (by, choose) => planAlone(budget, { seq, claim }, by, choose),
     admit(tokens, signal, latestStart = deadline, part = {}) {
-      const tag = budget.clock.tag(tokens, claim.last);
+      // A key with m open requests gives each 1/m of one request's pace: the key as a whole keeps one place in
+      // the line, and its own requests stay fair to each other.
+      const span = tokens * requestsOfHolder(budget.claims, claim);
+      const tag = budget.clock.tag(span, claim.last);
       claim.last = tag;
       return new Promise<void>((resolve, reject) =>
         line.enqueue({
@@ -111,6 +114,7 @@ function openReservation(budget: SharedBudget, seq: number, deadline: number): R
           optional: part.optional ?? false,
           part: part.tokensAfter !== undefined,
           tag,
+          span,
           signal,
           since: now(),
           resolve,
@@ -149,12 +153,12 @@ async function availableTo(budget: SharedBudget, seq: number, by: number): Promi
   const now = budget.now();
   const seconds = Math.max(0, by - now - view.blockedMs);
   const refill = (seconds * view.limits.tokensPerWindow) / view.windowMs;
-  const minute = requestShare(budget.claims, seq, view.tokens + refill);
+  const minute = holderShare(budget.claims, seq, view.tokens + refill);
   const day = dayRoom(view, by - now);
   if (day === undefined) return { tokens: minute, view };
   // A request may not spend the rest of the day: half of what is left (but a short question's worth).
   const cap = Math.max(Math.floor(day / 2), Math.min(day, Math.floor(view.limits.tokensPerWindow / 2)));
-  const share = Math.min(requestShare(budget.claims, seq, day), cap);
+  const share = Math.min(holderShare(budget.claims, seq, day), cap);
   return share < minute ? { tokens: share, view, dayBound: true } : { tokens: minute, view };
 }
 
@@ -199,3 +203,11 @@ function planAlone<T>(
 
 /** Longest a request waits for the first answer to teach the provider's limits before planning on the guess. */
 const PROBE_WAIT_MS = 10_000;
+
+/** @returns how many open requests `claim`'s holder has (1 for a request without one) */
+function requestsOfHolder(claims: ReadonlyMap<number, Claim>, claim: Claim): number {
+  if (claim.holder === undefined) return 1;
+  let count = 0;
+  for (const other of claims.values()) if (other.holder === claim.holder) count++;
+  return Math.max(1, count);
+}

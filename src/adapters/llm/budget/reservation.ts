@@ -98,8 +98,11 @@ export interface PlanChoice<T> {
 }
 
 export interface LlmBudget {
-  /** @param deadline clock ms by which the request must be answered */
-  open(deadline: number): Reservation;
+  /**
+   * @param deadline clock ms by which the request must be answered
+   * @param holder whose request it is (an API key's id): the requests of one holder share one fair share
+   */
+  open(deadline: number, holder?: string): Reservation;
   /** Calls waiting for their turn. */
   readonly queueLength: number;
 }

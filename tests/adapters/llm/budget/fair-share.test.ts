@@ -4,6 +4,7 @@ import {
   createFairClock,
   dayRoom,
   dayWaitOn,
+  holderShare,
   maxMinShare,
   requestShare,
   waitOn,
@@ -62,6 +63,21 @@ describe("fair-share arithmetic", () => {
     expect(requestShare(claims({ held: 6000, firm: 0, served: 0 }), 0, 8000)).toBe(4000);
     // A request that holds nothing more claims nothing, whatever it was served.
     expect(requestShare(claims({ held: 0, firm: 0, served: 5000 }), 0, 8000)).toBe(8000);
+  });
+
+  test("holderShare(): holders share first, as requests would; then a holder's requests share what it gets", () => {
+    const claim = (held: number, holder?: string) => ({ held, firm: 0, served: 0, ...(holder && { holder }) });
+    const claims = new Map([[0, claim(3000, "a")], [1, claim(3000, "a")], [2, claim(3000, "a")], [
+      3,
+      claim(3000, "b"),
+    ]]);
+    // Two holders: half each of 8,000, where by request b would get a quarter.
+    expect(holderShare(claims, 3, 8000)).toBe(4000);
+    // b claims 3,000 of its 4,000: a gets 5,000, a third each for its three requests.
+    expect(holderShare(claims, 0, 8000)).toBe(1666);
+    // Without holders, as requestShare.
+    const plain = new Map([[0, claim(6000)], [1, claim(0)]]);
+    expect(holderShare(plain, 1, 8000)).toBe(requestShare(plain, 1, 8000));
   });
 
   test("dayRoom() is what the day gives by then: none known, none while blocked, none before a request comes back", () => {

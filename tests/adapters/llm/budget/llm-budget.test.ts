@@ -81,6 +81,30 @@ describe("createLlmBudget()", () => {
     expect(order.indexOf("late")).toBeLessThanOrEqual(1);
   });
 
+  test("one key's many requests in line do not keep another key's call waiting behind all of them (fair by key)", async () => {
+    const { budget } = budgetOn(6000);
+    const burst = [1, 2, 3, 4].map(() => budget.open(600_000, "key-a"));
+    const other = budget.open(600_000, "key-b");
+    await burst[0]!.admit(6000);
+    const order: string[] = [];
+    // Each of the key's requests sends one call: fair by request, each would have a tag as low as the newcomer's.
+    const calls = burst.map((request, i) => request.admit(2000).then(() => order.push(`a${i}`)));
+    await Promise.resolve();
+    calls.push(other.admit(2000).then(() => order.push("b")));
+    await Promise.all(calls);
+    expect(order.indexOf("b")).toBeLessThanOrEqual(1);
+  });
+
+  test("a key's share of the window is one, however many requests it has open", async () => {
+    const { budget } = budgetOn(6000);
+    const burst = [1, 2, 3].map(() => budget.open(120_000, "key-a"));
+    for (const request of burst) await request.plan(60_000, () => ({ hold: 4000, firm: 0, value: 1 }));
+    // By request, a newcomer would get a quarter of the 12,000 the minute gives (3,000); by key, half.
+    expect((await budget.open(120_000, "key-b").available(60_000)).tokens).toBe(6000);
+    // With no other key holding any, the key's fourth request shares the whole minute with its three others.
+    expect((await budget.open(120_000, "key-a").available(60_000)).tokens).toBe(3000);
+  });
+
   test("a call behind others whose deadline becomes out of reach is refused at once, not when its turn comes", async () => {
     const { budget, now } = budgetOn(6000);
     const first = budget.open(600_000);
