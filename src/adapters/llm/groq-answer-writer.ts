@@ -67,6 +67,7 @@ export function createGroqAnswerWriter(options: GroqWriterOptions): AnswerWriter
   });
   return createLlmAnswerWriter({
     name: `groq:${options.model}`,
+    model: options.model,
     completer,
     inputTokenBudget: options.inputTokenBudget,
     contextTokens: options.contextTokens ?? 131_072,

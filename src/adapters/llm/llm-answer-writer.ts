@@ -17,6 +17,8 @@ import type { ReasoningRoom } from "./models/reasoning.ts";
 export interface LlmWriterOptions {
   /** Shown in the banner and logs, e.g. `groq:openai/gpt-oss-20b`. */
   name: string;
+  /** The model's id, said with every answer it writes (the request log's `model`). */
+  model?: string;
   completer: Completer;
   /** The provider's budget, which every call passes through. */
   budget: LlmBudget;
@@ -97,6 +99,7 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
             plan: draft.plan,
             coverage: draft.coverage,
             budgetWaitMs: reservation.waitedMs,
+            ...(options.model === undefined ? {} : { model: options.model }),
           },
         };
       } finally {

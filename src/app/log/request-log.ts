@@ -156,6 +156,7 @@ export function requestFields(
     if (facts.usage.plan !== undefined) fields.plan = facts.usage.plan;
     if (facts.usage.coverage !== undefined) fields.coverage = Math.round(facts.usage.coverage * 1000) / 1000;
     if (facts.usage.budgetWaitMs !== undefined) fields.budget_wait_ms = round(facts.usage.budgetWaitMs);
+    if (facts.usage.model !== undefined) fields.model = facts.usage.model;
   }
   if (facts.extraYoutubeRequests !== undefined) fields.extra_youtube_requests = facts.extraYoutubeRequests;
   if (facts.youtubeRoute !== undefined) fields.youtube_route = facts.youtubeRoute;

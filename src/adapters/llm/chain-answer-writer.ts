@@ -1,0 +1,96 @@
+/** @module A chain of models: the first that can serve a request writes its answer, the next when one cannot. */
+import type { Answer, AnswerEvents, AnswerWriter } from "../../domain/ports.ts";
+import { AppError, isAppError } from "../../domain/errors.ts";
+import { ModelUnavailableError } from "./models/model-unavailable.ts";
+
+/** One model of the chain: its id and its own writer (its own budget, reasoning and context window). */
+export interface ChainLink {
+  model: string;
+  writer: AnswerWriter;
+}
+
+/** What the chain tells its observer: a model found retired (once), an answer moved to the next model. */
+export interface ChainObserver {
+  retired?(model: string, error: AppError): void;
+  movedOn?(from: string, reason: string): void;
+}
+
+/**
+ * An answer writer over several models, tried in the order given (the first is the primary). A model whose budget
+ * refuses the request at once (its day spent: 503 `upstream_blocked`; its window unable to fit the request before
+ * its deadline: 503 `overloaded`) or that the endpoint does not serve (retired) hands the request to the next model
+ * at once, as long as nothing of the answer has gone out. Each model's budget refuses without a call while its day is
+ * spent (on every instance with Redis); a retired model is remembered and never called again by this process. When
+ * every model refuses, the refusal with the soonest `Retry-After` is the answer.
+ *
+ * @param links the models in order, each with its own writer
+ * @returns the writer, named after its models: `groq:a > groq:b`
+ */
+export function createChainAnswerWriter(links: readonly ChainLink[], observer: ChainObserver = {}): AnswerWriter {
+  if (links.length === 0) throw new Error("Cannot build a chain of models as 'links' is empty: give at least one");
+  if (links.length === 1) return links[0]!.writer;
+  const retired = new Map<string, AppError>();
+  return {
+    name: links.map((link) => link.writer.name).join(" > "),
+    async write(spec) {
+      const refusals: AppError[] = [];
+      for (const link of links) {
+        const known = retired.get(link.model);
+        if (known) {
+          refusals.push(known);
+          continue;
+        }
+        const watched = watchDeltas(spec.events);
+        try {
+          return withModel(await link.writer.write({ ...spec, events: watched.events }), link.model);
+        } catch (error) {
+          if (watched.sent || spec.signal?.aborted || !movesOn(error)) throw error;
+          if (error instanceof ModelUnavailableError) {
+            retired.set(link.model, error);
+            observer.retired?.(link.model, error);
+          }
+          observer.movedOn?.(link.model, error.code);
+          refusals.push(error);
+        }
+      }
+      throw soonest(refusals);
+    },
+  };
+}
+
+/** A refusal the next model may not meet: this model's budget, or this model not served. */
+function movesOn(error: unknown): error is AppError {
+  if (error instanceof ModelUnavailableError) return true;
+  return isAppError(error, "upstream_blocked") || isAppError(error, "overloaded");
+}
+
+/** Of every model's refusal, the one that may be retried soonest; a retired model's only when no other says when. */
+function soonest(refusals: readonly AppError[]): AppError {
+  const timed = refusals.filter((error) => error.retryAfterSeconds !== undefined);
+  if (timed.length === 0) return refusals[0]!;
+  return timed.reduce((best, error) => error.retryAfterSeconds! < best.retryAfterSeconds! ? error : best);
+}
+
+function withModel(answer: Answer, model: string): Answer {
+  return answer.usage?.model
+    ? answer
+    : { ...answer, usage: { calls: 0, inputTokens: 0, outputTokens: 0, ...answer.usage, model } };
+}
+
+/** Passes a streamed answer's events on, noting whether any of its text went out (then no other model may write). */
+function watchDeltas(events: AnswerEvents | undefined): { events?: AnswerEvents; readonly sent: boolean } {
+  if (!events) return { sent: false };
+  let sent = false;
+  return {
+    events: {
+      progress: (progress) => events.progress(progress),
+      delta(text) {
+        sent = true;
+        events.delta(text);
+      },
+    },
+    get sent() {
+      return sent;
+    },
+  };
+}
