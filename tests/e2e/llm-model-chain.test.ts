@@ -153,3 +153,33 @@ describe("a chain of models on Groq's per-model free plans (time scaled by 10)",
     expect(second[1]!.text).toContain("Rewrite it in Spanish");
   });
 });
+
+describe.skipIf(!process.env.TEST_REDIS_URL)("a chain of models on two instances sharing Redis", () => {
+  test("the primary's day spent as one instance learnt it: the other moves to the second model without calling it", async () => {
+    const shared = {
+      LLM_MODELS: `${PRIMARY},${SECOND}`,
+      REDIS_URL: process.env.TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: `chain-${crypto.randomUUID()}:`,
+    };
+    const { llm, service, ask } = await chainOn(
+      { limitsByModel: { [PRIMARY]: plan(PRIMARY, 199_000), [SECOND]: plan(SECOND) } },
+      shared,
+    );
+    expect((await ask(question(1))).status).toBe(200);
+    expect(callsTo(llm, PRIMARY).map((c) => c.refused)).toEqual([429]);
+    const other = await startService({
+      API_KEYS: API_KEY,
+      YOUTUBE_BASE_URL: started.youtube[0]!.origin,
+      GROQ_API_KEY: GROQ_KEY,
+      GROQ_BASE_URL: llm.baseUrl,
+      ...SCALED,
+      ...shared,
+    });
+    started.services.push(other);
+    const response = await postChat(other.url, question(2), { "x-api-key": API_KEY });
+    expect(response.status).toBe(200);
+    expect((await requestLogLines(other, response))[0]!.model).toBe(SECOND);
+    expect(callsTo(llm, PRIMARY)).toHaveLength(1);
+    expect(service.output()).not.toContain(GROQ_KEY);
+  });
+});
