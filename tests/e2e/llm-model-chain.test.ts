@@ -52,17 +52,26 @@ async function chainOn(llmOptions: FakeLlmOptions, env: Record<string, string>) 
   return { llm, service, ask };
 }
 
+/** The banner, once its lines after "listening on" have been read too (they may come in a later chunk). */
+async function bannerOf(service: RunningService): Promise<string> {
+  const deadline = Date.now() + 2_000;
+  while (!/LLM backend: .*\n/.test(service.output()) && Date.now() < deadline) await Bun.sleep(10);
+  await Bun.sleep(50);
+  return service.output();
+}
+
 const question = (i: number) => ({ url: watchUrl("normal"), prompt: `What does the reviewer say about part ${i}?` });
 const callsTo = (llm: FakeLlm, model: string) => llm.calls.filter((c) => c.model === model);
 
 describe("a chain of models on Groq's per-model free plans (time scaled by 10)", () => {
-  test("the primary's day spent: the second model answers, the next question too, and the primary is not called again", async () => {
+  test("the primary's day spent: the second model answers, the next question too, the primary is not called again, and a cached answer names its model", async () => {
     const { llm, service, ask } = await chainOn(
       { limitsByModel: { [PRIMARY]: plan(PRIMARY, 199_000), [SECOND]: plan(SECOND) } },
-      { LLM_MODELS: `${PRIMARY},${SECOND}` },
+      { LLM_MODELS: `${PRIMARY},${SECOND}`, ANSWER_CACHE_TTL_MS: "60000" },
     );
-    expect(service.output()).toContain(`groq:${PRIMARY} (context 131,072 tokens`);
-    expect(service.output()).toContain(`> groq:${SECOND} (context 131,072 tokens`);
+    const banner = await bannerOf(service);
+    expect(banner).toContain(`groq:${PRIMARY} (context 131,072 tokens`);
+    expect(banner).toContain(`> groq:${SECOND} (context 131,072 tokens`);
     const first = await ask(question(1));
     expect(first.status).toBe(200);
     expect(callsTo(llm, PRIMARY).map((c) => c.refused)).toEqual([429]);
@@ -73,6 +82,11 @@ describe("a chain of models on Groq's per-model free plans (time scaled by 10)",
     expect((await requestLogLines(service, second))[0]!.model).toBe(SECOND);
     expect(callsTo(llm, PRIMARY)).toHaveLength(1);
     expect(callsTo(llm, SECOND).filter((c) => !c.refused).length).toBeGreaterThanOrEqual(2);
+    // The cached answer keeps the model that wrote it, for the log; the cache key does not name it.
+    const sent = llm.calls.length;
+    const hit = await ask(question(2));
+    expect((await requestLogLines(service, hit))[0]).toMatchObject({ cache: "hit", model: SECOND });
+    expect(llm.calls).toHaveLength(sent);
   });
 
   test(
@@ -108,8 +122,9 @@ describe("a chain of models on Groq's per-model free plans (time scaled by 10)",
       { limitsByModel: { [PRIMARY]: plan(PRIMARY) } },
       { LLM_MODELS: `${retired},${PRIMARY}` },
     );
-    expect(service.output()).toContain(`Warning: the language model endpoint does not serve the model "${retired}"`);
-    expect(service.output()).toContain("set LLM_MODELS");
+    const banner = await bannerOf(service);
+    expect(banner).toContain(`Warning: the language model endpoint does not serve the model "${retired}"`);
+    expect(banner).toContain("set LLM_MODELS");
     const statuses = [(await ask(question(1))).status, (await ask(question(2))).status];
     expect(statuses).toEqual([200, 200]);
     expect(callsTo(llm, retired).map((c) => c.refused)).toEqual([404]);
