@@ -89,6 +89,20 @@ describe("a chain of models on Groq's per-model free plans (time scaled by 10)",
     expect(llm.calls).toHaveLength(sent);
   });
 
+  test("a streamed answer whose primary's day is spent is streamed whole by the second model", async () => {
+    const { llm, service } = await chainOn(
+      { limitsByModel: { [PRIMARY]: plan(PRIMARY, 199_000), [SECOND]: plan(SECOND) } },
+      { LLM_MODELS: `${PRIMARY},${SECOND}` },
+    );
+    const response = await postChat(service.url, question(1), { "x-api-key": API_KEY, accept: "text/event-stream" });
+    const text = await response.text();
+    expect(text).toContain("event: done");
+    expect(text).not.toContain("event: error");
+    expect(callsTo(llm, PRIMARY).map((c) => c.refused)).toEqual([429]);
+    expect(callsTo(llm, SECOND).filter((c) => !c.refused)).toHaveLength(1);
+    expect(callsTo(llm, SECOND)[0]!.stream).toBe(true);
+  });
+
   test(
     "the same day's work with two models serves at least 1.8 times the answers of one, counted to the first 503",
     async () => {

@@ -7,6 +7,8 @@ import { ModelUnavailableError } from "./models/model-unavailable.ts";
 export interface ChainLink {
   model: string;
   writer: AnswerWriter;
+  /** How long until the model's budget may send anything (a 429's block, its day spent); 0 when it may now. */
+  waitMs?: () => Promise<number>;
 }
 
 /** What the chain tells its observer: a model found retired (once), an answer moved to the next model. */
@@ -16,7 +18,8 @@ export interface ChainObserver {
 }
 
 /**
- * An answer writer over several models, tried in the order given (the first is the primary). A model whose budget
+ * An answer writer over several models, tried in the order given (the first is the primary), except that a model whose
+ * budget is held back (a 429's block, its day spent) is tried after those that may send now. A model whose budget
  * refuses the request at once (its day spent: 503 `upstream_blocked`; its window unable to fit the request before
  * its deadline: 503 `overloaded`) or that the endpoint does not serve (retired) hands the request to the next model
  * at once, as long as nothing of the answer has gone out. Each model's budget refuses without a call while its day is
@@ -34,7 +37,7 @@ export function createChainAnswerWriter(links: readonly ChainLink[], observer: C
     name: links.map((link) => link.writer.name).join(" > "),
     async write(spec) {
       const refusals: AppError[] = [];
-      for (const link of links) {
+      for (const link of await soonestFirst(links)) {
         const known = retired.get(link.model);
         if (known) {
           refusals.push(known);
@@ -56,6 +59,17 @@ export function createChainAnswerWriter(links: readonly ChainLink[], observer: C
       throw soonest(refusals);
     },
   };
+}
+
+/**
+ * The models in the order they are tried: those whose budget may send now in the operator's order, then those held
+ * back (a 429's block, a spent day), soonest first. A budget that cannot be read counts as ready.
+ */
+async function soonestFirst(links: readonly ChainLink[]): Promise<ChainLink[]> {
+  const waits = await Promise.all(links.map((link) => link.waitMs?.().catch(() => 0) ?? 0));
+  return links.map((link, i) => ({ link, wait: waits[i]!, i }))
+    .sort((a, b) => a.wait - b.wait || a.i - b.i)
+    .map(({ link }) => link);
 }
 
 /** A refusal the next model may not meet: this model's budget, or this model not served. */

@@ -39,6 +39,8 @@ export interface LlmWriterOptions {
   now?: () => number;
   /** Room for a reasoning model's reasoning in every call (see `createReasoningRoom`); none for other models. */
   reasoning?: ReasoningRoom;
+  /** Whether a 429 for the provider's day is waited out within the deadline (see `RunOptions.waitsOutDay`). */
+  waitsOutDay?: boolean;
 }
 
 /**
@@ -77,6 +79,7 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
           liveCount: () => calibration.counter(language),
           onAnswered: latency.record,
           reasoning: options.reasoning,
+          waitsOutDay: options.waitsOutDay,
         });
         const shaper = shaperFor(spec, true);
         const job: Drafting = {

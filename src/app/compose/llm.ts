@@ -1,14 +1,15 @@
 /** @module Builds the answer writer (the LLM endpoint when a key is set, else the offline engine) and its budget. */
 import type { ServiceIo } from "./io.ts";
 import type { AnswerWriter, TranscriptSource } from "../../domain/ports.ts";
-import { createMemoryBudgetStore } from "../../adapters/llm/budget/budget-store.ts";
+import { type BudgetStore, createMemoryBudgetStore } from "../../adapters/llm/budget/budget-store.ts";
+import { dayWaitOn } from "../../adapters/llm/budget/fair-share.ts";
 import { type BudgetObserver, createLlmBudget, type LlmBudget } from "../../adapters/llm/budget/llm-budget.ts";
 import { createHeaderlessRule } from "../../adapters/llm/budget/headerless.ts";
 import { createRedisBudgetStore } from "../../adapters/llm/budget/redis-budget-store.ts";
 import { budgetKey } from "../../adapters/llm/budget/budget-key.ts";
 import { sha256Hex } from "../../adapters/keys/key-digest.ts";
 import { createGroqAnswerWriter } from "../../adapters/llm/groq-answer-writer.ts";
-import { createChainAnswerWriter } from "../../adapters/llm/chain-answer-writer.ts";
+import { type ChainLink, createChainAnswerWriter } from "../../adapters/llm/chain-answer-writer.ts";
 import { createOfflineAnswerWriter } from "../../adapters/offline/offline-answer-writer.ts";
 import type { RedisConnection } from "../../adapters/redis/redis-connection.ts";
 import type { Config } from "../config/config.ts";
@@ -35,23 +36,33 @@ export interface WriterParts {
 export function composeWriter(config: Config, io: ServiceIo, parts: WriterParts = {}): AnswerWriter {
   const { transcripts, redis, models = [] } = parts;
   if (!config.llmApi.apiKey) return createOfflineAnswerWriter({ readings: transcripts });
-  const links = config.llmChain.map((link) => ({
-    model: link.model,
-    writer: composeModelWriter(config, io, link, { redis, check: models.find((m) => m.model === link.model) }),
-  }));
+  const chained = config.llmChain.length > 1;
+  const links = config.llmChain.map((link) =>
+    composeModelLink(config, io, link, { redis, check: models.find((m) => m.model === link.model), chained })
+  );
   return createChainAnswerWriter(links, {
     retired: (model, error) => io.logger.warn("llm_model_retired", { model, advice: error.message }),
   });
 }
 
-/** One model's writer: its endpoint, its reasoning, its context window and its own budget. */
-function composeModelWriter(
+/**
+ * One model of the chain: its writer (its endpoint, reasoning, context window and own budget), and how long until its
+ * budget may send anything (a 429's block, or its day spent).
+ */
+function composeModelLink(
   config: Config,
   io: ServiceIo,
   link: LlmLink,
-  parts: { redis?: RedisConnection; check?: ModelCheck },
-): AnswerWriter {
-  return createGroqAnswerWriter({
+  parts: { redis?: RedisConnection; check?: ModelCheck; chained: boolean },
+): ChainLink {
+  // Without metrics, no observer: telling it the level would cost a look at the budget per call.
+  const { budget, store } = composeLlmBudget(
+    config,
+    link,
+    io.metrics ? llmBudgetObserver(io.metrics) : undefined,
+    parts.redis,
+  );
+  const writer = createGroqAnswerWriter({
     apiKey: link.apiKey,
     baseUrl: link.baseUrl,
     model: link.model,
@@ -65,11 +76,17 @@ function composeModelWriter(
     maxOutputTokens: config.llm.maxOutputTokens,
     contextTokens: parts.check?.contextTokens ?? link.figures.contextTokens,
     concurrency: config.llm.concurrency,
-    // Without metrics, no observer: telling it the level would cost a look at the budget per call.
-    budget: composeLlmBudget(config, link, io.metrics ? llmBudgetObserver(io.metrics) : undefined, parts.redis),
+    budget,
     fetch: io.fetch,
     observe: io.metrics?.llm,
+    // In a chain, a model's spent day is not waited out: the next model serves at once.
+    waitsOutDay: !parts.chained,
   });
+  const waitMs = async () => {
+    const view = await store.peek();
+    return Math.max(view.blockedMs, dayWaitOn(view, 0));
+  };
+  return { model: link.model, writer, waitMs };
 }
 
 /**
@@ -81,7 +98,7 @@ function composeLlmBudget(
   link: LlmLink,
   observer: BudgetObserver | undefined,
   redis?: RedisConnection,
-): LlmBudget {
+): { budget: LlmBudget; store: BudgetStore } {
   const figures = link.figures;
   const windowMs = config.llm.budgetWindowMs;
   const limits = {
@@ -106,5 +123,5 @@ function composeLlmBudget(
     operatorStated: figures.limitsStated,
     answersToUnpace: figures.privateUnpaced ? 1 : undefined,
   });
-  return createLlmBudget({ store, observer, headerless });
+  return { budget: createLlmBudget({ store, observer, headerless }), store };
 }

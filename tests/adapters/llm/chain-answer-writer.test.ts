@@ -95,6 +95,35 @@ describe("createChainAnswerWriter()", () => {
     expect([error.code, sent, b.asked]).toEqual(["upstream_blocked", ["Half an ans"], 0]);
   });
 
+  test("a model held back (its day spent, a 429's block) is tried after the models that may send now", async () => {
+    const a = model("a", () => "from a");
+    const b = model("b", () => "from b");
+    let aWaits = 90_000;
+    const chain = createChainAnswerWriter([
+      { model: "a", writer: a, waitMs: () => Promise.resolve(aWaits) },
+      { model: "b", writer: b, waitMs: () => Promise.resolve(0) },
+    ]);
+    expect((await chain.write(spec())).usage?.model).toBe("b");
+    aWaits = 0;
+    expect((await chain.write(spec())).usage?.model).toBe("a");
+    expect([a.asked, b.asked]).toEqual([1, 1]);
+  });
+
+  test("every model held back: the soonest is tried first; a budget that cannot be read counts as ready", async () => {
+    const a = model("a", () => "from a");
+    const b = model("b", () => "from b");
+    const held = createChainAnswerWriter([
+      { model: "a", writer: a, waitMs: () => Promise.resolve(5_000) },
+      { model: "b", writer: b, waitMs: () => Promise.resolve(1_000) },
+    ]);
+    expect((await held.write(spec())).usage?.model).toBe("b");
+    const unread = createChainAnswerWriter([
+      { model: "a", writer: a, waitMs: () => Promise.resolve(5_000) },
+      { model: "b", writer: b, waitMs: () => Promise.reject(new Error("Redis unreachable")) },
+    ]);
+    expect((await unread.write(spec())).usage?.model).toBe("b");
+  });
+
   test("one model is its own writer, unwrapped", () => {
     const a = model("a", () => "x");
     expect(createChainAnswerWriter([{ model: "a", writer: a }])).toBe(a);
