@@ -1,4 +1,4 @@
-/** @module The house's rules, checked: dependency direction, rooms, mirrored tests, headers, comments, README Layout. */
+/** @module The house's rules, checked: dependency direction, rooms, mirrored tests, headers, comments, the Layout. */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -150,9 +150,9 @@ describe("layout", () => {
     expect(long).toEqual([]);
   });
 
-  test("the README's Layout lists exactly the folders of src/", () => {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    const layout = /## Layout\n+```\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+  test("the Layout of docs/development.md lists exactly the folders of src/", () => {
+    const page = readFileSync(join(ROOT, "docs/development.md"), "utf8");
+    const layout = /## Layout\n+```\n([\s\S]*?)```/.exec(page)?.[1] ?? "";
     const listed: string[] = [];
     const stack: string[] = [];
     for (const line of layout.split("\n")) {

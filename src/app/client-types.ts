@@ -23,7 +23,7 @@ export type App = typeof chatRoute;
 /**
  * The events of a streamed answer (`POST /chat` with `Accept: text/event-stream`),
  * each with its `data` parsed from JSON: narrow on `event`. Read them with any
- * SSE parser (README, "Streaming").
+ * SSE parser (docs/streaming.md).
  */
 export type ChatStreamEvent =
   | { event: "progress"; data: AnswerProgress }

@@ -71,7 +71,7 @@ export interface Answer {
 
 /** Writes the answer from a transcript (an LLM, or the offline engine). */
 export interface AnswerWriter {
-  /** Name shown in the banner and logs, e.g. `groq:llama-3.1-8b-instant` or `offline`. */
+  /** Name shown in the banner and logs, e.g. `groq:openai/gpt-oss-20b` or `offline`. */
   readonly name: string;
   /** @throws {AppError} with an upstream_* code when the model fails */
   write(spec: AnswerSpec): Promise<Answer>;

@@ -102,13 +102,12 @@ describe(`two instances on one Redis, no sticky routing (${target})`, () => {
     await client.close();
   }, 60_000);
 
-  test("notifications/cancelled sent to the other instance cancels the call where it runs", async () => {
+  test("notifications/cancelled (2025-11-25) sent to the other instance cancels the call where it runs", async () => {
     llm.respondWith(() => ({ content: "Too late [0:00].", delayMs: 20_000 }));
-    const { client, sent } = await connectHttp(urls, { "x-api-key": API_KEY });
+    const { client, sent } = await connectHttp(urls, { "x-api-key": API_KEY }, "2025-11-25");
     const controller = new AbortController();
     const call = client.callTool(
       { name: "chat_about_video", arguments: { url: watchUrl("twoTracks"), prompt: "A question to cancel elsewhere" } },
-      undefined,
       { signal: controller.signal },
     );
     expect(await cancelWhileModelWorks(llm, call, () => controller.abort("the user changed their mind")))

@@ -77,12 +77,13 @@ describe(`MCP over Streamable HTTP (${target}): who may call`, () => {
     });
     expect(response.status).toBe(401);
     expect((await response.json()).error.code).toBe("unauthorized");
-    // The SDK's StreamableHTTPError carries the status as its code.
-    await expect(connectHttp(mcpUrl, {})).rejects.toMatchObject({ code: 401 });
-    await expect(connectHttp(mcpUrl, { authorization: "Bearer e2e-wrong-key-000" })).rejects.toMatchObject({
-      code: 401,
-      message: expect.stringContaining("Unknown API key"),
-    });
+    // The SDK's SdkHttpError carries the status, on either era.
+    for (const era of ["2026-07-28", "2025-11-25"] as const) {
+      await expect(connectHttp(mcpUrl, {}, era)).rejects.toMatchObject({ status: 401 });
+      await expect(connectHttp(mcpUrl, { authorization: "Bearer e2e-wrong-key-000" }, era)).rejects.toMatchObject({
+        status: 401,
+      });
+    }
   }, 60_000);
 
   test("with x-api-key and with Authorization: Bearer, both tools are listed", async () => {
@@ -157,7 +158,6 @@ describe(`MCP over Streamable HTTP (${target}): the tools`, () => {
     const seen: { progress: number; total?: number }[] = [];
     const result = await client.callTool(
       { name: "chat_about_video", arguments: { url: watchUrl("normal") } },
-      undefined,
       {
         onprogress: (p) => seen.push(p),
         timeout: 90_000,
@@ -273,13 +273,25 @@ describe(`MCP over Streamable HTTP (${target}): the tools`, () => {
     await client.close();
   }, 60_000);
 
-  test("notifications/cancelled cancels the work: the model's call is closed", async () => {
+  test("notifications/cancelled (2025-11-25) cancels the work: the model's call is closed", async () => {
     llm.respondWith(() => ({ content: "Too late [0:00].", delayMs: 20_000 }));
-    const { client } = await connectHttp(mcpUrl, { "x-api-key": API_KEY });
+    const { client } = await connectHttp(mcpUrl, { "x-api-key": API_KEY }, "2025-11-25");
     const controller = new AbortController();
     const call = client.callTool(
       { name: "chat_about_video", arguments: { url: watchUrl("normal"), prompt: "A question to cancel" } },
-      undefined,
+      { signal: controller.signal },
+    );
+    expect(await cancelWhileModelWorks(llm, call, () => controller.abort("the user changed their mind")))
+      .toBeDefined();
+    await client.close();
+  }, 60_000);
+
+  test("on 2026-07-28 the client cancels by closing the call's stream: the model's call is closed", async () => {
+    llm.respondWith(() => ({ content: "Too late [0:00].", delayMs: 20_000 }));
+    const { client } = await connectHttp(mcpUrl, { "x-api-key": API_KEY }, "2026-07-28");
+    const controller = new AbortController();
+    const call = client.callTool(
+      { name: "chat_about_video", arguments: { url: watchUrl("normal"), prompt: "A question to cancel, 2026" } },
       { signal: controller.signal },
     );
     expect(await cancelWhileModelWorks(llm, call, () => controller.abort("the user changed their mind")))

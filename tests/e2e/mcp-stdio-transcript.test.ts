@@ -1,7 +1,7 @@
 /** @module `server mcp` serves get_transcript over stdio too: the SDK's stdio client against each target. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
@@ -52,7 +52,6 @@ describe(`get_transcript over stdio (${target})`, () => {
     const steps: number[] = [];
     const result = await client.callTool(
       { name: "get_transcript", arguments: { url: watchUrl("normal"), language: "en" } },
-      undefined,
       { onprogress: (p) => steps.push(p.progress) },
     );
     expect(result.isError).toBeFalsy();

@@ -1,8 +1,8 @@
 /** @module `server mcp` end to end: the SDK's stdio client spawns each target against the loopback YouTube and LLM. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { spawn } from "bun";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
 import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
@@ -146,7 +146,7 @@ describe(`server mcp over stdio (${target})`, () => {
     }));
     const mcp = await connected();
     const seen: { progress: number; total?: number }[] = [];
-    const result = await mcp.callTool({ name: "chat_about_video", arguments: { url: watchUrl("normal") } }, undefined, {
+    const result = await mcp.callTool({ name: "chat_about_video", arguments: { url: watchUrl("normal") } }, {
       onprogress: (p) => seen.push(p),
       timeout: 90_000,
       resetTimeoutOnProgress: true,
@@ -165,7 +165,6 @@ describe(`server mcp over stdio (${target})`, () => {
     const controller = new AbortController();
     const call = mcp.callTool(
       { name: "chat_about_video", arguments: { url: watchUrl("normal"), prompt: "A question to cancel" } },
-      undefined,
       { signal: controller.signal },
     );
     const until = Date.now() + 20_000;
@@ -240,25 +239,33 @@ describe(`server mcp's stdout and exit (${target})`, () => {
     expect(logs).toContain('"event":"mcp_stopping"');
   }, 60_000);
 
-  test("a line that is not JSON-RPC is logged to stderr and the server goes on", async () => {
-    const child = spawn([command!, ...args], {
-      cwd: defaultCwd(target),
-      env,
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    child.stdin.write('not json at all\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n');
-    await child.stdin.end();
-    const [stdout, logs, code] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
-      child.exited,
-    ]);
-    expect(code).toBe(0);
-    expect(stdout.trim().split("\n").map((line) => JSON.parse(line))).toEqual([{ jsonrpc: "2.0", id: 7, result: {} }]);
-    expect(logs).toContain('"event":"mcp_protocol_error"');
-  }, 60_000);
+  test(
+    "a JSON line that is not JSON-RPC is logged to stderr, one not JSON is skipped; the server goes on",
+    async () => {
+      const child = spawn([command!, ...args], {
+        cwd: defaultCwd(target),
+        env,
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      child.stdin.write('not json at all\n{"hello":"world"}\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n');
+      await child.stdin.end();
+      const [stdout, logs, code] = await Promise.all([
+        new Response(child.stdout).text(),
+        new Response(child.stderr).text(),
+        child.exited,
+      ]);
+      expect(code).toBe(0);
+      expect(stdout.trim().split("\n").map((line) => JSON.parse(line))).toEqual([{
+        jsonrpc: "2.0",
+        id: 7,
+        result: {},
+      }]);
+      expect(logs).toContain('"event":"mcp_protocol_error"');
+    },
+    60_000,
+  );
 
   test("wrong settings stop it with exit 2, the problems on stderr and nothing on stdout", async () => {
     const child = spawn([command!, ...args], {

@@ -1,6 +1,5 @@
-/** @module The MCP listener of a service under test: its URL from the banner, and the SDK's HTTP client on it. */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+/** @module The MCP listener of a service under test: its URL from the banner, and the v2 SDK's HTTP client on it. */
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { FakeLlm } from "./fake-llm.ts";
 import type { RunningService } from "./service-process.ts";
 
@@ -17,15 +16,18 @@ export async function mcpUrlOf(service: RunningService, timeoutMs = 5_000): Prom
 }
 
 /**
- * The SDK's client connected over Streamable HTTP, as a remote agent connects.
+ * The v2 SDK's client connected over Streamable HTTP, as a remote agent connects.
  *
  * @param urls the endpoint, or several (instances behind a load balancer without sticky routing): each HTTP request
  *   goes to the next one in turn
  * @param headers sent with every request (the API key)
+ * @param era 2026-07-28 (the client pinned to it: `server/discover`, no handshake) or 2025-11-25 (its default
+ *   `initialize` handshake, whose cancellations are `notifications/cancelled`)
  */
 export async function connectHttp(
   urls: string | string[],
   headers: Record<string, string>,
+  era: "2026-07-28" | "2025-11-25" = "2026-07-28",
 ): Promise<{ client: Client; sent: string[] }> {
   const targets = Array.isArray(urls) ? urls : [urls];
   const sent: string[] = [];
@@ -39,7 +41,8 @@ export async function connectHttp(
       return fetch(target, init);
     },
   });
-  const client = new Client({ name: "e2e-remote-agent", version: "1.0.0" });
+  const pinned = era === "2026-07-28" ? { versionNegotiation: { mode: { pin: era } } } : {};
+  const client = new Client({ name: "e2e-remote-agent", version: "1.0.0" }, pinned);
   await client.connect(transport);
   return { client, sent };
 }

@@ -2,6 +2,7 @@
 import type { AnswerWriter } from "../../domain/ports.ts";
 import { createMemoryBudgetStore } from "./budget/budget-store.ts";
 import { createLlmBudget, type LlmBudget } from "./budget/llm-budget.ts";
+import { PROVISIONAL_LIMITS } from "./budget/headerless.ts";
 import type { LimitDialect } from "./budget/limits-report.ts";
 import { createGroqCompleter, type LlmCallObserver } from "./calls/groq-completer.ts";
 import { createLlmAnswerWriter } from "./llm-answer-writer.ts";
@@ -75,7 +76,7 @@ export function createGroqAnswerWriter(options: GroqWriterOptions): AnswerWriter
     contextTokens: options.contextTokens ?? 131_072,
     budget: options.budget ??
       createLlmBudget({
-        store: createMemoryBudgetStore({ limits: { tokensPerWindow: 8_000, requestsPerWindow: 30 }, windowMs: 60_000 }),
+        store: createMemoryBudgetStore({ limits: PROVISIONAL_LIMITS, windowMs: 60_000 }),
       }),
     maxOutputTokens: options.maxOutputTokens,
     concurrency: options.concurrency,

@@ -23,8 +23,8 @@ interface KnownClient {
 
 /**
  * Every client the service knows, as the apps present themselves: the one place to update when YouTube retires a
- * version (the README's "When YouTube changes its apps" says where current versions are published). As of 2026-08:
- * ANDROID 21.26.364 and IOS 21.26.4 (sent since 2026-07-09), VISIONOS 1.02 (since 2026-07-20).
+ * version (docs/operating.md, "When YouTube changes its apps", says where current versions are published).
+ * As of 2026-08: ANDROID 21.26.364 and IOS 21.26.4 (sent since 2026-07-09), VISIONOS 1.02 (since 2026-07-20).
  */
 const KNOWN: Readonly<Record<string, KnownClient>> = {
   ANDROID: {

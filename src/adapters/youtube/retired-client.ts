@@ -44,7 +44,7 @@ export function everyClientRetired(clients: readonly { name: string; version: st
   return new AppError(
     "upstream_error",
     `YouTube no longer accepts the app versions this server presents itself as (${named}): the operator must set ` +
-      "YOUTUBE_CLIENTS to current versions (see the README's YouTube section); try again later",
+      "YOUTUBE_CLIENTS to current versions (docs/operating.md: When YouTube changes its apps); try again later",
     { cause: new RetiredClient("every client retired", clients) },
   );
 }

@@ -4,7 +4,7 @@ import type { AnswerWriter, TranscriptSource } from "../../domain/ports.ts";
 import { type BudgetStore, createMemoryBudgetStore } from "../../adapters/llm/budget/budget-store.ts";
 import { dayWaitOn } from "../../adapters/llm/budget/fair-share.ts";
 import { type BudgetObserver, createLlmBudget, type LlmBudget } from "../../adapters/llm/budget/llm-budget.ts";
-import { createHeaderlessRule } from "../../adapters/llm/budget/headerless.ts";
+import { createHeaderlessRule, PROVISIONAL_LIMITS } from "../../adapters/llm/budget/headerless.ts";
 import { createRedisBudgetStore } from "../../adapters/llm/budget/redis-budget-store.ts";
 import { budgetKey } from "../../adapters/llm/budget/budget-key.ts";
 import { sha256Hex } from "../../adapters/keys/key-digest.ts";
@@ -119,7 +119,7 @@ function composeLlmBudget(
     : memory;
   const headerless = createHeaderlessRule({
     // A refusal stating no figures puts back the limits assumed at the start (a private endpoint's: provisional ones).
-    assumed: figures.privateUnpaced ? { tokensPerWindow: 8_000, requestsPerWindow: 30 } : limits,
+    assumed: figures.privateUnpaced ? PROVISIONAL_LIMITS : limits,
     operatorStated: figures.limitsStated,
     answersToUnpace: figures.privateUnpaced ? 1 : undefined,
   });

@@ -9,7 +9,7 @@ import { type ClientSetting, readYoutubeClients } from "./youtube-clients.ts";
 import { readQuota } from "./quota-spec.ts";
 import type { Quota } from "../../domain/usage/quota.ts";
 
-/** Every setting of the service, read once at start-up. Names are in README's configuration table. */
+/** Every setting of the service, read once at start-up. Names are in docs/configuration.md. */
 export interface Config {
   port: number;
   host: string;

@@ -1,7 +1,7 @@
 /** @module Reads the LLM endpoint's settings: `LLM_*` (or their `GROQ_*` synonyms), the model and its figures. */
 import type { EnvReader } from "./readers.ts";
 import type { LimitDialect } from "../../adapters/llm/budget/limits-report.ts";
-import { NO_STATED_LIMIT } from "../../adapters/llm/budget/headerless.ts";
+import { NO_STATED_LIMIT, PROVISIONAL_LIMITS } from "../../adapters/llm/budget/headerless.ts";
 import { dialectOf, GROQ_BASE_URL, isPrivateEndpoint } from "../../adapters/llm/calls/groq-client.ts";
 import {
   DEFAULT_MODEL,
@@ -46,11 +46,11 @@ export interface ModelFigures {
   privateUnpaced: boolean;
 }
 
-/**
- * The smallest per-minute figures Groq's free plan publishes today (gpt-oss), assumed for a model the table does not
- * know until the endpoint's first answer states its own.
- */
-const PROVISIONAL = { tokensPerMinute: 8_000, requestsPerMinute: 30 };
+/** Assumed for a model the table does not know until the endpoint's first answer states its own. */
+const PROVISIONAL = {
+  tokensPerMinute: PROVISIONAL_LIMITS.tokensPerWindow,
+  requestsPerMinute: PROVISIONAL_LIMITS.requestsPerWindow,
+};
 
 /**
  * @param read the environment reader (problems are collected, not thrown)

@@ -60,7 +60,7 @@ function blockedAdvice(rows: readonly YoutubeRow[]): string[] {
     )
     .map((route) =>
       `Route ${route} is blocked by YouTube (bot check, captcha or HTTP 429): replace it in YOUTUBE_PROXIES with ` +
-      "rotating residential proxies (README: Running on a server)"
+      "rotating residential proxies (docs/operating.md: When YouTube blocks)"
     );
 }
 

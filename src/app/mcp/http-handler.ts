@@ -1,10 +1,5 @@
-/** @module `/mcp` on the MCP listener: Streamable HTTP, stateless, one SDK server per request, API keys. */
-import type { Server } from "@modelcontextprotocol/sdk/server";
-// Deno is told where the types are: the SDK's `./*` export maps `server/...js` to `...js.d.ts`.
-// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-import {
-  WebStandardStreamableHTTPServerTransport,
-} from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+/** @module `/mcp` on the MCP listener: Streamable HTTP for both protocol eras, stateless, one SDK server a request. */
+import { createMcpHandler, type McpRequestContext, type Server } from "@modelcontextprotocol/server";
 import { quote } from "../../domain/chat-request.ts";
 import { AppError } from "../../domain/errors.ts";
 import type { KeyIdentity } from "../../domain/ports.ts";
@@ -42,11 +37,27 @@ export interface McpHttpDeps {
   calls?: LiveStreams;
 }
 
-const MCP_CORS = {
+/**
+ * A browser page's preflight must allow what either era's client sends: 2026-07-28 adds `Mcp-Method` and `Mcp-Name`
+ * to `MCP-Protocol-Version`; 2025-era clients send `Mcp-Session-Id`. The page may read the session id the server gives
+ * at `initialize`, the request id, `Retry-After` on a refusal, and `WWW-Authenticate` on a 401.
+ */
+export const MCP_CORS = {
   methods: "POST",
-  allowHeaders: "content-type, accept, x-api-key, authorization, x-request-id, mcp-session-id, mcp-protocol-version",
-  exposeHeaders: "x-request-id, mcp-session-id, retry-after",
+  allowHeaders: "content-type, accept, x-api-key, authorization, x-request-id, mcp-session-id, mcp-protocol-version, " +
+    "mcp-method, mcp-name",
+  exposeHeaders: "x-request-id, mcp-session-id, retry-after, www-authenticate",
 };
+
+/** What the server for one HTTP request needs from the checks before it: whose request, and how to stop its calls. */
+interface Exchange {
+  identity: KeyIdentity;
+  session: string | undefined;
+  /** Aborted by a shutdown that runs out of grace. */
+  interrupted: AbortController;
+  /** The server the SDK's handler asked for, once it has. */
+  server?: Server;
+}
 
 /** What a remote caller is told of a bug: the details are in the service's log, which the operator reads. */
 const INTERNAL_CALL_ERROR =
@@ -56,16 +67,49 @@ const INTERNAL_CALL_ERROR =
  * The MCP endpoint. Checks run before any MCP message is read: path (404),
  * `Origin` (403 unless listed in `CORS_ORIGINS`), method (405: POST only),
  * API key (401), then the body as on the public port (415, 413, 408) and
- * JSON (400). Then each request gets an SDK server and a stateless transport
- * of its own: no state outlives the request, so any instance behind a load
- * balancer can take any request. A session id is given at `initialize` only to
- * name the client's requests (its `notifications/cancelled` find their call
- * through it, on whichever instance runs the call), never to find state.
+ * JSON (400). Then the SDK's handler serves the request on either protocol
+ * era, checking 2026-07-28's headers against the body, with an SDK server of
+ * the request's own: no state outlives the request, so any instance behind a
+ * load balancer can take any request. A 2025-era client is given a session id
+ * at `initialize` only to name its requests (its `notifications/cancelled`
+ * find their call through it, on whichever instance runs the call), never to
+ * find state; a 2026-07-28 client cancels by closing the call's response.
  *
  * @returns the listener's fetch handler
  */
 export function createMcpHttpHandler(deps: McpHttpDeps): (request: Request) => Promise<Response> {
   const cors = createCors(deps.corsOrigins ?? [], MCP_CORS);
+  const exchanges = new WeakMap<Request, Exchange>();
+  // One SDK handler for every request: it tells the eras apart, checks the 2026-07-28 headers against the body (400,
+  // -32020), and asks `serverFor` for a server of the request's own. Every answer is an event stream, on 2026-07-28
+  // as on the older era: it opens at once, so a long call is kept alive past proxies, followed for shutdown, and
+  // cancelled when the client closes it.
+  const sdk = createMcpHandler((context) => serverFor(context), {
+    responseMode: "sse",
+    keepAliveMs: deps.keepAliveMs,
+    maxRequestBodySize: deps.maxBodyBytes,
+    onerror: (error) => deps.logger.warn("mcp_protocol_error", { error: error.message.slice(0, 300) }),
+  });
+
+  const serverFor = (context: McpRequestContext): Server => {
+    const exchange = context.requestInfo && exchanges.get(context.requestInfo);
+    // The handler is handed the request `serve` checked; anything else is a bug, answered 500 by the SDK.
+    if (!exchange) throw new Error("MCP request reached the SDK without passing the endpoint's checks");
+    const { identity, session, interrupted } = exchange;
+    const close = (): void => void exchange.server?.close().catch(() => {});
+    const server = createMcpServer(
+      { ...toolDeps(deps), identity },
+      {
+        callSignal: (id) => ({
+          signal: interrupted.signal,
+          dispose: deps.tools.cancels.watch(callKey(identity, session, id), close),
+        }),
+      },
+    );
+    server.onerror = (error) => deps.logger.warn("mcp_protocol_error", { error: error.message.slice(0, 300) });
+    exchange.server = server;
+    return server;
+  };
 
   const serve = async (request: Request, headers: Record<string, string>): Promise<Response> => {
     if (pathOf(request.url) !== MCP_PATH) {
@@ -96,33 +140,20 @@ export function createMcpHttpHandler(deps: McpHttpDeps): (request: Request) => P
     const messages = Array.isArray(body) ? body : [body];
     for (const id of cancelledIds(messages)) await deps.tools.cancels.cancel(callKey(identity, session, id));
     if (session === undefined && hasInitialize(messages)) headers["mcp-session-id"] = crypto.randomUUID();
-    return await exchange(request, body, identity, session, headers);
+    return await exchange(request, body, { identity, session, interrupted: new AbortController() }, headers);
   };
 
-  /** Hands the checked request to an SDK server of its own, and follows its response's event stream. */
+  /** Hands the checked request to the SDK's handler, and follows its response's event stream. */
   const exchange = async (
     request: Request,
     body: unknown,
-    identity: KeyIdentity,
-    session: string | undefined,
+    state: Exchange,
     headers: Record<string, string>,
   ): Promise<Response> => {
-    const interrupted = new AbortController();
+    exchanges.set(request, state);
     // Closing the server ends its event stream and aborts its calls: a cancelled call's work stops, no answer is sent.
-    const close = (): void => void server.close().catch(() => {});
-    const server: Server = createMcpServer(
-      { ...toolDeps(deps), identity },
-      {
-        callSignal: (id) => ({
-          signal: interrupted.signal,
-          dispose: deps.tools.cancels.watch(callKey(identity, session, id), close),
-        }),
-      },
-    );
-    server.onerror = (error) => deps.logger.warn("mcp_protocol_error", { error: error.message.slice(0, 300) });
-    const transport = new WebStandardStreamableHTTPServerTransport({ keepAliveMs: deps.keepAliveMs });
-    await server.connect(transport);
-    const response = await transport.handleRequest(request, { parsedBody: body });
+    const close = (): void => void state.server?.close().catch(() => {});
+    const response = await sdk.fetch(request, { parsedBody: body });
     if (!response.body || !response.headers.get("content-type")?.startsWith("text/event-stream")) {
       close();
       return withHeaders(response, headers);
@@ -133,14 +164,15 @@ export function createMcpHttpHandler(deps: McpHttpDeps): (request: Request) => P
       close();
       ended();
     };
-    // The client going away (its connection closed) cancels the calls, as a stream's caller leaving does.
+    // The client going away (its connection closed) cancels the calls, as a stream's caller leaving does; on
+    // 2026-07-28 that is how a client cancels a call.
     request.signal.addEventListener("abort", stop, { once: true });
     const followed = withHeaders(
       new Response(following(response.body, stop), { status: response.status, headers: response.headers }),
       headers,
     );
     // A shutdown that runs out of grace ends each call with `overloaded`, answered before the connection is cut.
-    return deps.calls?.add({ interrupt: (reason) => interrupted.abort(reason) }, followed, done) ?? followed;
+    return deps.calls?.add({ interrupt: (reason) => state.interrupted.abort(reason) }, followed, done) ?? followed;
   };
 
   return async (request) => {

@@ -1,10 +1,6 @@
-/** @module The MCP server (the SDK's low-level `Server`): lists the tools, routes their calls and cancellation. */
-import { Server } from "@modelcontextprotocol/sdk/server";
-// The SDK's `./*` export maps `types.js` to `types.js.d.ts` for type checkers; Deno is told where the types are (tsc
-// finds them itself).
-// @ts-types="@modelcontextprotocol/sdk/types"
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
+/** @module The MCP server (the v2 SDK's low-level `Server`): lists the tools, routes their calls and cancellation. */
+import { ProtocolError, ProtocolErrorCode, Server, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
+import type { RequestId } from "@modelcontextprotocol/server";
 import { LANGUAGES } from "../../domain/chat-request.ts";
 import { linkSignals } from "../../domain/linked-signal.ts";
 import type { TranscriptReader } from "../../domain/transcript-reading.ts";
@@ -14,8 +10,17 @@ import type { ToolCallOptions } from "./tool-call.ts";
 import { callTranscriptTool } from "./transcript-call.ts";
 import { TRANSCRIPT_TOOL, TRANSCRIPT_TOOL_NAME } from "./transcript-tool.ts";
 
-/** How the server names itself in `initialize`. */
+/** How the server names itself in `initialize` and `server/discover`. */
 export const SERVER_INFO = { name: "video-chat-service", version: "1.0.0" };
+
+/** The revision without a handshake: each request carries its version and the client's capabilities in `_meta`. */
+export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+
+/**
+ * The revisions served, newest first: 2026-07-28, and every revision from the `initialize` era the SDK speaks
+ * (2025-11-25 down to 2024-10-07), so agents on either keep working. The SDK's default list is the older era only.
+ */
+export const PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS];
 
 /** What the server serves: the chat use case, and the transcript use case when `get_transcript` is offered. */
 export interface McpServerDeps extends ChatCallDeps {
@@ -39,30 +44,42 @@ export type CallSignal = (requestId: RequestId) => { signal: AbortSignal; dispos
  *
  * @param deps the use cases, the rate limiter, the logger and the calls' time limits
  * @param options.callSignal each call's own signal too, followed as the SDK's is
- * @returns the server, to connect to a transport (stdio, Streamable HTTP, or in memory in tests)
+ * The same server answers either revision: the SDK's serving entries (`createMcpHandler` over HTTP, `serveStdio`)
+ * pick the era from the request, and the handlers below do not need to know it: on 2026-07-28 a progress token
+ * still rides in the call's `_meta`, and a cancellation reaches the call's signal (the client closing the call's
+ * response stream over HTTP, `notifications/cancelled` over stdio).
+ *
+ * @returns the server, to hand to a serving entry (or to connect to a transport in memory in tests)
  */
 export function createMcpServer(deps: McpServerDeps, options: { callSignal?: CallSignal } = {}): Server {
   const tools = deps.transcripts ? [CHAT_TOOL, TRANSCRIPT_TOOL] : [CHAT_TOOL];
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: instructions(deps) });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions: instructions(deps),
+    supportedProtocolVersions: [...PROTOCOL_VERSIONS],
+  });
+  server.setRequestHandler("tools/list", () => ({ tools }));
+  server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name } = request.params;
     if (name !== TOOL_NAME && !(name === TRANSCRIPT_TOOL_NAME && deps.transcripts)) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name.slice(0, 60))}; ${listed(deps)}`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown tool ${JSON.stringify(name.slice(0, 60))}; ${listed(deps)}`,
+      );
     }
-    const token = request.params._meta?.progressToken;
+    const token = ctx.mcpReq._meta?.progressToken;
     const progress = token === undefined
       ? undefined
       : (step: { progress: number; total?: number; message: string }) => {
         // A notification that cannot be sent (the client went away) is no reason to stop the work: the signal says
         // that.
-        extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, ...step } }).catch(
+        ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, ...step } }).catch(
           () => {},
         );
       };
-    const own = options.callSignal?.(extra.requestId);
-    const linked = own ? linkSignals([extra.signal, own.signal]) : undefined;
-    const call: ToolCallOptions = { signal: linked?.signal ?? extra.signal, progress };
+    const own = options.callSignal?.(ctx.mcpReq.id);
+    const linked = own ? linkSignals([ctx.mcpReq.signal, own.signal]) : undefined;
+    const call: ToolCallOptions = { signal: linked?.signal ?? ctx.mcpReq.signal, progress };
     try {
       return name === TOOL_NAME
         ? await callChatTool(deps, request.params.arguments, call)

@@ -1,8 +1,6 @@
 /** @module MCP mode (`server mcp`): JSON-RPC on stdin/stdout, logs on stderr, exit when stdin closes. */
 import type { Readable, Writable } from "node:stream";
-// Deno is told where the types are: the SDK's `./*` export maps `server/stdio.js` to `server/stdio.js.d.ts`.
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { createBufferedLines } from "../log/buffered-lines.ts";
 import { composeMcp } from "../compose/service.ts";
 import { loadConfigOrExit } from "../config/config.ts";
@@ -25,6 +23,8 @@ export interface McpRuntime {
 /**
  * Serves MCP over stdio on the same composition root and settings as the
  * HTTP service (Groq key, Redis, budget, caches); no listener, no API key.
+ * The SDK's `serveStdio` lets the client's first message choose the era for
+ * the connection: `server/discover` (2026-07-28) or `initialize` (2025-era).
  * Stops when stdin ends (the client closed it), stdout breaks, or on a signal: calls in
  * flight are cancelled, logs flushed, Redis closed, exit 0.
  * Exits with 2 (`EXIT_BAD_CONFIG`) when the settings are wrong.
@@ -37,7 +37,7 @@ export async function runMcp(runtime: McpRuntime): Promise<void> {
   const lines = createBufferedLines((text) => runtime.printError(text));
   const logger = createLogger({ write: lines.line, pretty: config.logFormat === "pretty" });
   const core = await composeMcp(config, { logger });
-  const server = createMcpServer({
+  const deps = {
     chat: core.chat,
     transcripts: core.transcripts,
     rateLimiter: core.rateLimiter,
@@ -46,13 +46,19 @@ export async function runMcp(runtime: McpRuntime): Promise<void> {
     maxArgumentBytes: config.maxBodyBytes,
     requestTimeoutMs: config.requestTimeoutMs,
     progressTimeoutMs: config.stream.timeoutMs,
-  });
+  };
   // A line that is not JSON-RPC gets no answer from the SDK; it is logged, so a client's bug can be found.
-  server.onerror = (error) => logger.warn("mcp_protocol_error", { error: error.message.slice(0, 300) });
+  const onerror = (error: Error): void => logger.warn("mcp_protocol_error", { error: error.message.slice(0, 300) });
+  // One server for the connection, made when the client's first message has chosen the era.
+  const connection = serveStdio(() => {
+    const server = createMcpServer(deps);
+    server.onerror = onerror;
+    return server;
+  }, { transport: new StdioServerTransport(runtime.stdin, runtime.stdout), onerror });
   let stopping: Promise<never> | undefined;
   const stop = (reason: string): Promise<never> => (stopping ??= (async () => {
     logger.info("mcp_stopping", { reason });
-    await server.close().catch(() => {});
+    await connection.close().catch(() => {});
     await core.close().catch(() => {});
     lines.flush();
     return runtime.exit(0);
@@ -62,6 +68,5 @@ export async function runMcp(runtime: McpRuntime): Promise<void> {
   // A client that went away without closing stdin breaks the pipe: nobody can read the answers any more.
   runtime.stdout.on("error", () => void stop("stdout closed"));
   runtime.onStopSignal((signal) => void stop(signal));
-  await server.connect(new StdioServerTransport(runtime.stdin, runtime.stdout));
   logger.info("mcp_ready", { runtime: runtime.name, backend: core.backend, tools: "chat_about_video,get_transcript" });
 }

@@ -50,7 +50,7 @@ describe("youtubeAdvice()", () => {
     expect(verdict.ok).toBe(true);
     expect(verdict.advice).toEqual([
       "Route direct is blocked by YouTube (bot check, captcha or HTTP 429): replace it in YOUTUBE_PROXIES with " +
-      "rotating residential proxies (README: Running on a server)",
+      "rotating residential proxies (docs/operating.md: When YouTube blocks)",
     ]);
   });
 

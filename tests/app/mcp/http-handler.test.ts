@@ -1,7 +1,6 @@
-/** @module The `/mcp` endpoint in process, driven by the SDK's Streamable HTTP client and by raw requests. */
+/** @module The `/mcp` endpoint in process, driven by the v2 SDK's client on either era and by raw requests. */
 import { describe, expect, test } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { ToolsCore } from "../../../src/app/compose/service.ts";
 import { silentLogger } from "../../../src/app/log/logger.ts";
 import { createMcpHttpHandler } from "../../../src/app/mcp/http-handler.ts";
@@ -46,14 +45,25 @@ function endpoint(
   return { handler, transcripts, writer, calls };
 }
 
-/** The SDK's client over HTTP, its requests handed to `pick()`'s handler (several stand for instances). */
-async function connect(pick: () => Handler, headers: Record<string, string> = { "x-api-key": KEY }) {
+type Era = "2026-07-28" | "2025-11-25";
+
+/**
+ * The SDK's client over HTTP, its requests handed to `pick()`'s handler (several stand for instances): pinned to
+ * 2026-07-28 (`server/discover`, no handshake), or on its default `initialize` handshake (2025-11-25).
+ */
+async function connect(
+  pick: () => Handler,
+  headers: Record<string, string> = { "x-api-key": KEY },
+  era: Era = "2026-07-28",
+) {
   const transport = new StreamableHTTPClientTransport(new URL(ENDPOINT), {
     requestInit: { headers },
     fetch: (url, init) => pick()(new Request(url, init)),
   });
-  const client = new Client({ name: "test", version: "1.0.0" });
+  const pinned = era === "2026-07-28" ? { versionNegotiation: { mode: { pin: era } } } : {};
+  const client = new Client({ name: "test", version: "1.0.0" }, pinned);
   await client.connect(transport);
+  expect(client.getNegotiatedProtocolVersion()).toBe(era);
   return { client, transport };
 }
 
@@ -133,7 +143,11 @@ describe("/mcp: who may call", () => {
       }),
     );
     expect(preflight.status).toBe(204);
-    expect(preflight.headers.get("access-control-allow-headers")).toContain("authorization");
+    const allowed = preflight.headers.get("access-control-allow-headers")!.split(/,\s*/);
+    // 2026-07-28 clients send Mcp-Method and Mcp-Name with MCP-Protocol-Version on every request.
+    expect(allowed).toEqual(
+      expect.arrayContaining(["authorization", "mcp-protocol-version", "mcp-method", "mcp-name", "mcp-session-id"]),
+    );
   });
 });
 
@@ -175,12 +189,68 @@ describe("/mcp: the transport", () => {
   });
 });
 
-describe("/mcp: calls", () => {
+/** A 2026-07-28 request's body: the revision and the client in `_meta`. */
+function modern(method: string, params: Record<string, unknown>) {
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  return JSON.stringify({ jsonrpc: "2.0", id: 3, method, params: { ...params, _meta } });
+}
+
+describe("/mcp: the 2026-07-28 standard headers", () => {
+  const standard = { "x-api-key": KEY, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call" };
+  const call = modern("tools/call", { name: "get_transcript", arguments: { url: VIDEO } });
+
+  test("headers that match the body are served; an Mcp-Name, Mcp-Method or version that does not is 400 -32020", async () => {
+    const { handler, transcripts } = endpoint();
+    const served = await post(handler, call, { ...standard, "mcp-name": "get_transcript" });
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain('"structuredContent"');
+    const fetched = transcripts.calls.length;
+    expect(fetched).toBe(1);
+    const wrong: Record<string, string>[] = [
+      { ...standard, "mcp-name": "chat_about_video" },
+      { ...standard, "mcp-name": "get_transcript", "mcp-method": "tools/list" },
+      { ...standard, "mcp-name": "get_transcript", "mcp-protocol-version": "2025-11-25" },
+      { "x-api-key": KEY, "mcp-name": "get_transcript", "mcp-method": "tools/call" },
+    ];
+    for (const headers of wrong) {
+      const refused = await post(handler, call, { ...headers, "x-request-id": "req-32020" });
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).error.code).toBe(-32020);
+      expect(refused.headers.get("x-request-id")).toBe("req-32020");
+    }
+    // Refused before any work: no transcript fetched for them.
+    expect(transcripts.calls).toHaveLength(fetched);
+  });
+
+  test("a revision not served is 400 -32022 naming the ones that are; without a key, 401 first", async () => {
+    const { handler } = endpoint();
+    const future = modern("tools/list", {}).replace("2026-07-28", "2027-01-01");
+    const refused = await post(handler, future, {
+      ...standard,
+      "mcp-method": "tools/list",
+      "mcp-protocol-version": "2027-01-01",
+    });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error).toMatchObject({ code: -32022, data: { supported: ["2026-07-28"] } });
+    const anonymous = await post(handler, call, {
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "x",
+    });
+    expect(anonymous.status).toBe(401);
+  });
+});
+
+describe.each(["2026-07-28", "2025-11-25"] as const)("/mcp: calls on %s", (era) => {
   test("chat_about_video answers with the seven fields and progress notifications", async () => {
     const { handler } = endpoint();
-    const { client } = await connect(() => handler);
+    const { client } = await connect(() => handler, undefined, era);
     const steps: number[] = [];
-    const result = await client.callTool({ name: "chat_about_video", arguments: { url: VIDEO } }, undefined, {
+    const result = await client.callTool({ name: "chat_about_video", arguments: { url: VIDEO } }, {
       onprogress: (p) => steps.push(p.progress),
     });
     expect(Object.keys(result.structuredContent as object)).toHaveLength(7);
@@ -191,7 +261,7 @@ describe("/mcp: calls", () => {
   test("the key's rate limit counts calls (not the handshake): past it, rate_limited", async () => {
     const limiter = new CountingLimiter(1);
     const { handler } = endpoint({ limiter });
-    const { client } = await connect(() => handler);
+    const { client } = await connect(() => handler, undefined, era);
     expect((await client.callTool({ name: "get_transcript", arguments: { url: VIDEO } })).isError).toBeFalsy();
     const refused = await client.callTool({ name: "get_transcript", arguments: { url: VIDEO } });
     expect((refused.content as { text: string }[])[0]!.text).toStartWith("rate_limited: This API key");
@@ -199,31 +269,10 @@ describe("/mcp: calls", () => {
     await client.close();
   });
 
-  test("notifications/cancelled sent to another instance cancels the call where it runs", async () => {
-    const cancels = createRedisCallCancels();
-    const waiting = waitingWriter();
-    const one = endpoint({ writer: waiting.writer, cancels });
-    const other = endpoint({ cancels });
-    let turn = 0;
-    const { client } = await connect(() => (turn++ % 2 === 0 ? one.handler : other.handler));
-    const controller = new AbortController();
-    turn = 0; // the call goes to the first instance, its cancellation to the other
-    const call = client.callTool({ name: "chat_about_video", arguments: { url: VIDEO } }, undefined, {
-      signal: controller.signal,
-    });
-    const signal = await waiting.signal;
-    controller.abort("changed my mind");
-    await expect(call).rejects.toThrow();
-    while (!signal.aborted) await Bun.sleep(5);
-    expect(signal.aborted).toBe(true);
-    while (one.calls.count > 0) await Bun.sleep(5);
-    await client.close();
-  });
-
   test("the client closing its connection cancels the call", async () => {
     const waiting = waitingWriter();
     const { handler, calls } = endpoint({ writer: waiting.writer });
-    const { client } = await connect(() => handler);
+    const { client } = await connect(() => handler, undefined, era);
     const call = client.callTool({ name: "chat_about_video", arguments: { url: VIDEO } });
     const signal = await waiting.signal;
     await client.close();
@@ -235,7 +284,7 @@ describe("/mcp: calls", () => {
   test("a shutdown that runs out of grace answers the call with overloaded before it is cut", async () => {
     const waiting = waitingWriter();
     const { handler, calls } = endpoint({ writer: waiting.writer });
-    const { client } = await connect(() => handler);
+    const { client } = await connect(() => handler, undefined, era);
     const call = client.callTool({ name: "chat_about_video", arguments: { url: VIDEO } });
     await waiting.signal;
     calls.interrupt(new AppError("overloaded", "The server is shutting down; send the request again"));
@@ -244,6 +293,47 @@ describe("/mcp: calls", () => {
     expect((result.content as { text: string }[])[0]!.text).toStartWith(
       "overloaded: The server is shutting down; send the request again.",
     );
+    await client.close();
+  });
+});
+
+describe("/mcp: cancellation as each era defines it", () => {
+  test("notifications/cancelled sent to another instance cancels the call where it runs", async () => {
+    const cancels = createRedisCallCancels();
+    const waiting = waitingWriter();
+    const one = endpoint({ writer: waiting.writer, cancels });
+    const other = endpoint({ cancels });
+    let turn = 0;
+    const { client } = await connect(() => (turn++ % 2 === 0 ? one.handler : other.handler), undefined, "2025-11-25");
+    const controller = new AbortController();
+    turn = 0; // the call goes to the first instance, its cancellation to the other
+    const call = client.callTool({ name: "chat_about_video", arguments: { url: VIDEO } }, {
+      signal: controller.signal,
+    });
+    const signal = await waiting.signal;
+    controller.abort("changed my mind");
+    await expect(call).rejects.toThrow();
+    while (!signal.aborted) await Bun.sleep(5);
+    expect(signal.aborted).toBe(true);
+    while (one.calls.count > 0) await Bun.sleep(5);
+    await client.close();
+  });
+
+  test("on 2026-07-28 the client cancels by closing the call's response stream: the work stops", async () => {
+    const waiting = waitingWriter();
+    const { handler, calls } = endpoint({ writer: waiting.writer });
+    const { client } = await connect(() => handler);
+    const controller = new AbortController();
+    const call = client.callTool({ name: "chat_about_video", arguments: { url: VIDEO } }, {
+      signal: controller.signal,
+      onprogress: () => {},
+    });
+    const signal = await waiting.signal;
+    controller.abort("changed my mind");
+    await expect(call).rejects.toThrow();
+    while (!signal.aborted) await Bun.sleep(5);
+    expect(signal.aborted).toBe(true);
+    while (calls.count > 0) await Bun.sleep(5);
     await client.close();
   });
 });

@@ -1,7 +1,6 @@
-/** @module The SDK server wired to the tool, driven by the SDK's own client over an in-memory transport. */
+/** @module The SDK server wired to the tools, driven by the v2 SDK's client in memory (the 2025 era: the SDK's only one there). */
 import { describe, expect, test } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { silentLogger } from "../../../src/app/log/logger.ts";
 import { createMcpServer } from "../../../src/app/mcp/mcp-server.ts";
 import { createChatService } from "../../../src/domain/chat.ts";
@@ -76,7 +75,7 @@ describe("the MCP server", () => {
     };
     const { client, close } = await connect(writer);
     const seen: { progress: number; total?: number }[] = [];
-    await client.callTool({ name: "chat_about_video", arguments: { url: URL } }, undefined, {
+    await client.callTool({ name: "chat_about_video", arguments: { url: URL } }, {
       onprogress: ({ progress, total }) => seen.push({ progress, total }),
     });
     expect(seen).toEqual([{ progress: 1, total: undefined }, { progress: 2, total: 5 }, { progress: 3, total: 5 }, {
@@ -96,7 +95,7 @@ describe("the MCP server", () => {
     };
     const { client, close } = await connect(writer);
     const controller = new AbortController();
-    const call = client.callTool({ name: "chat_about_video", arguments: { url: URL } }, undefined, {
+    const call = client.callTool({ name: "chat_about_video", arguments: { url: URL } }, {
       signal: controller.signal,
     });
     while (!seen) await Bun.sleep(5);

@@ -1,6 +1,6 @@
 /** @module Tests of transcript pages: the lines, the size bound, and pages that chain without a gap or an overlap. */
 import { describe, expect, test } from "bun:test";
-import { PAGE_MAX_CHARS, type Segment, transcriptPage } from "../../../src/app/mcp/transcript-page.ts";
+import { PAGE_MAX_CHARS, type Segment, transcriptPage, UNTRUSTED } from "../../../src/app/mcp/transcript-page.ts";
 import type { Cue } from "../../../src/domain/transcript.ts";
 import { describeReading } from "../../../src/domain/transcript-reading.ts";
 import { sampleTranscript } from "../../support/fake-ports.ts";
@@ -57,6 +57,9 @@ describe("transcriptPage()", () => {
     });
     expect(pageOf(result).next_from_seconds).toBeUndefined();
     expect(result.content[1]!.text).toContain("This is the end of the range.");
+    // Every page says whose text it carries, in its note and its structured content.
+    expect(result.content[1]!.text).toEndWith(UNTRUSTED);
+    expect(result.structuredContent?.text_trust).toBe("untrusted");
   });
 
   test("a 3-hour transcript comes in pages under 20,000 characters that chain to its end without gap or overlap", () => {

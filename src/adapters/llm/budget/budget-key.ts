@@ -7,7 +7,7 @@
  * credentials written in its URL.
  *
  * @param digest a one-way digest of a string (hex)
- * @returns e.g. `api.groq.com/openai/v1|llama-3.1-8b-instant|key-3f1a…`
+ * @returns e.g. `api.groq.com/openai/v1|openai/gpt-oss-20b|key-3f1a…`
  */
 export function budgetKey(
   scope: { endpoint: string; model: string; apiKey: string },

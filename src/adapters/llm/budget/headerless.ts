@@ -2,6 +2,12 @@
 import type { LimitReport } from "./limits-report.ts";
 import type { Limits } from "./token-bucket.ts";
 
+/**
+ * The per-minute limits assumed for an endpoint until its answers state their own: the smallest figures Groq's free
+ * plan publishes today (gpt-oss: 8,000 tokens and 30 requests a minute; see the model table).
+ */
+export const PROVISIONAL_LIMITS: Readonly<Limits> = { tokensPerWindow: 8_000, requestsPerWindow: 30 };
+
 /** Limits of an endpoint taken to have none: too large to matter. */
 export const NO_STATED_LIMIT = 1e12;
 

@@ -4,7 +4,7 @@ import { createFairClock, dayRoom, type FairClock, requestShare } from "./fair-s
 import type { Claim } from "./admission.ts";
 import { createFairLine, type FairLine } from "./fair-line.ts";
 import { createFirstAnswer, type FirstAnswer } from "./first-answer.ts";
-import { createHeaderlessRule, type HeaderlessRule } from "./headerless.ts";
+import { createHeaderlessRule, type HeaderlessRule, PROVISIONAL_LIMITS } from "./headerless.ts";
 import type { Available, BudgetObserver, LlmBudget, PlanChoice, Reservation } from "./reservation.ts";
 
 export type { BudgetObserver, LlmBudget, Reservation } from "./reservation.ts";
@@ -49,7 +49,7 @@ export function createLlmBudget(
     line: createFairLine({ store, claims, clock, now, sleep, observer }),
     first: createFirstAnswer(),
     headerless: options.headerless ??
-      createHeaderlessRule({ assumed: { tokensPerWindow: 6_000, requestsPerWindow: 30 } }),
+      createHeaderlessRule({ assumed: PROVISIONAL_LIMITS }),
     planning: Promise.resolve(),
   };
   let nextSeq = 0;

@@ -4,7 +4,9 @@ import {
   createHeaderlessRule,
   HEADERLESS_ANSWERS_TO_UNPACE,
   NO_STATED_LIMIT,
+  PROVISIONAL_LIMITS,
 } from "../../../../src/adapters/llm/budget/headerless.ts";
+import { KNOWN_MODELS } from "../../../../src/adapters/llm/models/model-table.ts";
 
 const FREE = { tokensPerWindow: 6000, requestsPerWindow: 30 };
 const unpaced = {
@@ -46,5 +48,17 @@ describe("createHeaderlessRule()", () => {
   test("with the operator's limits (LLM_TOKENS_PER_MINUTE) headerless answers never unpace: those limits stand", () => {
     const rule = createHeaderlessRule({ assumed: FREE, operatorStated: true });
     for (let i = 0; i < 10; i++) expect(rule.judge({}, false)).toEqual({ known: true });
+  });
+});
+
+describe("PROVISIONAL_LIMITS", () => {
+  test("are the smallest per-minute figures of a free plan the model table knows (gpt-oss: 8,000 tokens, 30 requests)", () => {
+    const plans = Object.values(KNOWN_MODELS).flatMap((model) => model.freePlan ? [model.freePlan] : []);
+    expect(plans.length).toBeGreaterThanOrEqual(2);
+    expect(PROVISIONAL_LIMITS).toEqual({
+      tokensPerWindow: Math.min(...plans.map((plan) => plan.tokensPerMinute)),
+      requestsPerWindow: Math.min(...plans.map((plan) => plan.requestsPerMinute)),
+    });
+    expect(PROVISIONAL_LIMITS).toEqual({ tokensPerWindow: 8_000, requestsPerWindow: 30 });
   });
 });

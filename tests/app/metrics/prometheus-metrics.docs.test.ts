@@ -1,4 +1,4 @@
-/** @module Tests that README's Operating section names the real metrics and its rules pass `promtool`. */
+/** @module Tests that docs/operating.md's metrics section names the real metrics and its rules pass `promtool`. */
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "bun";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -7,8 +7,9 @@ import { join } from "node:path";
 import { createPrometheusMetrics } from "../../../src/app/metrics/prometheus-metrics.ts";
 import { ROOT } from "../../support/service-process.ts";
 
-const readme = readFileSync(`${ROOT}README.md`, "utf8");
-const operating = readme.slice(readme.indexOf("## Operating"), readme.indexOf("## Managing keys"));
+const page = readFileSync(`${ROOT}docs/operating.md`, "utf8");
+const SECTION = "\n## Health, metrics and alerts\n";
+const operating = page.slice(page.indexOf(SECTION), page.indexOf("\n## ", page.indexOf(SECTION) + SECTION.length));
 
 /** Runs `promtool check rules` on a rules file; throws when promtool is missing. */
 function checkRules(yaml: string): { code: number; output: string } {
@@ -26,8 +27,9 @@ function checkRules(yaml: string): { code: number; output: string } {
   }
 }
 
-describe("README's Operating section", () => {
+describe("docs/operating.md's Health, metrics and alerts", () => {
   test("its metrics table names exactly the service's metrics", async () => {
+    expect(page.indexOf(SECTION)).toBeGreaterThan(0);
     const documented = [...operating.matchAll(/^\| `(vcs_\w+)` \|/gm)].map((m) => m[1]!).sort();
     const metrics = createPrometheusMetrics({ defaultMetrics: false });
     metrics.redisAvailability(true);
