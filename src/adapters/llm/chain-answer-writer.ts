@@ -11,10 +11,9 @@ export interface ChainLink {
   waitMs?: () => Promise<number>;
 }
 
-/** What the chain tells its observer: a model found retired (once), an answer moved to the next model. */
+/** What the chain tells its observer: a model found retired (once per model). */
 export interface ChainObserver {
   retired?(model: string, error: AppError): void;
-  movedOn?(from: string, reason: string): void;
 }
 
 /**
@@ -32,13 +31,14 @@ export interface ChainObserver {
 export function createChainAnswerWriter(links: readonly ChainLink[], observer: ChainObserver = {}): AnswerWriter {
   if (links.length === 0) throw new Error("Cannot build a chain of models as 'links' is empty: give at least one");
   if (links.length === 1) return links[0]!.writer;
-  const retired = new Map<string, AppError>();
+  // By link, not by id: the same model id may be served by two endpoints, one of which retired it.
+  const retired = new Map<ChainLink, AppError>();
   return {
     name: links.map((link) => link.writer.name).join(" > "),
     async write(spec) {
       const refusals: AppError[] = [];
       for (const link of await soonestFirst(links)) {
-        const known = retired.get(link.model);
+        const known = retired.get(link);
         if (known) {
           refusals.push(known);
           continue;
@@ -49,10 +49,9 @@ export function createChainAnswerWriter(links: readonly ChainLink[], observer: C
         } catch (error) {
           if (watched.sent || spec.signal?.aborted || !movesOn(error)) throw error;
           if (error instanceof ModelUnavailableError) {
-            retired.set(link.model, error);
+            retired.set(link, error);
             observer.retired?.(link.model, error);
           }
-          observer.movedOn?.(link.model, error.code);
           refusals.push(error);
         }
       }

@@ -23,7 +23,7 @@ export interface WriterParts {
   transcripts?: TranscriptSource;
   /** The shared connection, when the LLM budget is shared by instances. */
   redis?: RedisConnection;
-  /** What start-up learnt of each model of the chain (its context window), by model. */
+  /** What start-up learnt of each model of the chain (its context window), in the chain's order. */
   models?: readonly ModelCheck[];
 }
 
@@ -37,8 +37,9 @@ export function composeWriter(config: Config, io: ServiceIo, parts: WriterParts 
   const { transcripts, redis, models = [] } = parts;
   if (!config.llmApi.apiKey) return createOfflineAnswerWriter({ readings: transcripts });
   const chained = config.llmChain.length > 1;
-  const links = config.llmChain.map((link) =>
-    composeModelLink(config, io, link, { redis, check: models.find((m) => m.model === link.model), chained })
+  // The checks are in the chain's order (the same model id may be on two endpoints).
+  const links = config.llmChain.map((link, i) =>
+    composeModelLink(config, io, link, { redis, check: models[i], chained })
   );
   return createChainAnswerWriter(links, {
     retired: (model, error) => io.logger.warn("llm_model_retired", { model, advice: error.message }),

@@ -55,6 +55,15 @@ describe("createChainAnswerWriter()", () => {
     expect([a.asked, b.asked, retired]).toEqual([1, 2, ["a"]]);
   });
 
+  test("the same model id retired on one endpoint is still asked on the other", async () => {
+    const groq = model("m", () => modelUnavailable("m", "LLM_MODELS"));
+    const router = model("m", () => "from the second endpoint");
+    const chain = createChainAnswerWriter([{ model: "m", writer: groq }, { model: "m", writer: router }]);
+    await chain.write(spec());
+    expect((await chain.write(spec())).text).toBe("from the second endpoint");
+    expect([groq.asked, router.asked]).toEqual([1, 2]);
+  });
+
   test("every model refusing: the refusal that may be retried soonest, its code and Retry-After kept", async () => {
     const chain = createChainAnswerWriter([
       { model: "a", writer: model("a", () => daySpent(3600)) },
