@@ -212,3 +212,35 @@ describe.skipIf(!process.env.TEST_REDIS_URL)("a chain of models on two instances
     expect(service.output()).not.toContain(GROQ_KEY);
   });
 });
+
+describe("a second endpoint after Groq (LLM_FALLBACK_*)", () => {
+  test("Groq's days spent: a local vLLM answers with its own key, planned on its own context window; Groq's key never reaches it", async () => {
+    const local = startFakeLlm({
+      flavor: "vllm",
+      models: [{ id: "meta-llama/Llama-3.1-8B-Instruct", contextTokens: 32_768 }],
+    });
+    started.llms.push(local);
+    const { llm, service, ask } = await chainOn(
+      { limitsByModel: { [PRIMARY]: plan(PRIMARY, 199_900), [SECOND]: plan(SECOND, 199_900) } },
+      {
+        LLM_MODELS: `${PRIMARY},${SECOND}`,
+        LLM_FALLBACK_BASE_URL: local.baseUrl,
+        LLM_FALLBACK_API_KEY: "local-vllm-key",
+        LLM_FALLBACK_MODELS: "meta-llama/Llama-3.1-8B-Instruct",
+      },
+    );
+    expect(await bannerOf(service)).toContain(
+      "> groq:meta-llama/Llama-3.1-8B-Instruct (context 32,768 tokens, from the endpoint's /models)",
+    );
+    const first = await ask(question(1));
+    expect(first.status).toBe(200);
+    expect((await requestLogLines(service, first))[0]!.model).toBe("meta-llama/Llama-3.1-8B-Instruct");
+    expect(llm.calls.map((c) => [c.model, c.refused])).toEqual([[PRIMARY, 429], [SECOND, 429]]);
+    const second = await ask(question(2));
+    expect(second.status).toBe(200);
+    expect(llm.calls).toHaveLength(2);
+    expect(local.calls.filter((c) => !c.refused)).toHaveLength(2);
+    expect(local.calls.map((c) => c.authorization)).toEqual(["Bearer local-vllm-key", "Bearer local-vllm-key"]);
+    expect(llm.calls.every((c) => c.authorization === `Bearer ${GROQ_KEY}`)).toBe(true);
+  });
+});
