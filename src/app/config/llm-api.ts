@@ -47,7 +47,7 @@ export interface ModelFigures {
 }
 
 /** Assumed for a model the table does not know until the endpoint's first answer states its own. */
-const PROVISIONAL = {
+export const PROVISIONAL = {
   tokensPerMinute: PROVISIONAL_LIMITS.tokensPerWindow,
   requestsPerMinute: PROVISIONAL_LIMITS.requestsPerWindow,
 };

@@ -1,6 +1,6 @@
 /** @module Reads the chain of models: `LLM_MODELS` on the endpoint, then `LLM_FALLBACK_MODELS` on a second one. */
 import type { EnvReader } from "./readers.ts";
-import { type LlmApiConfig, type ModelFigures, readModelList } from "./llm-api.ts";
+import { type LlmApiConfig, type ModelFigures, PROVISIONAL, readModelList } from "./llm-api.ts";
 import type { LimitDialect } from "../../adapters/llm/budget/limits-report.ts";
 import { NO_STATED_LIMIT } from "../../adapters/llm/budget/headerless.ts";
 import { dialectOf, isPrivateEndpoint } from "../../adapters/llm/calls/groq-client.ts";
@@ -86,7 +86,7 @@ function readFallback(read: EnvReader, api: LlmApiConfig): LlmLink[] {
 /**
  * The figures a model's budget starts from, as for the primary (see `readModelFigures`): the operator's for the
  * `LLM_*` endpoint, else the model table's free plan on Groq's API, else a private endpoint's none, else provisional
- * ones (the smallest Groq publishes, 8,000 tokens and 30 requests a minute).
+ * ones (`PROVISIONAL`).
  */
 function startingFigures(baseUrl: string, model: string, stated: StatedFigures): ModelFigures {
   const facts = modelFacts(model);
@@ -95,7 +95,7 @@ function startingFigures(baseUrl: string, model: string, stated: StatedFigures):
   const privateUnpaced = !free && !limitsStated && isPrivateEndpoint(baseUrl);
   const start = privateUnpaced
     ? { tokensPerMinute: NO_STATED_LIMIT, requestsPerMinute: NO_STATED_LIMIT }
-    : free ?? { tokensPerMinute: 8_000, requestsPerMinute: 30 };
+    : free ?? PROVISIONAL;
   return {
     tokensPerMinute: stated.tokensPerMinute ?? start.tokensPerMinute,
     requestsPerMinute: stated.requestsPerMinute ?? start.requestsPerMinute,
