@@ -17,10 +17,13 @@
  * latency of the last call as measured at the fake. Loopback only; about
  * 3.5 minutes, 8 with --refilled (mostly waiting for the provider's window).
  *
- * Run: bun bench/free-tier.ts [minutes,...] [--refilled]
+ * Run: bun bench/free-tier.ts [minutes,...] [--refilled] | --day
  *   minutes: which videos (default 30,60,180); --refilled: a warm run for
  *   every video, after waiting until the provider's bucket is full again
  *   (up to a minute each), so that it compares with the cold run.
+ *   --day: the free plan's day played 60 times faster (see `servedInADay`):
+ *   answers served to the first refusal on one model and on a chain of two,
+ *   for questions and for one-hour summaries (about 3 minutes in all).
  */
 import llama3Tokenizer from "llama3-tokenizer-js";
 import { type FakeLlm, type LlmCall, type Responder, startFakeLlm } from "../tests/support/fake-llm.ts";
@@ -30,6 +33,7 @@ import { captionXml, generateCues, type GeneratedCue } from "../tests/support/lo
 import { type Charge, gptOss20bFreePlan } from "../tests/support/provider-limits.ts";
 import { requestLogLines } from "../tests/support/request-log-lines.ts";
 import { type RunningService, startService } from "../tests/support/service-process.ts";
+import { CHAIN, type DayRun, question, servedInADay, summary as summaryAsk } from "./support/day-scaled.ts";
 
 const LIMITS = gptOss20bFreePlan(60_000);
 /** Groq-like latency: a fixed time to first token, then the output at a steady rate. */
@@ -252,7 +256,49 @@ function print(row: Row): void {
   console.log(`| ${cells.join(" | ")} |`);
 }
 
+/** The day-scaled run: each kind of request on one model, then on the chain, to the first refusal. */
+async function dayRuns(): Promise<void> {
+  console.log(
+    `a day of gpt-oss-20b's and gpt-oss-120b's free plans (each model 200,000 tokens and 1,000 requests a day) ` +
+      `played 60 times faster (a 1 s minute, a 4 s deadline); requests one after another until the first refusal`,
+  );
+  console.log(
+    "| Requests | Models | Answers | By model | Ended with | Share of the day | Tokens charged | × one model |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|");
+  const kinds = [["questions, 30-minute video", 30, question], ["summaries, one-hour video", 60, summaryAsk]] as const;
+  for (const [label, minutes, ask] of kinds) {
+    youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(minutes * 60)));
+    const one = await servedInADay(youtube, label, CHAIN.slice(0, 1), ask);
+    const two = await servedInADay(youtube, label, CHAIN, ask);
+    for (const run of [one, two]) printDay(run, Object.keys(run === one ? [0] : [0, 1]).length, one.answers);
+  }
+}
+
+function printDay(run: DayRun, models: number, baseline: number): void {
+  const byModel = Object.entries(run.byModel).map(([model, count]) => `${model} ${count}`).join(", ");
+  const cells = [
+    run.label,
+    models,
+    run.answers,
+    byModel,
+    run.endedWith,
+    run.dayShare.toFixed(3),
+    run.tokensCharged.toLocaleString("en"),
+    (run.answers / baseline).toFixed(2),
+  ];
+  console.log(`| ${cells.join(" | ")} |`);
+}
+
 const youtube = startFakeYoutube();
+if (process.argv.includes("--day")) {
+  try {
+    await dayRuns();
+  } finally {
+    await youtube.close();
+  }
+  process.exit(0);
+}
 console.log(
   `free tier of openai/gpt-oss-20b: ${LIMITS.tokensPerWindow} tokens and ${LIMITS.requestsPerWindow} requests per ${
     LIMITS.windowMs / 1000

@@ -68,6 +68,8 @@ export interface AnswerUsage {
   coverage?: number;
   /** Time the answer's LLM calls waited for their share of the provider's budget, summed (ms). */
   budgetWaitMs?: number;
+  /** The model that wrote the answer (one of a chain's); kept with a cached answer for the log. */
+  model?: string;
 }
 
 export interface Answer {

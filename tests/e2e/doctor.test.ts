@@ -4,6 +4,7 @@ import { spawn } from "bun";
 import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { type FakeProxy, startFixedProxy } from "../support/fake-proxy.ts";
 import { startFakeLlm } from "../support/fake-llm.ts";
+import { gptOss20bFreePlan } from "../support/provider-limits.ts";
 import { ROOT, runToExit, targetFromEnv } from "../support/service-process.ts";
 
 const SECRET = "doctor-proxy-secret";
@@ -144,6 +145,38 @@ describe(`doctor (${targetFromEnv()})`, () => {
         "set GROQ_MODEL (or LLM_MODEL) to a model it serves, such as openai/gpt-oss-20b",
       );
       expect(retired.output).not.toContain("gsk_doctor_secret");
+    } finally {
+      await llm.close();
+    }
+  });
+
+  test("a chain of models: every model is listed, called once and its day's requests left shown; one retired fails", async () => {
+    const llm = startFakeLlm({ limits: { ...gptOss20bFreePlan(60_000), requestsPerDay: 1_000 } });
+    try {
+      const report = await doctor(["--json"], {
+        GROQ_API_KEY: "gsk_doctor_secret",
+        GROQ_BASE_URL: llm.baseUrl,
+        YOUTUBE_PROXIES: "direct",
+        YOUTUBE_CLIENTS: "IOS:21.26.4",
+        LLM_MODELS: "openai/gpt-oss-20b,llama-3.1-8b-instant,openai/gpt-oss-120b",
+      });
+      expect(report.code).toBe(1);
+      const check = JSON.parse(report.stdout).checks[1];
+      expect(
+        check.rows.map((row: { model: string; listed: string; call: string }) => [row.model, row.listed, row.call]),
+      )
+        .toEqual([
+          ["openai/gpt-oss-20b", "yes", "ok"],
+          ["llama-3.1-8b-instant", "no", "HTTP 404: model not served"],
+          ["openai/gpt-oss-120b", "yes", "ok"],
+        ]);
+      expect(check.rows[0].limits).toContain("left today");
+      expect(check.advice.join("\n")).toContain("set LLM_MODELS to a model it serves");
+      expect(llm.calls.map((c) => c.model).sort()).toEqual([
+        "llama-3.1-8b-instant",
+        "openai/gpt-oss-120b",
+        "openai/gpt-oss-20b",
+      ]);
     } finally {
       await llm.close();
     }

@@ -26,11 +26,11 @@ async function lineFor(response: Response): Promise<Line> {
 }
 
 describe(`request logs and Server-Timing (${targetFromEnv()})`, () => {
-  test("a generated answer logs one JSON line with key id, video id, cache miss, upstream timings, tokens and how the prompt was read; Server-Timing has transcript, generation, intent, plan and total", async () => {
+  test("a generated answer logs one JSON line with key id, video id, cache miss, upstream timings, tokens and how the prompt was read and the model; Server-Timing has transcript, generation, intent, plan, model and total", async () => {
     const response = await postChat(rig.service.url, { url: watchUrl("normal"), prompt: PROMPT }, { "x-api-key": KEY });
     expect(response.status).toBe(200);
     expect(response.headers.get("server-timing")).toMatch(
-      /^transcript;dur=[\d.]+, generation;dur=[\d.]+, intent;desc=detail, plan;desc=one-call, coverage;desc=1.000, cache;desc=miss, total;dur=[\d.]+$/,
+      /^transcript;dur=[\d.]+, generation;dur=[\d.]+, intent;desc=detail, plan;desc=one-call, coverage;desc=1.000, model;desc="[^"]+", cache;desc=miss, total;dur=[\d.]+$/,
     );
     const line = await lineFor(response);
     expect(line).toMatchObject({
@@ -43,6 +43,7 @@ describe(`request logs and Server-Timing (${targetFromEnv()})`, () => {
       prompt_length: [...PROMPT].length,
       intent: "detail",
       plan: "one-call",
+      model: expect.any(String),
       llm_calls: expect.any(Number),
       input_tokens: expect.any(Number),
       output_tokens: expect.any(Number),

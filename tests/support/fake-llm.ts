@@ -32,6 +32,8 @@ export interface LlmCall {
   charged?: number;
   /** 413 or 429 when the fake's provider limits refused the call; 400 or 404 when the fake refused it otherwise. */
   refused?: number;
+  /** The `retry-after` (seconds) of a 429 from the fake's provider limits. */
+  retryAfterSeconds?: number;
   /** Whether the call asked for a streamed answer (`stream: true`). */
   stream: boolean;
   /** When the caller closed the connection before the answer was complete (performance.now()). */
@@ -83,8 +85,10 @@ export interface FakeLlm {
   respondWith(responder: Responder | undefined): void;
   /** Most calls that were in flight at the same time. */
   readonly peakConcurrency: number;
-  /** The provider limits enforced, when started with some. */
+  /** The provider limits enforced, when started with some (the first model's, with per-model limits). */
   readonly limits?: ProviderLimits;
+  /** Each model's own limits, when started with `limitsByModel`. */
+  readonly limitsOf: (model: string) => ProviderLimits | undefined;
   reset(): void;
   /** Stops listening, so that calls meet a refused connection. */
   refuseConnections(): Promise<void>;
@@ -115,8 +119,13 @@ const defaultResponder: Responder = (call) => ({ content: ANSWERS[requestedLangu
 
 /** What the fake plays. */
 export interface FakeLlmOptions {
-  /** Groq's rate limits, enforced and stated in headers. */
+  /** Groq's rate limits, enforced and stated in headers (one set for whatever model is asked). */
   limits?: ProviderLimitsOptions;
+  /**
+   * Groq's limits per model, as Groq keeps them: each model its own minute and day on the same key, its 429s naming
+   * it. A model without an entry here is served without limits only when `limits` is unset.
+   */
+  limitsByModel?: Record<string, ProviderLimitsOptions>;
   /** The server it answers as (Groq by default): its paths, model list and errors. */
   flavor?: LlmFlavor;
   /** The models it serves (Groq's of late 2026 and `fake-model` by default); others are 404. */
@@ -137,6 +146,10 @@ export function startFakeLlm(options: FakeLlmOptions = {}): FakeLlm {
   const models = options.models ?? GROQ_MODELS_2026;
   const calls: LlmCall[] = [];
   const limits = options.limits ? createProviderLimits(options.limits) : undefined;
+  const perModel = new Map(
+    Object.entries(options.limitsByModel ?? {}).map(([id, plan]) => [id, createProviderLimits({ ...plan, model: id })]),
+  );
+  const limitsOf = (model: string) => perModel.get(model) ?? limits;
   let responder = defaultResponder;
   let inFlight = 0;
   let peak = 0;
@@ -180,9 +193,10 @@ export function startFakeLlm(options: FakeLlmOptions = {}): FakeLlm {
       call.refused = think.status;
       return think;
     }
-    const verdict = limits?.decide(body.messages, body.max_tokens ?? 1024);
+    const verdict = limitsOf(body.model)?.decide(body.messages, body.max_tokens ?? 1024);
     if (verdict && !verdict.ok) {
       call.refused = verdict.status;
+      if (verdict.headers["retry-after"]) call.retryAfterSeconds = Number(verdict.headers["retry-after"]);
       call.answeredAt = performance.now();
       return Response.json(verdict.body, { status: verdict.status, headers: verdict.headers });
     }
@@ -211,7 +225,8 @@ export function startFakeLlm(options: FakeLlmOptions = {}): FakeLlm {
     get peakConcurrency() {
       return peak;
     },
-    limits,
+    limits: limits ?? perModel.values().next().value,
+    limitsOf,
     reset() {
       calls.length = 0;
       responder = defaultResponder;

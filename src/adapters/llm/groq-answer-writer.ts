@@ -38,6 +38,8 @@ export interface GroqWriterOptions {
   dialect?: LimitDialect;
   /** The settings that name the model, for the message when the endpoint does not serve it. */
   modelSetting?: string;
+  /** Whether a 429 for the provider's day is waited out within the deadline (false in a chain of models). */
+  waitsOutDay?: boolean;
 }
 
 /**
@@ -68,6 +70,7 @@ export function createGroqAnswerWriter(options: GroqWriterOptions): AnswerWriter
   });
   return createLlmAnswerWriter({
     name: `groq:${options.model}`,
+    model: options.model,
     completer,
     inputTokenBudget: options.inputTokenBudget,
     contextTokens: options.contextTokens ?? 131_072,
@@ -80,5 +83,6 @@ export function createGroqAnswerWriter(options: GroqWriterOptions): AnswerWriter
     retryBudgetMs: options.retryBudgetMs,
     maxRetries: options.maxRetries,
     reasoning: createReasoningRoom(traits !== undefined, effort),
+    waitsOutDay: options.waitsOutDay,
   });
 }

@@ -17,6 +17,8 @@ import type { ReasoningRoom } from "./models/reasoning.ts";
 export interface LlmWriterOptions {
   /** Shown in the banner and logs, e.g. `groq:openai/gpt-oss-20b`. */
   name: string;
+  /** The model's id, said with every answer it writes (the request log's `model`). */
+  model?: string;
   completer: Completer;
   /** The provider's budget, which every call passes through. */
   budget: LlmBudget;
@@ -37,6 +39,8 @@ export interface LlmWriterOptions {
   now?: () => number;
   /** Room for a reasoning model's reasoning in every call (see `createReasoningRoom`); none for other models. */
   reasoning?: ReasoningRoom;
+  /** Whether a 429 for the provider's day is waited out within the deadline (see `RunOptions.waitsOutDay`). */
+  waitsOutDay?: boolean;
 }
 
 /**
@@ -75,6 +79,7 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
           liveCount: () => calibration.counter(language),
           onAnswered: latency.record,
           reasoning: options.reasoning,
+          waitsOutDay: options.waitsOutDay,
         });
         const shaper = shaperFor(spec, true);
         const job: Drafting = {
@@ -97,6 +102,7 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
             plan: draft.plan,
             coverage: draft.coverage,
             budgetWaitMs: reservation.waitedMs,
+            ...(options.model === undefined ? {} : { model: options.model }),
           },
         };
       } finally {

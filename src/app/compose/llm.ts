@@ -1,17 +1,19 @@
 /** @module Builds the answer writer (the LLM endpoint when a key is set, else the offline engine) and its budget. */
 import type { ServiceIo } from "./io.ts";
 import type { AnswerWriter, TranscriptSource } from "../../domain/ports.ts";
-import { createMemoryBudgetStore } from "../../adapters/llm/budget/budget-store.ts";
+import { type BudgetStore, createMemoryBudgetStore } from "../../adapters/llm/budget/budget-store.ts";
+import { dayWaitOn } from "../../adapters/llm/budget/fair-share.ts";
 import { type BudgetObserver, createLlmBudget, type LlmBudget } from "../../adapters/llm/budget/llm-budget.ts";
 import { createHeaderlessRule, PROVISIONAL_LIMITS } from "../../adapters/llm/budget/headerless.ts";
 import { createRedisBudgetStore } from "../../adapters/llm/budget/redis-budget-store.ts";
 import { budgetKey } from "../../adapters/llm/budget/budget-key.ts";
 import { sha256Hex } from "../../adapters/keys/key-digest.ts";
 import { createGroqAnswerWriter } from "../../adapters/llm/groq-answer-writer.ts";
-import { MODEL_SETTINGS } from "../../adapters/llm/models/model-unavailable.ts";
+import { type ChainLink, createChainAnswerWriter } from "../../adapters/llm/chain-answer-writer.ts";
 import { createOfflineAnswerWriter } from "../../adapters/offline/offline-answer-writer.ts";
 import type { RedisConnection } from "../../adapters/redis/redis-connection.ts";
 import type { Config } from "../config/config.ts";
+import type { LlmLink } from "../config/llm-chain.ts";
 import { llmBudgetObserver } from "../metrics/service-metrics.ts";
 import type { ModelCheck } from "./model-check.ts";
 
@@ -21,64 +23,98 @@ export interface WriterParts {
   transcripts?: TranscriptSource;
   /** The shared connection, when the LLM budget is shared by instances. */
   redis?: RedisConnection;
-  /** What start-up learnt of the model (its context window). */
-  model?: ModelCheck;
+  /** What start-up learnt of each model of the chain (its context window), in the chain's order. */
+  models?: readonly ModelCheck[];
 }
 
 /**
- * Builds the answer writer: the LLM endpoint when a key is set, else the offline engine.
+ * Builds the answer writer: the LLM endpoint when a key is set (one writer per model of the chain, each on its own
+ * budget, tried in order), else the offline engine.
  *
  * @param io.metrics when set, each LLM attempt and the token budget's state are measured
  */
 export function composeWriter(config: Config, io: ServiceIo, parts: WriterParts = {}): AnswerWriter {
-  const { transcripts, redis, model } = parts;
-  const api = config.llmApi;
-  if (!api.apiKey) return createOfflineAnswerWriter({ readings: transcripts });
-  return createGroqAnswerWriter({
-    apiKey: api.apiKey,
-    baseUrl: api.baseUrl,
-    model: api.model,
-    dialect: api.dialect,
-    reasoningEffort: api.reasoningEffort,
-    modelSetting: MODEL_SETTINGS,
+  const { transcripts, redis, models = [] } = parts;
+  if (!config.llmApi.apiKey) return createOfflineAnswerWriter({ readings: transcripts });
+  const chained = config.llmChain.length > 1;
+  // The checks are in the chain's order (the same model id may be on two endpoints).
+  const links = config.llmChain.map((link, i) =>
+    composeModelLink(config, io, link, { redis, check: models[i], chained })
+  );
+  return createChainAnswerWriter(links, {
+    retired: (model, error) => io.logger.warn("llm_model_retired", { model, advice: error.message }),
+  });
+}
+
+/**
+ * One model of the chain: its writer (its endpoint, reasoning, context window and own budget), and how long until its
+ * budget may send anything (a 429's block, or its day spent).
+ */
+function composeModelLink(
+  config: Config,
+  io: ServiceIo,
+  link: LlmLink,
+  parts: { redis?: RedisConnection; check?: ModelCheck; chained: boolean },
+): ChainLink {
+  // Without metrics, no observer: telling it the level would cost a look at the budget per call.
+  const { budget, store } = composeLlmBudget(
+    config,
+    link,
+    io.metrics ? llmBudgetObserver(io.metrics) : undefined,
+    parts.redis,
+  );
+  const writer = createGroqAnswerWriter({
+    apiKey: link.apiKey,
+    baseUrl: link.baseUrl,
+    model: link.model,
+    dialect: link.dialect,
+    reasoningEffort: config.llmApi.reasoningEffort,
+    modelSetting: link.setting,
     timeoutMs: config.llm.timeoutMs,
     maxRetries: config.llm.maxRetries,
     retryBudgetMs: config.llm.retryBudgetMs,
     inputTokenBudget: config.llm.inputTokenBudget,
     maxOutputTokens: config.llm.maxOutputTokens,
-    contextTokens: model?.contextTokens ?? config.llm.contextTokens,
+    contextTokens: parts.check?.contextTokens ?? link.figures.contextTokens,
     concurrency: config.llm.concurrency,
-    // Without metrics, no observer: telling it the level would cost a look at the budget per call.
-    budget: composeLlmBudget(config, io.metrics ? llmBudgetObserver(io.metrics) : undefined, redis),
+    budget,
     fetch: io.fetch,
     observe: io.metrics?.llm,
+    // In a chain, a model's spent day is not waited out: the next model serves at once.
+    waitsOutDay: !parts.chained,
   });
+  const waitMs = async () => {
+    const view = await store.peek();
+    return Math.max(view.blockedMs, dayWaitOn(view, 0));
+  };
+  return { model: link.model, writer, waitMs };
 }
 
 /**
- * The provider's budget for the configured endpoint, model and key: in
- * Redis when it is shared (the provider counts the organisation, not the
- * process), with this process's own budget while Redis is unreachable.
+ * The provider's budget for one model: its endpoint, model and key. In Redis when it is shared (the provider counts
+ * the organisation, not the process), with this process's own budget while Redis is unreachable.
  */
-function composeLlmBudget(config: Config, observer: BudgetObserver | undefined, redis?: RedisConnection): LlmBudget {
-  const figures = config.llm;
+function composeLlmBudget(
+  config: Config,
+  link: LlmLink,
+  observer: BudgetObserver | undefined,
+  redis?: RedisConnection,
+): { budget: LlmBudget; store: BudgetStore } {
+  const figures = link.figures;
+  const windowMs = config.llm.budgetWindowMs;
   const limits = {
     tokensPerWindow: figures.tokensPerMinute,
     requestsPerWindow: figures.requestsPerMinute,
     tokensPerDay: figures.tokensPerDay,
     requestsPerDay: figures.requestsPerDay,
   };
-  const memory = createMemoryBudgetStore({ limits, windowMs: figures.budgetWindowMs });
+  const memory = createMemoryBudgetStore({ limits, windowMs });
   const store = redis
     ? createRedisBudgetStore({
       connection: redis,
-      key: budgetKey({
-        endpoint: config.llmApi.baseUrl,
-        model: config.llmApi.model,
-        apiKey: config.llmApi.apiKey ?? "",
-      }, sha256Hex),
+      key: budgetKey({ endpoint: link.baseUrl, model: link.model, apiKey: link.apiKey }, sha256Hex),
       limits,
-      windowMs: figures.budgetWindowMs,
+      windowMs,
       fallback: memory,
     })
     : memory;
@@ -88,5 +124,5 @@ function composeLlmBudget(config: Config, observer: BudgetObserver | undefined, 
     operatorStated: figures.limitsStated,
     answersToUnpace: figures.privateUnpaced ? 1 : undefined,
   });
-  return createLlmBudget({ store, observer, headerless });
+  return { budget: createLlmBudget({ store, observer, headerless }), store };
 }

@@ -116,21 +116,27 @@ async function composeCore(config: Config, io: ServiceIo & { onRedisAvailability
     createRedisRouteStates({ connection: state.redis, fallback: createMemoryRouteStates() });
   const egress = composeYoutubeEgress(config, { store, fetch: io.fetch });
   const transcripts = composeTranscriptSource(config, { ...io, egress }, state);
-  const model = config.llmApi.apiKey ? await checkModel(config, io.fetch) : undefined;
-  if (model?.warning) io.logger.warn("llm_model_not_listed", { model: config.llmApi.model, advice: model.warning });
-  const writer = composeWriter(config, io, { transcripts, redis: state.redis, model });
+  const model = config.llmApi.apiKey
+    ? await Promise.all(config.llmChain.map((link) => checkModel(link, io.fetch)))
+    : undefined;
+  for (const check of model ?? []) {
+    if (check.warning) io.logger.warn("llm_model_not_listed", { model: check.model, advice: check.warning });
+  }
+  const writer = composeWriter(config, io, { transcripts, redis: state.redis, models: model });
   const reader = createTranscriptReader({ transcripts, gate: state.gate, requestTimeoutMs: config.requestTimeoutMs });
   return { state, writer, model, chat: composeChat(config, io, { state, writer, transcripts }), transcripts: reader };
 }
 
-/** The writer's name, and the context window it plans on and where that figure came from. */
-function backendLine(writer: AnswerWriter, model: ModelCheck | undefined): string {
-  if (!model) return writer.name;
-  return `${writer.name} (context ${model.contextTokens.toLocaleString("en")} tokens, from ${model.contextSource})`;
+/** The writer's name; for an LLM, each model of the chain in order, its context window and where that came from. */
+function backendLine(writer: AnswerWriter, models: readonly ModelCheck[] | undefined): string {
+  if (!models) return writer.name;
+  return models.map((model) =>
+    `groq:${model.model} (context ${model.contextTokens.toLocaleString("en")} tokens, from ${model.contextSource})`
+  ).join(" > ");
 }
 
-function modelWarnings(model: ModelCheck | undefined): string[] {
-  return model?.warning ? [`Warning: ${model.warning}`] : [];
+function modelWarnings(models: readonly ModelCheck[] | undefined): string[] {
+  return (models ?? []).flatMap((model) => model.warning ? [`Warning: ${model.warning}`] : []);
 }
 
 /**

@@ -4,6 +4,7 @@ import { readYoutubeRoutes, type YoutubeRoutesConfig } from "./youtube-routes.ts
 import { type RateLimitSpec, readRateLimit } from "./rate-limit-spec.ts";
 import { readStt, type SttConfig } from "./stt.ts";
 import { type LlmApiConfig, type ModelFigures, readLlmApi, readModelFigures } from "./llm-api.ts";
+import { type LlmLink, readLlmChain } from "./llm-chain.ts";
 import { type ClientSetting, readYoutubeClients } from "./youtube-clients.ts";
 import { readQuota } from "./quota-spec.ts";
 import type { Quota } from "../../domain/usage/quota.ts";
@@ -16,6 +17,8 @@ export interface Config {
   keysFile: string;
   /** The LLM endpoint and model (`LLM_*`, or their `GROQ_*` synonyms). */
   llmApi: LlmApiConfig;
+  /** Every model that may write an answer, in the order tried: the primary (`llmApi.model`, `llm`'s figures) first. */
+  llmChain: LlmLink[];
   youtube:
     & { baseUrl: string; proxy?: string; timeoutMs: number }
     /** `YOUTUBE_CLIENTS` (caption clients) and `YOUTUBE_AUDIO_CLIENTS` (audio clients), read whatever `STT` says. */
@@ -90,6 +93,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     apiKeys: read.list("API_KEYS"),
     keysFile: read.string("KEYS_FILE", "./data/api-keys.json"),
     llmApi,
+    llmChain: [],
     youtube: {
       baseUrl: read.url("YOUTUBE_BASE_URL", "https://www.youtube.com", { origin: true }),
       proxy,
@@ -144,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logFormat: read.oneOf("LOG_FORMAT", ["json", "pretty", "auto"] as const, "auto"),
     shutdownGraceMs: read.int("SHUTDOWN_GRACE_MS", 30_000, { min: 0, max: 600_000 }),
   };
+  config.llmChain = readLlmChain(read, llmApi, config.llm);
   config.admin = readAdmin(read, config.port);
   config.mcp = readMcp(read, config.port, config.admin?.port);
   config.stt = readStt(read, config.llmApi.apiKey !== undefined, config.youtube.audioClients);

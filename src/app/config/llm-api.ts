@@ -16,8 +16,10 @@ export interface LlmApiConfig {
   apiKey?: string;
   /** OpenAI-compatible base URL, as such clients take it (`https://api.groq.com/openai/v1`). */
   baseUrl: string;
-  /** `LLM_MODEL` (or `GROQ_MODEL`). */
+  /** The primary model: `LLM_MODELS`' first, else `LLM_MODEL` (or `GROQ_MODEL`). */
   model: string;
+  /** `LLM_MODELS`: the chain of models on this endpoint, the primary first (the primary alone when unset). */
+  models: string[];
   /** How the endpoint writes its rate-limit headers: Groq's, or OpenAI's. */
   dialect: LimitDialect;
   /** `LLM_REASONING_EFFORT`: how hard a reasoning model thinks. */
@@ -45,7 +47,7 @@ export interface ModelFigures {
 }
 
 /** Assumed for a model the table does not know until the endpoint's first answer states its own. */
-const PROVISIONAL = {
+export const PROVISIONAL = {
   tokensPerMinute: PROVISIONAL_LIMITS.tokensPerWindow,
   requestsPerMinute: PROVISIONAL_LIMITS.requestsPerWindow,
 };
@@ -58,14 +60,38 @@ export function readLlmApi(read: EnvReader): LlmApiConfig {
   const apiKey = synonym(read, "LLM_API_KEY", "GROQ_API_KEY", { secret: true });
   const baseUrl = synonym(read, "LLM_BASE_URL", "GROQ_BASE_URL", { url: true, fromSynonym: sdkBaseToOpenAi }) ??
     GROQ_BASE_URL;
-  const model = synonym(read, "LLM_MODEL", "GROQ_MODEL") ?? DEFAULT_MODEL;
+  const named = synonym(read, "LLM_MODEL", "GROQ_MODEL");
+  const models = readModelList(read, "LLM_MODELS");
+  if (named !== undefined && models.length > 0 && models[0] !== named) {
+    read.fail(
+      `LLM_MODELS starts with ${JSON.stringify(models[0])} but LLM_MODEL (or GROQ_MODEL) is ${
+        JSON.stringify(named)
+      }; set only LLM_MODELS, its first model the primary`,
+    );
+  }
+  const model = models[0] ?? named ?? DEFAULT_MODEL;
   return {
     apiKey,
     baseUrl,
     model,
+    models: models.length > 0 ? models : [model],
     dialect: dialectOf(baseUrl),
     reasoningEffort: read.oneOf("LLM_REASONING_EFFORT", REASONING_EFFORTS, "low"),
   };
+}
+
+/**
+ * A comma-separated list of model ids, each once.
+ *
+ * @returns the ids in order (none when unset)
+ */
+export function readModelList(read: EnvReader, name: string): string[] {
+  const models = read.list(name);
+  const twice = models.filter((model, i) => models.indexOf(model) !== i);
+  if (twice.length > 0) {
+    read.fail(`${name} names ${JSON.stringify(twice[0])} twice: list each model once, in the order to try them`);
+  }
+  return [...new Set(models)];
 }
 
 /**

@@ -165,7 +165,11 @@ function streamed(
 function noteOutcome(exchange: Exchange, outcome: ChatOutcome): void {
   const { facts } = exchange;
   facts.cache = outcome.cache;
-  if (outcome.cache === "hit") return;
+  if (outcome.cache === "hit") {
+    // The answer's model is kept with it: a hit says which model wrote it, not that a model was asked.
+    if (outcome.answer.usage?.model !== undefined) facts.model = outcome.answer.usage.model;
+    return;
+  }
   const { timings, usage, speech } = outcome.answer;
   Object.assign(facts, {
     work: outcome.work,

@@ -21,9 +21,11 @@ export function serverTiming(
   const plan = usage?.plan === undefined
     ? ""
     : `plan;desc=${usage.plan}, coverage;desc=${(usage.coverage ?? 1).toFixed(3)}, `;
+  // Which model of the chain wrote the answer.
+  const model = usage?.model === undefined ? "" : `model;desc="${usage.model}", `;
   // Speech-to-text (part of the transcript's time) when the video had no captions.
   const stt = speech ? `stt;dur=${speech.sttMs.toFixed(1)};desc="${speech.audioSeconds}s audio", ` : "";
   return `transcript;dur=${timings.transcriptMs.toFixed(1)}, ${stt}generation;dur=${
     timings.generationMs.toFixed(1)
-  }, ${intent}${plan}cache;desc=${cache}, ${total}`;
+  }, ${intent}${plan}${model}cache;desc=${cache}, ${total}`;
 }

@@ -22,6 +22,8 @@ export interface RequestFacts {
   transcriptMs?: number;
   generationMs?: number;
   usage?: AnswerUsage;
+  /** The model that wrote a cached answer (a generated one's is in `usage`). */
+  model?: string;
   /** The YouTube egress route of the transcript fetch's last try: `direct` or `host:port`, never credentials. */
   youtubeRoute?: string;
   /** Tries of that fetch before its last (blocks met). */
@@ -160,6 +162,8 @@ export function requestFields(
     if (facts.usage.coverage !== undefined) fields.coverage = Math.round(facts.usage.coverage * 1000) / 1000;
     if (facts.usage.budgetWaitMs !== undefined) fields.budget_wait_ms = round(facts.usage.budgetWaitMs);
   }
+  const model = facts.usage?.model ?? facts.model;
+  if (model !== undefined) fields.model = model;
   if (facts.extraYoutubeRequests !== undefined) fields.extra_youtube_requests = facts.extraYoutubeRequests;
   if (facts.youtubeRoute !== undefined) fields.youtube_route = facts.youtubeRoute;
   if (facts.youtubeRetries !== undefined) fields.youtube_retries = facts.youtubeRetries;

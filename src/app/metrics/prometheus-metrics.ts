@@ -18,14 +18,17 @@ const REDIS_UP = "vcs_redis_up";
  * video id, a key or a prompt. Label children are bound once here, so that
  * recording is a lookup and an addition.
  *
+ * @param options.models the chain of models, whose LLM call counters start at 0
  * @param options.defaultMetrics whether to add prom-client's process and runtime metrics (on by default)
  * @returns the metrics, ready to wire and to render
  */
-export function createPrometheusMetrics(options: { defaultMetrics?: boolean } = {}): ServiceMetrics {
+export function createPrometheusMetrics(
+  options: { defaultMetrics?: boolean; models?: readonly string[] } = {},
+): ServiceMetrics {
   const registry = new Registry();
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const http = createHttpMetrics(registry);
-  const upstream = createUpstreamMetrics(registry);
+  const upstream = createUpstreamMetrics(registry, options.models);
 
   const lookups = batchedCounter({
     name: "vcs_cache_lookups_total",

@@ -2,7 +2,7 @@
 import { Gauge, Histogram, type Registry } from "prom-client";
 import type { LlmCallObserver, LlmOutcome } from "../../adapters/llm/calls/groq-completer.ts";
 import type { YoutubeCall, YoutubeObserver, YoutubeOutcome } from "../../adapters/youtube/observed-call.ts";
-import { batchedCounter, bind } from "./label-children.ts";
+import { batchedCounter, bind, type Increment } from "./label-children.ts";
 import type { LlmBudgetObserver } from "./service-metrics.ts";
 
 const YOUTUBE_CALLS: YoutubeCall[] = ["player", "watch_page", "caption"];
@@ -13,10 +13,12 @@ const UPSTREAM_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 /**
  * @param registry where the metrics are registered
+ * @param models the configured chain of models, whose LLM call counters are exposed at 0 from the start
  * @returns the observers of YouTube calls, of LLM attempts, and of the LLM token budget
  */
 export function createUpstreamMetrics(
   registry: Registry,
+  models: readonly string[] = [],
 ): { youtube: YoutubeObserver; llm: LlmCallObserver; llmBudget: LlmBudgetObserver } {
   const registers = [registry];
   const youtubeCalls = batchedCounter({
@@ -41,8 +43,9 @@ export function createUpstreamMetrics(
 
   const llmCalls = batchedCounter({
     name: "vcs_llm_calls_total",
-    help: "LLM call attempts by outcome (ok, 429, 413, 5xx, timeout, error); each retry is an attempt.",
-    labelNames: ["outcome"],
+    help: "LLM call attempts by outcome (ok, 429, 413, 5xx, timeout, model_unavailable, error) and model; each " +
+      "retry is an attempt.",
+    labelNames: ["outcome", "model"],
     registers,
   });
   const llmSeconds = new Histogram({
@@ -57,7 +60,14 @@ export function createUpstreamMetrics(
     labelNames: ["direction"],
     registers,
   });
-  const llmCount = bind(LLM_OUTCOMES, (outcome) => llmCalls.child(outcome));
+  // One set of children per model: the models are the configured chain's, a closed list.
+  const llmCounts = new Map<string, Record<LlmOutcome, Increment>>();
+  const llmCount = (model: string) => {
+    let counts = llmCounts.get(model);
+    if (!counts) llmCounts.set(model, counts = bind(LLM_OUTCOMES, (outcome) => llmCalls.child(outcome, model)));
+    return counts;
+  };
+  for (const model of models) llmCount(model);
   const inputTokens = llmTokens.child("input");
   const outputTokens = llmTokens.child("output");
 
@@ -83,8 +93,8 @@ export function createUpstreamMetrics(
       youtubeCount[call][outcome].inc();
       youtubeTime[call].observe(seconds);
     },
-    llm(outcome, seconds, tokens) {
-      llmCount[outcome].inc();
+    llm(outcome, seconds, tokens, model = "unknown") {
+      llmCount(model)[outcome].inc();
       llmSeconds.observe(seconds);
       if (tokens) {
         inputTokens.inc(tokens.input);

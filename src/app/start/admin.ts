@@ -27,10 +27,15 @@ export interface Admin {
  */
 export async function startAdmin(
   admin: NonNullable<Config["admin"]>,
-  options: { redisConfigured: boolean; serve: (options: ServeOptions) => Listener | Promise<Listener> },
+  options: {
+    redisConfigured: boolean;
+    serve: (options: ServeOptions) => Listener | Promise<Listener>;
+    /** The chain of models, whose LLM call counters start at 0. */
+    models?: readonly string[];
+  },
 ): Promise<Admin> {
   const { createPrometheusMetrics } = await import("../metrics/prometheus-metrics.ts");
-  const metrics = createPrometheusMetrics();
+  const metrics = createPrometheusMetrics({ models: options.models });
   const readiness = createReadiness({ redisConfigured: options.redisConfigured, redisGraceMs: admin.redisGraceMs });
   if (options.redisConfigured) metrics.redisAvailability(false);
   // No request body is ever read on the admin port: the smallest limit a runtime takes.

@@ -74,6 +74,7 @@ describe("createGroqAnswerWriter()", () => {
       plan: "map-reduce",
       coverage: 1,
       budgetWaitMs: expect.any(Number),
+      model: llm.calls[0]!.model,
     });
     for (const call of llm.calls) expect(promptTokens(call.messages as never)).toBeLessThanOrEqual(4000);
   });

@@ -10,6 +10,7 @@ describe("the LLM endpoint's settings", () => {
       apiKey: "gsk_x",
       baseUrl: "https://api.groq.com/openai/v1",
       model: "openai/gpt-oss-20b",
+      models: ["openai/gpt-oss-20b"],
       dialect: "groq",
       reasoningEffort: "low",
     });

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { createPrometheusMetrics } from "../../../src/app/metrics/prometheus-metrics.ts";
 import { llmBudgetObserver } from "../../../src/app/metrics/service-metrics.ts";
-import { parseSamples, sample } from "../../support/prometheus-text.ts";
+import { parseSamples, sample, sampleKey } from "../../support/prometheus-text.ts";
 
 const scrape = async (metrics: ReturnType<typeof createPrometheusMetrics>) => parseSamples(await metrics.render());
 
@@ -59,14 +59,14 @@ describe("createPrometheusMetrics()", () => {
     for (const leaked of ["key_secretid0001", "GJLlxj_dtq8"]) expect(text).not.toContain(leaked);
   });
 
-  test("YouTube calls by kind and outcome, LLM attempts by outcome with their tokens, cache lookups by cache and result", async () => {
-    const metrics = createPrometheusMetrics({ defaultMetrics: false });
+  test("YouTube calls by kind and outcome, LLM attempts by outcome and model with their tokens, cache lookups by cache and result", async () => {
+    const metrics = createPrometheusMetrics({ defaultMetrics: false, models: ["m-a", "m-b"] });
     metrics.youtube("player", "blocked", 0.05);
     metrics.youtube("player", "ok", 0.1);
     metrics.youtube("caption", "timeout", 10);
-    metrics.llm("429", 0.2);
-    metrics.llm("ok", 0.9, { input: 1200, output: 80 });
-    metrics.llm("ok", 0.3, { input: 300, output: 20 });
+    metrics.llm("429", 0.2, undefined, "m-a");
+    metrics.llm("ok", 0.9, { input: 1200, output: 80 }, "m-b");
+    metrics.llm("ok", 0.3, { input: 300, output: 20 }, "m-b");
     metrics.transcriptLookup("shared");
     metrics.answerLookup("hit");
     metrics.answerLookup("hit");
@@ -74,8 +74,9 @@ describe("createPrometheusMetrics()", () => {
     expect(sample(s, "vcs_youtube_requests_total", { call: "player", outcome: "blocked" })).toBe(1);
     expect(sample(s, "vcs_youtube_requests_total", { call: "caption", outcome: "timeout" })).toBe(1);
     expect(sample(s, "vcs_youtube_request_duration_seconds_count", { call: "player" })).toBe(2);
-    expect(sample(s, "vcs_llm_calls_total", { outcome: "429" })).toBe(1);
-    expect(sample(s, "vcs_llm_calls_total", { outcome: "ok" })).toBe(2);
+    expect(sample(s, "vcs_llm_calls_total", { outcome: "429", model: "m-a" })).toBe(1);
+    expect(sample(s, "vcs_llm_calls_total", { outcome: "ok", model: "m-b" })).toBe(2);
+    expect(sample(s, "vcs_llm_calls_total", { outcome: "ok", model: "m-a" })).toBe(0);
     expect(sample(s, "vcs_llm_call_duration_seconds_count")).toBe(3);
     expect(sample(s, "vcs_llm_tokens_total", { direction: "input" })).toBe(1500);
     expect(sample(s, "vcs_llm_tokens_total", { direction: "output" })).toBe(100);
@@ -83,7 +84,7 @@ describe("createPrometheusMetrics()", () => {
     expect(sample(s, "vcs_cache_lookups_total", { cache: "answer", result: "hit" })).toBe(2);
     // Every closed label value is exposed from the start at 0, so rate() and ratios work before the first event.
     expect(s.get('vcs_youtube_requests_total{call="watch_page",outcome="unavailable"}')).toBe(0);
-    expect(s.get('vcs_llm_calls_total{outcome="413"}')).toBe(0);
+    expect(s.get(sampleKey("vcs_llm_calls_total", { outcome: "413", model: "m-a" }))).toBe(0);
   });
 
   test("a retired client is its own outcome, at 0 from the start; each configured client has a gauge read at scrape", async () => {

@@ -49,6 +49,8 @@ export type LlmCallObserver = (
   outcome: LlmOutcome,
   seconds: number,
   tokens?: { input: number; output: number },
+  /** The model called (one of a chain's). */
+  model?: string,
 ) => void;
 
 /** A failed attempt, sorted by what to do next. */
@@ -140,10 +142,10 @@ export function createGroqCompleter(options: GroqCompleterOptions): Completer {
       observe("ok", (performance.now() - started) / 1000, {
         input: completion.inputTokens,
         output: completion.outputTokens,
-      });
+      }, options.model);
       return completion;
     } catch (error) {
-      observe(llmOutcome(error, signal), (performance.now() - started) / 1000);
+      observe(llmOutcome(error, signal), (performance.now() - started) / 1000, undefined, options.model);
       throw error;
     }
   }

@@ -57,6 +57,11 @@ export interface RunOptions {
   onAnswered?: (ms: number) => void;
   /** Room for a reasoning model's reasoning, added to every call's `max_tokens` and learnt from its answers. */
   reasoning?: ReasoningRoom;
+  /**
+   * Whether a 429 for the provider's day is waited out when it fits the deadline (true by default); false in a chain
+   * of models, where the next model serves at once instead.
+   */
+  waitsOutDay?: boolean;
 }
 
 /** @returns a fresh run for one answer */
@@ -102,6 +107,7 @@ export function createRun(options: RunOptions): Run {
      * within the retry budget.
      */
     async waitOut(retryAfterMs, attempt, error) {
+      if (options.waitsOutDay === false && error.report.dayRetryAfterMs !== undefined) throw error.error;
       const fits = retryAfterMs === undefined
         ? retryBudget.take(backoffMs(attempt))
         : Date.now() + retryAfterMs < latestStart();

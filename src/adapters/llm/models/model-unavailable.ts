@@ -16,12 +16,27 @@ export function unavailableModelAdvice(model: string, setting = MODEL_SETTINGS):
     `model it serves${instead}`;
 }
 
+/** The endpoint does not serve the model (retired, or never served): a chain of models moves on to the next. */
+export class ModelUnavailableError extends AppError {
+  /**
+   * @param model the model the endpoint refused
+   * @param message the sentence for the caller (see {@linkcode unavailableModelAdvice})
+   */
+  constructor(readonly model: string, message: string, options: { cause?: unknown } = {}) {
+    super("upstream_error", message, options);
+  }
+}
+
 /**
  * A call refused because the endpoint does not serve the model: a configuration to change, never a failure to retry.
  *
  * @returns 502 `upstream_error` naming the model and the setting
  */
-export function modelUnavailable(model: string, setting = MODEL_SETTINGS, options: { cause?: unknown } = {}): AppError {
+export function modelUnavailable(
+  model: string,
+  setting = MODEL_SETTINGS,
+  options: { cause?: unknown } = {},
+): ModelUnavailableError {
   const advice = unavailableModelAdvice(model, setting);
-  return new AppError("upstream_error", `${advice[0]!.toUpperCase()}${advice.slice(1)}`, options);
+  return new ModelUnavailableError(model, `${advice[0]!.toUpperCase()}${advice.slice(1)}`, options);
 }
