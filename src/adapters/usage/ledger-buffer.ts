@@ -1,6 +1,6 @@
 /** @module Ledger entries written behind, about once a second, kept in memory while the store cannot be reached. */
 import type { LedgerEntry, UsageStore } from "../../domain/usage/meter.ts";
-import { mergeInto } from "./ledger-fields.ts";
+import { groupOf, mergeInto } from "./ledger-fields.ts";
 
 /** Where the buffer reports that its store stopped taking entries (once), and that it takes them again. */
 export interface UsageLog {
@@ -71,6 +71,10 @@ export function createLedgerBuffer(options: { store: UsageStore; flushMs?: numbe
       schedule();
     },
     flush,
+    /** What waits to be written for a key and its periods: answers whose holds the store still counts as held. */
+    waitingFor(keyId: string, periods: LedgerEntry["periods"]): LedgerEntry["counts"] | undefined {
+      return waiting.get(groupOf({ keyId, periods, counts: {} }))?.counts;
+    },
     /** Entries not written yet (one per key and periods). */
     get waiting(): number {
       return waiting.size;

@@ -50,8 +50,11 @@ export function createSqliteUsageStore(options: { path: string; now?: () => numb
     try {
       db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
       db.exec(SCHEMA);
-      prune(db, (options.now ?? Date.now)());
-      return opened = { db, sql: statements(db) };
+      const now = (options.now ?? Date.now)();
+      prune(db, now);
+      const sql = statements(db);
+      dropExpiredHolds(db, sql, now);
+      return opened = { db, sql };
     } catch (error) {
       db.close();
       throw error;
@@ -74,7 +77,9 @@ export function createSqliteUsageStore(options: { path: string; now?: () => numb
   return {
     async hold(request) {
       const { min, req } = request.amounts;
-      return inTransaction((sql) => hold(sql, request), min > 0 || req > 0);
+      // A check that holds nothing writes only when a hold of the key has lapsed (its process died): it drops it.
+      const writes = min > 0 || req > 0 || open().sql.anyExpired.get(request.keyId, request.now) !== undefined;
+      return inTransaction((sql) => hold(sql, request), writes);
     },
     async write(entries) {
       const merged = mergeEntries(entries);
@@ -95,6 +100,8 @@ function statements(db: DatabaseSync) {
   const prepare = (sql: string): StatementSync => db.prepare(sql);
   return {
     expired: prepare("SELECT hold_id, day, month, min, req FROM holds WHERE key_id = ? AND expires_at <= ?"),
+    anyExpired: prepare("SELECT 1 FROM holds WHERE key_id = ? AND expires_at <= ? LIMIT 1"),
+    heldUntil: prepare("SELECT MAX(expires_at) AS until FROM holds WHERE key_id = ? AND hold_id != ?"),
     holdOf: prepare("SELECT hold_id, day, month, min, req FROM holds WHERE key_id = ? AND hold_id = ?"),
     dropHold: prepare("DELETE FROM holds WHERE key_id = ? AND hold_id = ?"),
     putHold: prepare(
@@ -119,22 +126,30 @@ type Statements = ReturnType<typeof statements>;
 function hold(sql: Statements, request: HoldRequest): HoldResult {
   const { keyId, periods, amounts } = request;
   const holds = amounts.min > 0 || amounts.req > 0;
-  // Expired holds are dropped by the next hold that writes (a look counts them a little longer).
-  if (holds) { for (const expired of sql.expired.all(keyId, request.now) as Hold[]) drop(sql, keyId, expired); }
-  const used = request.quotas.map((quota) => {
-    const period = periods[quota.period];
-    const held = sql.held.get(keyId, period) as { min: number; req: number } | undefined;
-    const answered = sql.count.get(keyId, period, UNIT_FIELD[quota.unit]) as { value: number } | undefined;
-    return (held?.[quota.unit] ?? 0) + (answered?.value ?? 0);
+  // Every check drops the key's expired holds (a process that died left them), so they never count.
+  for (const expired of sql.expired.all(keyId, request.now) as Hold[]) drop(sql, keyId, expired);
+  const held = request.quotas.map((quota) => {
+    const totals = sql.held.get(keyId, periods[quota.period]) as { min: number; req: number } | undefined;
+    return totals?.[quota.unit] ?? 0;
+  });
+  const used = request.quotas.map((quota, i) => {
+    const answered = sql.count.get(keyId, periods[quota.period], UNIT_FIELD[quota.unit]) as
+      | { value: number }
+      | undefined;
+    return held[i]! + (answered?.value ?? 0);
   });
   const granted = request.quotas.every((quota, i) => used[i]! + request.need[quota.unit] <= quota.limit);
-  if (granted && holds) {
+  if (!granted) {
+    const until = (sql.heldUntil.get(keyId, request.holdId) as { until: number | null }).until ?? 0;
+    return { granted, used, held, heldUntil: until };
+  }
+  if (holds) {
     const existing = sql.holdOf.get(keyId, request.holdId) as Hold | undefined;
     const { day, month } = existing ?? periods;
     sql.putHold.run(keyId, request.holdId, day, month, amounts.min, amounts.req, request.expiresAt);
     for (const period of [day, month]) sql.addHeld.run(keyId, period, amounts.min, amounts.req);
   }
-  return { granted, used };
+  return { granted, used, held };
 }
 
 /** Drops a hold and takes its amounts out of the live totals. */
@@ -186,4 +201,19 @@ function prune(db: DatabaseSync, now: number): void {
   const old = "(length(period) = 10 AND period < ?) OR (length(period) = 7 AND period < ?)";
   db.prepare(`DELETE FROM usage WHERE ${old}`).run(day, month);
   db.prepare(`DELETE FROM held WHERE (${old}) OR (min = 0 AND req = 0)`).run(day, month);
+}
+
+/** Drops every key's expired holds (a process that died left them), once, when the file is opened. */
+function dropExpiredHolds(db: DatabaseSync, sql: Statements, now: number): void {
+  const expired = db.prepare("SELECT key_id, hold_id, day, month, min, req FROM holds WHERE expires_at <= ?")
+    .all(now) as (Hold & { key_id: string })[];
+  if (expired.length === 0) return;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    for (const hold of expired) if (sql.holdOf.get(hold.key_id, hold.hold_id)) drop(sql, hold.key_id, hold);
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
 }

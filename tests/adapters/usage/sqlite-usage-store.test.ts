@@ -43,7 +43,7 @@ describe("createSqliteUsageStore()", () => {
           new URL("../../../src/adapters/usage/sqlite-usage-store.ts", import.meta.url).pathname,
         )
       };
-const store = createSqliteUsageStore({ path: ${JSON.stringify(path)} });
+const store = createSqliteUsageStore({ path: ${JSON.stringify(path)}, now: () => Date.UTC(2026, 10, 14, 12) });
 let granted = 0;
 for (let i = 0; i < 30; i++) {
   const r = await store.hold({ keyId: ${JSON.stringify(keyId)}, periods: { day: "2026-11-14", month: "2026-11" },
