@@ -45,6 +45,8 @@ export interface Config {
   rateLimitFailure: "open" | "closed";
   /** Quotas of every key without its own (`QUOTA`); none by default. */
   quota: Quota[];
+  /** How long a request's quota hold outlives its time limit should its process die (`USAGE_HOLD_GRACE_MS`). */
+  usageHoldGraceMs: number;
   redisUrl?: string;
   /** Prepended to every Redis key, so several services (or test runs) can share one Redis. */
   redisKeyPrefix: string;
@@ -121,6 +123,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     rateLimit: readRateLimit(read),
     rateLimitFailure: read.oneOf("RATE_LIMIT_ON_REDIS_FAILURE", ["open", "closed"] as const, "open"),
     quota: readQuota(read),
+    // Longer than the ledger's write behind (1 s): an answer's entry replaces its hold before the hold lapses.
+    usageHoldGraceMs: read.int("USAGE_HOLD_GRACE_MS", 60_000, { min: 2_000, max: 3_600_000 }),
     redisUrl: readRedisUrl(read),
     redisKeyPrefix: read.string("REDIS_KEY_PREFIX", "vcs:"),
     corsOrigins: read.list("CORS_ORIGINS"),
