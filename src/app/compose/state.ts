@@ -1,4 +1,5 @@
 /** @module Builds the keys, rate limits, caches and shared flights, in memory or through Redis. */
+import { existsSync } from "node:fs";
 import type { GeneratedAnswer } from "../../domain/chat.ts";
 import { createLocalFlight } from "../../domain/coalesce.ts";
 import type { ApiKeys, Cache, KeyIdentity, RateLimiter, SharedFlight, WorkGate } from "../../domain/ports.ts";
@@ -32,7 +33,10 @@ export interface ServiceState {
   answerCache: Cache<GeneratedAnswer>;
   /** Identical transcript fetches and generations in flight, shared across instances with Redis. */
   flights: SharedFlight;
-  /** A key made at start-up because none was configured; printed once in the banner. */
+  /**
+   * A key made at start-up because no store of keys is configured at all (no `API_KEYS`, no `REDIS_URL`, no keys
+   * file yet); printed once in the banner. A store that cannot be read is never taken for "no keys".
+   */
   generatedKey?: string;
   /** The shared Redis connection, when `REDIS_URL` is set. */
   redis?: RedisConnection;
@@ -93,8 +97,11 @@ export async function composeState(
   // Clients send the same key with every request: its digest is computed once (at most 1,024 keys remembered).
   const digest = rememberDigests(sha256Hex);
   const store = await composeKeyStore(config, io, digest);
-  const generatedKey = config.apiKeys.length === 0 && !(await hasIssuedKeys(store.keys)) ? generateApiKey() : undefined;
+  const generatedKey = config.apiKeys.length === 0 && !config.redisUrl && !existsSync(config.keysFile)
+    ? generateApiKey()
+    : undefined;
   const staticKeys = createStaticApiKeys(generatedKey ? [generatedKey] : config.apiKeys, { digest });
+  warnShortKeys(config.apiKeys, io.logger);
   const budgetFor = budgetsFrom(config, io.logger);
   const memoryLimiter = createMemoryRateLimiter({ budgetFor });
   const { redis } = store;
@@ -130,15 +137,18 @@ export async function composeState(
   };
 }
 
-/**
- * @returns whether any key was issued; false when the store cannot be read (start-up then makes a key, never opens up)
- */
-async function hasIssuedKeys(keys: IssuedApiKeys): Promise<boolean> {
-  try {
-    return (await keys.list()).length > 0;
-  } catch {
-    return false;
-  }
+/** Keys shorter than this are guessable in bulk: start-up warns about each (by position, never the key). */
+const SHORT_KEY_CHARS = 32;
+
+function warnShortKeys(keys: readonly string[], logger: Logger): void {
+  keys.forEach((key, index) => {
+    if (key.length >= SHORT_KEY_CHARS) return;
+    logger.warn("api_key_short", {
+      position: index + 1,
+      length: key.length,
+      effect: `API_KEYS entry ${index + 1} has ${key.length} characters; use at least ${SHORT_KEY_CHARS} random ones`,
+    });
+  });
 }
 
 /**

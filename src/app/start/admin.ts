@@ -22,16 +22,25 @@ export interface Admin {
  *
  * @param admin the admin settings
  * @param options.redisConfigured whether `REDIS_URL` is set (readiness then watches it)
+ * @param options.keysInRedisOnly whether Redis holds every key (`REDIS_URL` without `API_KEYS`)
  * @param options.serve the runtime's serve
  * @throws what the runtime's serve throws (a port in use)
  */
 export async function startAdmin(
   admin: NonNullable<Config["admin"]>,
-  options: { redisConfigured: boolean; serve: (options: ServeOptions) => Listener | Promise<Listener> },
+  options: {
+    redisConfigured: boolean;
+    keysInRedisOnly?: boolean;
+    serve: (options: ServeOptions) => Listener | Promise<Listener>;
+  },
 ): Promise<Admin> {
   const { createPrometheusMetrics } = await import("../metrics/prometheus-metrics.ts");
   const metrics = createPrometheusMetrics();
-  const readiness = createReadiness({ redisConfigured: options.redisConfigured, redisGraceMs: admin.redisGraceMs });
+  const readiness = createReadiness({
+    redisConfigured: options.redisConfigured,
+    redisGraceMs: admin.redisGraceMs,
+    keysInRedisOnly: options.keysInRedisOnly,
+  });
   if (options.redisConfigured) metrics.redisAvailability(false);
   // No request body is ever read on the admin port: the smallest limit a runtime takes.
   const listener = await options.serve({

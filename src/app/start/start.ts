@@ -51,7 +51,12 @@ export async function runService(runtime: Runtime): Promise<void> {
       config.admin.host,
       config.admin.port,
       "ADMIN_PORT or ADMIN_HOST",
-      () => startAdmin(config.admin!, { redisConfigured: config.redisUrl !== undefined, serve: runtime.serve }),
+      () =>
+        startAdmin(config.admin!, {
+          redisConfigured: config.redisUrl !== undefined,
+          keysInRedisOnly: config.redisUrl !== undefined && config.apiKeys.length === 0,
+          serve: runtime.serve,
+        }),
     )
     : undefined;
   const streams = createLiveStreams();
