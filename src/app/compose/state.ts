@@ -81,6 +81,7 @@ export async function composeKeyStore(
   const { createRedisConnection } = await import("../../adapters/redis/redis-connection.ts");
   const redis = createRedisConnection({
     url: config.redisUrl,
+    password: config.redisPassword,
     prefix: config.redisKeyPrefix,
     log: io.logger,
     onAvailability: io.onRedisAvailability,

@@ -48,6 +48,8 @@ export interface Config {
   /** How long a request's quota hold outlives its time limit should its process die (`USAGE_HOLD_GRACE_MS`). */
   usageHoldGraceMs: number;
   redisUrl?: string;
+  /** Redis's password when the URL carries none (`REDIS_PASSWORD`, say from a Kubernetes Secret). */
+  redisPassword?: string;
   /** Prepended to every Redis key, so several services (or test runs) can share one Redis. */
   redisKeyPrefix: string;
   corsOrigins: string[];
@@ -126,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     // Longer than the ledger's write behind (1 s): an answer's entry replaces its hold before the hold lapses.
     usageHoldGraceMs: read.int("USAGE_HOLD_GRACE_MS", 60_000, { min: 2_000, max: 3_600_000 }),
     redisUrl: readRedisUrl(read),
+    redisPassword: read.raw("REDIS_PASSWORD") || undefined,
     redisKeyPrefix: read.string("REDIS_KEY_PREFIX", "vcs:"),
     corsOrigins: read.list("CORS_ORIGINS"),
     transcriptCache: {
