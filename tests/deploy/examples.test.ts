@@ -193,21 +193,30 @@ describe("the Kubernetes manifests", () => {
     expect(read(DEPLOYMENT_PATH)).toContain('API_KEYS="$(openssl rand -hex 32)"');
   });
 
-  test("REDIS_URL names the Redis Service of redis.yaml, which asks for the Secret's REDIS_PASSWORD", () => {
-    const redis = manifest("Service", "redis");
-    expect(new URL(env.REDIS_URL).port).toBe(String(redis.spec.ports[0].port));
-    expect(new URL(env.REDIS_URL).hostname).toBe(redis.metadata.name);
-    const server = manifest("Deployment", "redis").spec.template.spec.containers[0];
-    const password = server.env.find((e: { name: string }) => e.name === "REDIS_PASSWORD");
-    expect(password.valueFrom.secretKeyRef).toEqual({ name: "video-chat-service", key: "REDIS_PASSWORD" });
-    expect(server.args.join(" ")).toContain("--requirepass $(REDIS_PASSWORD)");
-    // Caches carry a lifetime, keys and usage none: only caches may be evicted.
-    expect(server.args.join(" ")).toContain("--maxmemory-policy volatile-lru");
+  test("REDIS_URL and REDIS_CACHE_URL name redis.yaml's Services; both ask for the Secret's REDIS_PASSWORD", () => {
+    for (const [name, url] of [["redis", env.REDIS_URL], ["redis-cache", env.REDIS_CACHE_URL]]) {
+      const service = manifest("Service", name);
+      expect(new URL(url).port).toBe(String(service.spec.ports[0].port));
+      expect(new URL(url).hostname).toBe(service.metadata.name);
+      const server = manifest("Deployment", name).spec.template.spec.containers[0];
+      const password = server.env.find((e: { name: string }) => e.name === "REDIS_PASSWORD");
+      expect(password.valueFrom.secretKeyRef).toEqual({ name: "video-chat-service", key: "REDIS_PASSWORD" });
+      expect(server.args.join(" ")).toContain("--requirepass $(REDIS_PASSWORD)");
+    }
   });
 
-  test("a NetworkPolicy admits only the service's pods to Redis's port", () => {
+  test("keys and usage are never evicted; only the caches' Redis evicts, with a maxmemory", () => {
+    const args = (name: string) => manifest("Deployment", name).spec.template.spec.containers[0].args.join(" ");
+    expect(args("redis")).toContain("--maxmemory-policy noeviction");
+    expect(args("redis-cache")).toContain("--maxmemory-policy allkeys-lru");
+    expect(args("redis-cache")).toMatch(/--maxmemory \d+mb/);
+  });
+
+  test("a NetworkPolicy admits only the service's pods to both Redis servers' port", () => {
     const policy = manifest("NetworkPolicy", "redis");
-    expect(policy.spec.podSelector.matchLabels).toEqual(manifest("Deployment", "redis").spec.selector.matchLabels);
+    expect(policy.spec.podSelector.matchExpressions).toEqual([
+      { key: "app", operator: "In", values: ["redis", "redis-cache"] },
+    ]);
     expect(policy.spec.policyTypes).toEqual(["Ingress"]);
     expect(policy.spec.ingress).toEqual([{
       from: [{ podSelector: { matchLabels: DEPLOYMENT.spec.selector.matchLabels } }],

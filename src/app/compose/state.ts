@@ -55,6 +55,8 @@ export interface KeyStore {
   close(): Promise<void>;
 }
 
+const MB = 1024 * 1024;
+
 /** How long start-up waits for Redis before going on without it. */
 const REDIS_START_WAIT_MS = 3_000;
 
@@ -90,6 +92,17 @@ export async function composeKeyStore(
   return { keys: createRedisApiKeys({ connection: redis, digest }), where: "Redis", redis, close: () => redis.close() };
 }
 
+/** The caches' own Redis (`REDIS_CACHE_URL`): its outages are cache misses, and do not make the service unready. */
+async function connectCacheRedis(config: Config, logger: Logger): Promise<RedisConnection> {
+  const { createRedisConnection } = await import("../../adapters/redis/redis-connection.ts");
+  return createRedisConnection({
+    url: config.redisCacheUrl!,
+    password: config.redisPassword,
+    prefix: config.redisKeyPrefix,
+    log: logger,
+  });
+}
+
 /** Builds the state adapters the configuration asks for. */
 export async function composeState(
   config: Config,
@@ -107,6 +120,7 @@ export async function composeState(
   const memoryLimiter = createMemoryRateLimiter({ budgetFor });
   const { redis } = store;
   const usage = composeUsage(config, io, redis);
+  const cacheRedis = config.redisCacheUrl ? await connectCacheRedis(config, io.logger) : redis;
   return {
     apiKeys: createChainedApiKeys([staticKeys, store.keys]),
     rateLimiter: redis
@@ -118,12 +132,18 @@ export async function composeState(
       })
       : memoryLimiter,
     gate: createMemoryWorkGate({ maxInFlight: config.maxInFlight }),
-    transcriptCache: redis
-      ? createRedisCache<Transcript>({ connection: redis, namespace: "transcript" })
-      : createMemoryCache<Transcript>({ maxEntries: config.transcriptCache.maxEntries }),
-    answerCache: redis
-      ? createRedisCache<GeneratedAnswer>({ connection: redis, namespace: "answer" })
-      : createMemoryCache<GeneratedAnswer>({ maxEntries: config.answerCache.maxEntries }),
+    transcriptCache: cacheRedis
+      ? createRedisCache<Transcript>({ connection: cacheRedis, namespace: "transcript" })
+      : createMemoryCache<Transcript>({
+        maxEntries: config.transcriptCache.maxEntries,
+        maxBytes: config.transcriptCache.maxMb * MB,
+      }),
+    answerCache: cacheRedis
+      ? createRedisCache<GeneratedAnswer>({ connection: cacheRedis, namespace: "answer" })
+      : createMemoryCache<GeneratedAnswer>({
+        maxEntries: config.answerCache.maxEntries,
+        maxBytes: config.answerCache.maxMb * MB,
+      }),
     flights: redis
       ? createRedisSharedFlight({ connection: redis, leaseMs: config.sharedWorkLeaseMs })
       : createLocalFlight(),
@@ -134,6 +154,7 @@ export async function composeState(
     close: async () => {
       await usage.close();
       await store.close();
+      if (cacheRedis !== redis) await cacheRedis?.close();
     },
   };
 }
