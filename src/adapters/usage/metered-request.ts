@@ -1,5 +1,6 @@
 /** @module One metered request: its quota holds, its quota state for headers, and its ledger entry. */
 import { AppError, type ErrorCode } from "../../domain/errors.ts";
+import { nextHoldId } from "./hold-id.ts";
 import type { CacheLookup } from "../../domain/ports.ts";
 import {
   chargedMinutes,
@@ -93,7 +94,7 @@ export class Metered implements MeteredRequest {
     this.#periods = periodsAt(this.#startedAt);
     this.#expiresAt = this.#startedAt + lifeMs;
     this.#others = quotas.map(() => 0);
-    if (quotas.length > 0) this.#holdId = crypto.randomUUID();
+    if (quotas.length > 0) this.#holdId = nextHoldId(this.#startedAt);
     if (quotas.some((quota) => quota.unit === "min")) this.admit = (minutes) => this.#admit(minutes);
   }
 
