@@ -105,4 +105,21 @@ describe(`quota holds, without Redis (${targetFromEnv()})`, () => {
     expect(after.status).toBe(200);
     expect(after.headers.get("quota-remaining")).toBe("0");
   });
+
+  test("exact at the quota's end: 24 concurrent requests over two instances on one usage file, 3req/day: 3 answers", async () => {
+    const env = storeEnv();
+    const { key } = await createKey(env, "three a day", undefined, ["--quota", "3req/day"]);
+    const [a, b] = await Promise.all([start(env), start(env)]);
+    try {
+      const statuses = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          postChat((i % 2 ? b : a).url, { url: watchUrl("normal"), prompt: `burst ${i % 4}` }, { "x-api-key": key })
+            .then((response) => response.status)),
+      );
+      expect(statuses.filter((status) => status === 200)).toHaveLength(3);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(21);
+    } finally {
+      await Promise.all([a.stop("SIGKILL"), b.stop("SIGKILL")]);
+    }
+  });
 });
