@@ -112,9 +112,12 @@ describe(`quota holds, without Redis (${targetFromEnv()})`, () => {
     const [a, b] = await Promise.all([start(env), start(env)]);
     try {
       const statuses = await Promise.all(
-        Array.from({ length: 24 }, (_, i) =>
-          postChat((i % 2 ? b : a).url, { url: watchUrl("normal"), prompt: `burst ${i % 4}` }, { "x-api-key": key })
-            .then((response) => response.status)),
+        Array.from(
+          { length: 24 },
+          (_, i) =>
+            postChat((i % 2 ? b : a).url, { url: watchUrl("normal"), prompt: `burst ${i % 4}` }, { "x-api-key": key })
+              .then((response) => response.status),
+        ),
       );
       expect(statuses.filter((status) => status === 200)).toHaveLength(3);
       expect(statuses.filter((status) => status === 429)).toHaveLength(21);
