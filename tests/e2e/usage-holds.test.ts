@@ -1,4 +1,4 @@
-/** @module End-to-end tests of quota holds without Redis: a failure, a killed process and requests in flight. */
+/** @module End-to-end tests of quota holds: a failure, a killed process, requests in flight, two instances. */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +8,7 @@ import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
 import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
 import { createKey } from "../adapters/keys/keys-cli-process.ts";
+import { dropPrefix, testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
 
 let youtube: FakeYoutube;
 let llm: FakeLlm;
@@ -24,7 +25,10 @@ afterEach(async () => {
   service = undefined;
   llm.respondWith(undefined);
 });
+const REDIS = { REDIS_URL: testRedisUrl(), REDIS_KEY_PREFIX: uniquePrefix("e2e-holds") };
+
 afterAll(async () => {
+  await dropPrefix(REDIS.REDIS_URL, REDIS.REDIS_KEY_PREFIX);
   await youtube?.close();
   await llm?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -51,20 +55,23 @@ async function modelAsked(count: number): Promise<void> {
   expect(llm.calls.length).toBeGreaterThanOrEqual(count);
 }
 
-describe(`quota holds, without Redis (${targetFromEnv()})`, () => {
-  test("a 504 spends nothing: a retry right after it, on an 8min/day key about a 5-minute video, is answered", async () => {
-    const env = storeEnv();
-    const { key } = await createKey(env, "retried", undefined, ["--quota", "8min/day"]);
-    service = await start({ ...env, LLM_TIMEOUT_MS: "800", LLM_MAX_RETRIES: "0" });
-    llm.respondWith(() => ({ hang: true }));
-    const failed = await ask(key, "Is the keyboard good?");
-    expect(failed.status).toBe(504);
-    expect((await failed.json()).error.code).toBe("upstream_timeout");
-    llm.respondWith(undefined);
-    const retry = await ask(key, "Is the keyboard good?");
-    expect(retry.status).toBe(200);
-    expect(retry.headers.get("quota-remaining")).toBe("3");
-  });
+describe(`quota holds (${targetFromEnv()})`, () => {
+  test.each([["the usage file", storeEnv], ["Redis", () => REDIS]])(
+    "a 504 spends nothing (%s): a retry right after it, on an 8min/day key about a 5-minute video, is answered",
+    async (_store, envOf) => {
+      const env = envOf();
+      const { key } = await createKey(env, "retried", undefined, ["--quota", "8min/day"]);
+      service = await start({ ...env, LLM_TIMEOUT_MS: "800", LLM_MAX_RETRIES: "0" });
+      llm.respondWith(() => ({ hang: true }));
+      const failed = await ask(key, "Is the keyboard good?");
+      expect(failed.status).toBe(504);
+      expect((await failed.json()).error.code).toBe("upstream_timeout");
+      llm.respondWith(undefined);
+      const retry = await ask(key, "Is the keyboard good?");
+      expect(retry.status).toBe(200);
+      expect(retry.headers.get("quota-remaining")).toBe("3");
+    },
+  );
 
   test("refused because another request in flight holds the minutes: Retry-After is when that hold lapses", async () => {
     const env = storeEnv();
