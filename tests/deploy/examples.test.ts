@@ -122,9 +122,15 @@ describe("compose.yaml", () => {
     expect(instances.length).toBe(2);
     for (const [, service] of instances) {
       expect(service.environment.REDIS_URL).toBe("redis://redis:6379");
-      expect(service.depends_on).toContain("redis");
+      expect(service.environment.REDIS_CACHE_URL).toBe("redis://redis-cache:6379");
+      expect(service.depends_on).toEqual(["redis", "redis-cache"]);
     }
     expect(COMPOSE.services.redis.image).toMatch(/redis/);
+    // Keys and usage are never evicted; the caches' Redis evicts the least recently used past its maxmemory.
+    expect(COMPOSE.services.redis.command.join(" ")).toContain("--maxmemory-policy noeviction");
+    expect(COMPOSE.services["redis-cache"].command.join(" ")).toMatch(
+      /--maxmemory \d+mb --maxmemory-policy allkeys-lru/,
+    );
   });
 
   test("publishes each public port, and each admin port on the host's loopback only", () => {
