@@ -30,6 +30,25 @@ CREATE TABLE IF NOT EXISTS held (
 /** How long a process waits for another's write to the file (each takes well under a millisecond). */
 const BUSY_TIMEOUT_MS = 5_000;
 
+/**
+ * Turns on the write-ahead log and creates the tables. Switching the journal mode takes the file for itself and
+ * does not wait on SQLite's busy timeout: two processes opening a new file at once would see "database is locked"
+ * (and count quotas on what each knows alone), so the set-up is tried again, a few milliseconds apart.
+ */
+function setUp(db: DatabaseSync): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const until = Date.now() + BUSY_TIMEOUT_MS;;) {
+    try {
+      db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+      db.exec(SCHEMA);
+      return;
+    } catch (error) {
+      if (!/locked|busy/i.test(String(error)) || Date.now() > until) throw error;
+      Atomics.wait(pause, 0, 0, 2 + Math.random() * 8);
+    }
+  }
+}
+
 type Hold = { hold_id: string; day: string; month: string; min: number; req: number };
 
 /**
@@ -49,8 +68,7 @@ export function createSqliteUsageStore(options: { path: string; now?: () => numb
     mkdirSync(dirname(options.path), { recursive: true });
     const db = new DatabaseSync(options.path, { timeout: BUSY_TIMEOUT_MS });
     try {
-      db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
-      db.exec(SCHEMA);
+      setUp(db);
       const now = (options.now ?? Date.now)();
       prune(db, now);
       const sql = statements(db);
