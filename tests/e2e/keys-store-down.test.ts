@@ -41,6 +41,16 @@ async function until<T>(read: () => Promise<T>, wanted: T): Promise<T> {
 
 const GENERATED = "generated one key";
 
+/** The banner in full: its lines after "listening on" arrive a moment later, and a request's log line after them. */
+async function wholeBanner(service: RunningService): Promise<string> {
+  const refused = await postChat(service.url, { url: watchUrl("normal"), prompt: "summary" }, {});
+  expect(refused.status).toBe(401);
+  for (const until = Date.now() + 5_000; !service.output().includes('"status":401') && Date.now() < until;) {
+    await Bun.sleep(20);
+  }
+  return service.output();
+}
+
 describe(`a key store that is down opens no door (${targetFromEnv()})`, () => {
   test(
     "REDIS_URL unreachable at start-up, no API_KEYS: no key made, /readyz 503 and /chat 503 until Redis answers",
@@ -85,11 +95,11 @@ describe(`a key store that is down opens no door (${targetFromEnv()})`, () => {
     mkdirSync(join(dir, "unreadable"));
     writeFileSync(keysFile, "{ not json", { mode: 0o600 });
     service = await startService({ KEYS_FILE: keysFile, YOUTUBE_BASE_URL: youtube.origin });
-    expect(service.output()).not.toContain(GENERATED);
+    expect(await wholeBanner(service)).not.toContain(GENERATED);
   });
 
   test("no API_KEYS, no REDIS_URL and no keys file yet: one key is made for the run (the only case)", async () => {
     service = await startService({ KEYS_FILE: join(dir, "fresh", "api-keys.json"), YOUTUBE_BASE_URL: youtube.origin });
-    expect(service.output()).toContain(GENERATED);
+    expect(await wholeBanner(service)).toContain(GENERATED);
   });
 });
