@@ -34,7 +34,9 @@ ENV KEYS_FILE=/data/api-keys.json \
 # A numeric user, so that a runtime can tell it is not root without reading /etc/passwd (runAsNonRoot).
 USER 65532:65532
 WORKDIR /data
-EXPOSE 3000 9100
+# The public port only: `-P` must not publish the admin port (metrics); publish it when you mean to, on loopback
+# (`-p 127.0.0.1:9100:9100`).
+EXPOSE 3000
 # The service finishes the requests in flight for up to SHUTDOWN_GRACE_MS (30 s) after SIGTERM, then exits 0:
 # give the runtime's stop timeout more than that (podman stop -t 40, terminationGracePeriodSeconds: 40).
 STOPSIGNAL SIGTERM

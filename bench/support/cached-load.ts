@@ -23,6 +23,8 @@ export function serviceEnv(port: number, youtubeOrigin: string): Record<string, 
     HOST: "127.0.0.1",
     API_KEYS: KEY,
     YOUTUBE_BASE_URL: youtubeOrigin,
+    // Today's default clients, named for older revisions too: the fake YouTube refuses their older versions.
+    YOUTUBE_CLIENTS: "ANDROID:21.26.364,IOS:21.26.4",
     LOG_FORMAT: "json",
   };
 }

@@ -10,6 +10,7 @@ type Yaml = any;
 const parseAll = (path: string): Yaml[] => [Bun.YAML.parse(read(path))].flat();
 
 const CONTAINERFILE = read("Containerfile");
+const DEPLOYMENT_PATH = "deploy/kubernetes/deployment.yaml";
 const COMPOSE: Yaml = Bun.YAML.parse(read("deploy/compose.yaml"));
 const MANIFESTS: Yaml[] = readdirSync(`${ROOT}deploy/kubernetes`).sort().flatMap((name) =>
   parseAll(`deploy/kubernetes/${name}`)
@@ -59,16 +60,28 @@ function exampleEnvironments(): Record<string, Record<string, string>> {
     const env = Object.fromEntries(Object.entries<unknown>(service.environment).map(([k, v]) => [k, interpolate(v)]));
     environments[`compose.yaml ${name}`] = { ...imageEnv(), ...env };
   }
-  const secret = manifest("Secret", CONTAINER.envFrom[0].secretRef.name);
   const env = Object.fromEntries(CONTAINER.env.map((e: { name: string; value: string }) => [e.name, e.value]));
-  environments["kubernetes Deployment"] = { ...imageEnv(), ...secret.stringData, ...env };
+  const secret = Object.fromEntries(secretNames().map((name) => [name, "set-by-operator"]));
+  environments["kubernetes Deployment"] = { ...imageEnv(), ...secret, ...env };
   return environments;
+}
+
+/** The names the operator's Secret holds: the `kubectl create secret` command deployment.yaml documents. */
+function secretNames(): string[] {
+  const command = /kubectl create secret generic video-chat-service((?:.*\\\n)*.*)/.exec(read(DEPLOYMENT_PATH));
+  return [...(command?.[1] ?? "").matchAll(/--from-literal=(\w+)=/g)].map((m) => m[1]!);
 }
 
 describe("the Containerfile", () => {
   test("Dockerfile and .dockerignore are copies of Containerfile and .containerignore (docker reads only those)", () => {
     expect(read("Dockerfile")).toBe(CONTAINERFILE);
     expect(read(".dockerignore")).toBe(read(".containerignore"));
+  });
+
+  test("EXPOSE names the public port only: `podman run -P` publishes no admin port unless asked", () => {
+    const exposed = /^EXPOSE (.+)$/m.exec(CONTAINERFILE)?.[1]?.trim().split(/\s+/);
+    expect(exposed).toEqual([imageEnv().PORT!]);
+    expect(exposed).not.toContain(imageEnv().ADMIN_PORT);
   });
 
   test("the default build base is Bun at the version package-lock.json installs (the one the tests ran)", () => {
@@ -109,9 +122,15 @@ describe("compose.yaml", () => {
     expect(instances.length).toBe(2);
     for (const [, service] of instances) {
       expect(service.environment.REDIS_URL).toBe("redis://redis:6379");
-      expect(service.depends_on).toContain("redis");
+      expect(service.environment.REDIS_CACHE_URL).toBe("redis://redis-cache:6379");
+      expect(service.depends_on).toEqual(["redis", "redis-cache"]);
     }
     expect(COMPOSE.services.redis.image).toMatch(/redis/);
+    // Keys and usage are never evicted; the caches' Redis evicts the least recently used past its maxmemory.
+    expect(COMPOSE.services.redis.command.join(" ")).toContain("--maxmemory-policy noeviction");
+    expect(COMPOSE.services["redis-cache"].command.join(" ")).toMatch(
+      /--maxmemory \d+mb --maxmemory-policy allkeys-lru/,
+    );
   });
 
   test("publishes each public port, and each admin port on the host's loopback only", () => {
@@ -171,10 +190,43 @@ describe("the Kubernetes manifests", () => {
     expect(pod.volumes.map((v: { name: string }) => v.name)).toContain(mount.name);
   });
 
-  test("the Secret's REDIS_URL names the Redis Service of redis.yaml", () => {
-    const secret = manifest("Secret", CONTAINER.envFrom[0].secretRef.name);
-    const redis = manifest("Service", "redis");
-    expect(new URL(secret.stringData.REDIS_URL).port).toBe(String(redis.spec.ports[0].port));
-    expect(new URL(secret.stringData.REDIS_URL).hostname).toBe(redis.metadata.name);
+  test("no Secret is shipped (no sample key to be accepted as-is): the pods wait for the operator's", () => {
+    expect(MANIFESTS.filter((m) => m.kind === "Secret")).toEqual([]);
+    const [from] = CONTAINER.envFrom;
+    expect(from.secretRef.name).toBe("video-chat-service");
+    expect(from.secretRef.optional ?? false).toBe(false);
+    expect(secretNames()).toEqual(["API_KEYS", "LLM_API_KEY", "REDIS_PASSWORD"]);
+    expect(read(DEPLOYMENT_PATH)).toContain('API_KEYS="$(openssl rand -hex 32)"');
+  });
+
+  test("REDIS_URL and REDIS_CACHE_URL name redis.yaml's Services; both ask for the Secret's REDIS_PASSWORD", () => {
+    for (const [name, url] of [["redis", env.REDIS_URL], ["redis-cache", env.REDIS_CACHE_URL]]) {
+      const service = manifest("Service", name);
+      expect(new URL(url).port).toBe(String(service.spec.ports[0].port));
+      expect(new URL(url).hostname).toBe(service.metadata.name);
+      const server = manifest("Deployment", name).spec.template.spec.containers[0];
+      const password = server.env.find((e: { name: string }) => e.name === "REDIS_PASSWORD");
+      expect(password.valueFrom.secretKeyRef).toEqual({ name: "video-chat-service", key: "REDIS_PASSWORD" });
+      expect(server.args.join(" ")).toContain("--requirepass $(REDIS_PASSWORD)");
+    }
+  });
+
+  test("keys and usage are never evicted; only the caches' Redis evicts, with a maxmemory", () => {
+    const args = (name: string) => manifest("Deployment", name).spec.template.spec.containers[0].args.join(" ");
+    expect(args("redis")).toContain("--maxmemory-policy noeviction");
+    expect(args("redis-cache")).toContain("--maxmemory-policy allkeys-lru");
+    expect(args("redis-cache")).toMatch(/--maxmemory \d+mb/);
+  });
+
+  test("a NetworkPolicy admits only the service's pods to both Redis servers' port", () => {
+    const policy = manifest("NetworkPolicy", "redis");
+    expect(policy.spec.podSelector.matchExpressions).toEqual([
+      { key: "app", operator: "In", values: ["redis", "redis-cache"] },
+    ]);
+    expect(policy.spec.policyTypes).toEqual(["Ingress"]);
+    expect(policy.spec.ingress).toEqual([{
+      from: [{ podSelector: { matchLabels: DEPLOYMENT.spec.selector.matchLabels } }],
+      ports: [{ protocol: "TCP", port: manifest("Service", "redis").spec.ports[0].port }],
+    }]);
   });
 });

@@ -1,36 +1,54 @@
-/** @module An in-process cache with expiry, bounded by entry count and evicting the least recently used. */
+/** @module An in-process cache with expiry, bounded by entry count and by bytes, evicting the least recently used. */
 import type { Cache } from "../../domain/ports.ts";
+import { approximateBytes } from "./approximate-bytes.ts";
 
 interface Entry<T> {
   value: T;
   expiresAt: number;
+  /** Its approximate heap size, counted against `maxBytes`. */
+  bytes: number;
   /** When it was last moved to the recent end, counted in moves. */
   movedAt: number;
 }
 
 /**
- * An in-process cache bounded by entry count, evicting the least recently
- * used entry first; expired entries are dropped when read. Recency is
- * approximate: a read moves an entry to the recent end only when it is not
- * already in the recent half, so a read entry survives at least half the
- * bound's insertions (a hot entry is not re-inserted on every read).
+ * An in-process cache bounded by entry count and by the approximate heap its
+ * values hold, evicting the least recently used entries first until both
+ * bounds hold; a value larger than the byte bound alone is not kept. Expired
+ * entries are dropped when read. Recency is approximate: a read moves an entry
+ * to the recent end only when it is not already in the recent half, so a read
+ * entry survives at least half the bound's insertions (a hot entry is not
+ * re-inserted on every read).
  *
- * @param options.maxEntries the bound (at least 1)
+ * @param options.maxEntries the bound in entries (at least 1)
+ * @param options.maxBytes the bound in bytes of heap (see {@link approximateBytes}); none by default
+ * @param options.sizeOf how a value's bytes are measured (default {@link approximateBytes}), once when it is set
  * @param options.now clock in ms, swappable in tests
  */
-export function createMemoryCache<T>(options: { maxEntries: number; now?: () => number }): Cache<T> {
+export function createMemoryCache<T>(
+  options: { maxEntries: number; maxBytes?: number; sizeOf?: (value: T) => number; now?: () => number },
+): Cache<T> & { readonly bytes: number } {
   const now = options.now ?? Date.now;
+  const maxBytes = options.maxBytes ?? Infinity;
+  const sizeOf = options.sizeOf ?? approximateBytes;
   const entries = new Map<string, Entry<T>>();
   let moves = 0;
+  let bytes = 0;
   // An entry read again soon after its last move stays where it is: it is in the recent half, far
   // from eviction, and a hot entry read on every request is not re-inserted every time.
   const recentSpan = Math.max(1, Math.floor(options.maxEntries / 2));
+  const drop = (key: string): void => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    bytes -= entry.bytes;
+  };
   return {
     async get(key) {
       const entry = entries.get(key);
       if (!entry) return undefined;
       if (entry.expiresAt <= now()) {
-        entries.delete(key);
+        drop(key);
         return undefined;
       }
       if (moves - entry.movedAt >= recentSpan) {
@@ -42,9 +60,16 @@ export function createMemoryCache<T>(options: { maxEntries: number; now?: () => 
     },
     async set(key, value, ttlMs) {
       if (ttlMs <= 0) return;
-      entries.delete(key);
-      entries.set(key, { value, expiresAt: now() + ttlMs, movedAt: ++moves });
-      while (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
+      drop(key);
+      const size = maxBytes === Infinity ? 0 : sizeOf(value);
+      if (size > maxBytes) return;
+      entries.set(key, { value, expiresAt: now() + ttlMs, bytes: size, movedAt: ++moves });
+      bytes += size;
+      while (entries.size > options.maxEntries || bytes > maxBytes) drop(entries.keys().next().value!);
+    },
+    /** The approximate heap the cached values hold now. */
+    get bytes() {
+      return bytes;
     },
   };
 }

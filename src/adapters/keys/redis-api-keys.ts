@@ -1,8 +1,12 @@
 /** @module Issued API keys in a Redis hash shared by every instance, remembered briefly during outages. */
+import { AppError } from "../../domain/errors.ts";
 import type { KeyIdentity } from "../../domain/ports.ts";
 import { type KeyDigest, sha256Hex } from "./key-digest.ts";
 import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord, withSettings } from "./issued-api-keys.ts";
 import type { RedisConnection } from "../redis/redis-connection.ts";
+
+/** How long a caller is told to wait while the keys cannot be read. */
+const KEY_STORE_RETRY_SECONDS = 5;
 
 /** Replaces a key's record only if the key is still issued. */
 const UPDATE_IF_PRESENT =
@@ -16,8 +20,9 @@ const UPDATE_IF_PRESENT =
  * its next request.
  *
  * While Redis is unreachable, a key this instance verified within the last
- * `rememberMs` (default 10 minutes) is still accepted; any other issued key
- * is refused until Redis is back. (Keys from `API_KEYS` never need Redis.)
+ * `rememberMs` (default 10 minutes) is still accepted; any other key is
+ * answered 503 `overloaded` until Redis is back: neither let in nor called
+ * unknown. (Keys from `API_KEYS` never need Redis.)
  *
  * @param options.connection the shared Redis connection
  * @param options.rememberMs how long a verified key is remembered for outages
@@ -55,7 +60,11 @@ export function createRedisApiKeys(
         text = await connection.run((client) => client.hget(hash, digest));
       } catch {
         const known = remembered.get(digest);
-        return known && known.until > now() ? known.identity : undefined;
+        if (known && known.until > now()) return known.identity;
+        // Not known to be unknown: the caller is told to come back, never that its key is wrong (nor let in).
+        throw new AppError("overloaded", "The store of API keys cannot be reached; send the request again shortly", {
+          retryAfterSeconds: KEY_STORE_RETRY_SECONDS,
+        });
       }
       const record = text === null ? undefined : (JSON.parse(text) as unknown);
       if (!isKeyRecord(record)) {

@@ -41,6 +41,7 @@ export interface RedisConnection {
  * (`redis_unavailable`) and once when it ends (`redis_recovered`).
  *
  * @param options.url `redis://` or `rediss://` URL, may carry a password and a db number
+ * @param options.password the password when the URL carries none
  * @param options.prefix prepended to every key
  * @param options.log where outages are reported
  * @param options.commandTimeoutMs time limit of each command (default 1000)
@@ -49,6 +50,8 @@ export interface RedisConnection {
 export function createRedisConnection(
   options: {
     url: string;
+    /** Used when the URL carries no password. */
+    password?: string;
     prefix: string;
     log: RedisLog;
     commandTimeoutMs?: number;
@@ -62,6 +65,8 @@ export function createRedisConnection(
     maxRetriesPerRequest: 0,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
     lazyConnect: false,
+    // Given after the URL's own settings, so that a password in the URL wins.
+    ...(options.password && !new URL(options.url).password ? { password: options.password } : {}),
   });
   let available = false;
   let everReady = false;

@@ -1,6 +1,6 @@
 /** @module Ledger entries written behind, about once a second, kept in memory while the store cannot be reached. */
 import type { LedgerEntry, UsageStore } from "../../domain/usage/meter.ts";
-import { mergeInto } from "./ledger-fields.ts";
+import { addCounts } from "./ledger-fields.ts";
 
 /** Where the buffer reports that its store stopped taking entries (once), and that it takes them again. */
 export interface UsageLog {
@@ -24,7 +24,7 @@ const MAX_HOLDS = 10_000;
  */
 export function createLedgerBuffer(options: { store: UsageStore; flushMs?: number; log?: UsageLog }) {
   const flushMs = options.flushMs ?? 1_000;
-  let waiting = new Map<string, LedgerEntry>();
+  let waiting = new Waiting();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing: Promise<void> | undefined;
   let failing = false;
@@ -41,9 +41,9 @@ export function createLedgerBuffer(options: { store: UsageStore; flushMs?: numbe
 
   const writeWaiting = async (): Promise<void> => {
     const batch = waiting;
-    waiting = new Map();
+    waiting = new Waiting();
     try {
-      await options.store.write([...batch.values()]);
+      await options.store.write(batch.entries());
       if (failing) options.log?.info("usage_write_recovered", { entries: batch.size });
       failing = false;
     } catch (error) {
@@ -52,7 +52,7 @@ export function createLedgerBuffer(options: { store: UsageStore; flushMs?: numbe
       // What came in meanwhile goes on top of what failed, merged again.
       const later = waiting;
       waiting = batch;
-      for (const entry of later.values()) mergeInto(waiting, entry, MAX_HOLDS);
+      for (const entry of later.entries()) waiting.add(entry);
       schedule();
     }
   };
@@ -67,10 +67,14 @@ export function createLedgerBuffer(options: { store: UsageStore; flushMs?: numbe
 
   return {
     add(entry: LedgerEntry): void {
-      mergeInto(waiting, entry, MAX_HOLDS);
+      waiting.add(entry);
       schedule();
     },
     flush,
+    /** What waits to be written for a key and its periods: answers whose holds the store still counts as held. */
+    waitingFor(keyId: string, periods: LedgerEntry["periods"]): LedgerEntry["counts"] | undefined {
+      return waiting.find(keyId, periods)?.counts;
+    },
     /** Entries not written yet (one per key and periods). */
     get waiting(): number {
       return waiting.size;
@@ -84,6 +88,42 @@ export function createLedgerBuffer(options: { store: UsageStore; flushMs?: numbe
       timer = undefined;
     },
   };
+}
+
+/**
+ * The entries waiting, one per key and periods, found by the periods object then the key id: the meter passes the
+ * same periods object all day, so adding an entry builds no lookup string (the cached path adds one a request).
+ * Equal periods in distinct objects are kept apart here; the store merges them when writing.
+ */
+class Waiting {
+  readonly #byPeriods = new Map<LedgerEntry["periods"], Map<string, LedgerEntry>>();
+  size = 0;
+
+  add(entry: LedgerEntry): void {
+    let byKey = this.#byPeriods.get(entry.periods);
+    if (!byKey) this.#byPeriods.set(entry.periods, byKey = new Map());
+    let group = byKey.get(entry.keyId);
+    if (!group) {
+      byKey.set(entry.keyId, group = { keyId: entry.keyId, periods: entry.periods, counts: {}, holds: [] });
+      this.size++;
+    }
+    addCounts(group.counts, entry.counts);
+    if (!entry.holds) return;
+    for (const hold of entry.holds) if (group.holds!.length < MAX_HOLDS) group.holds!.push(hold);
+  }
+
+  find(keyId: string, periods: LedgerEntry["periods"]): LedgerEntry | undefined {
+    const found = this.#byPeriods.get(periods)?.get(keyId);
+    if (found) return found;
+    for (const [other, byKey] of this.#byPeriods) {
+      if (other.day === periods.day && other.month === periods.month) return byKey.get(keyId);
+    }
+    return undefined;
+  }
+
+  entries(): LedgerEntry[] {
+    return [...this.#byPeriods.values()].flatMap((byKey) => [...byKey.values()]);
+  }
 }
 
 /** A store's failure for a log line: its message, short, without a Redis URL (it may hold a password). */

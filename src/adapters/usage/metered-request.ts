@@ -1,5 +1,6 @@
 /** @module One metered request: its quota holds, its quota state for headers, and its ledger entry. */
 import { AppError, type ErrorCode } from "../../domain/errors.ts";
+import { nextHoldId } from "./hold-id.ts";
 import type { CacheLookup } from "../../domain/ports.ts";
 import {
   chargedMinutes,
@@ -17,6 +18,7 @@ import {
   type LedgerEntry,
   type MeteredRequest,
   type QuotaState,
+  type UsageCounts,
 } from "../../domain/usage/meter.ts";
 
 /** Told of every answer charged, for metrics (no key: its cardinality is unbounded). */
@@ -30,13 +32,19 @@ export interface MeterParts {
   hold(request: HoldRequest): Promise<HoldResult>;
   /** Queues a ledger entry. */
   record(entry: LedgerEntry): void;
+  /** Drops holds in the store now (a failed request's), so a retry right after finds them gone. */
+  release(entry: LedgerEntry): void;
   /** Tells what the meter knows that a request gave back what it held. */
   gaveBack(keyId: string, periods: UsagePeriods, amounts: QuotaAmounts): void;
   now(): number;
+  /** Counts answered here but not written yet: the store still counts their holds as held. */
+  waitingFor?(keyId: string, periods: UsagePeriods): Partial<UsageCounts> | undefined;
   observe?: UsageObserver;
 }
 
 const NOTHING: QuotaAmounts = { min: 0, req: 0 };
+/** The count each quota unit is spent in. */
+const UNIT_COUNT = { min: "minutes", req: "requests" } as const;
 
 /**
  * How an admitted request ends without its answer when the caller stopped waiting: it hung up (no code), cancelled,
@@ -101,7 +109,7 @@ export class Metered implements MeteredRequest {
     this.#periods = periodsAt(this.#startedAt);
     this.#expiresAt = this.#startedAt + lifeMs;
     this.#others = quotas.map(() => 0);
-    if (quotas.length > 0) this.#holdId = crypto.randomUUID();
+    if (quotas.length > 0) this.#holdId = nextHoldId(this.#startedAt);
     if (quotas.some((quota) => quota.unit === "min")) this.admit = (minutes) => this.#admit(minutes);
   }
 
@@ -160,9 +168,13 @@ export class Metered implements MeteredRequest {
     if (this.#done) return;
     if (this.#committed !== undefined && CALLER_ENDED.has(code)) return this.#chargeUnanswered(this.#committed);
     this.#done = true;
-    if (this.#held.min > 0 || this.#held.req > 0) this.#parts.gaveBack(this.#keyId, this.#periods, this.#held);
+    const holds = this.#held.min > 0 || this.#held.req > 0;
+    if (holds) {
+      this.#parts.gaveBack(this.#keyId, this.#periods, this.#held);
+      this.#parts.release({ keyId: this.#keyId, periods: this.#periods, counts: {}, holds: [this.#holdId!] });
+    }
     this.#held = { ...NOTHING };
-    this.#record(code ? { refused: { [code]: 1 } } : {});
+    this.#record(code ? { refused: { [code]: 1 } } : {}, !holds);
   }
 
   /**
@@ -175,9 +187,9 @@ export class Metered implements MeteredRequest {
     this.#parts.observe?.answered(minutes, "miss");
   }
 
-  #record(counts: LedgerEntry["counts"]): void {
+  #record(counts: LedgerEntry["counts"], withHold = true): void {
     const entry: LedgerEntry = { keyId: this.#keyId, periods: this.#periods, counts };
-    if (this.#holdId) entry.holds = [this.#holdId];
+    if (this.#holdId && withHold) entry.holds = [this.#holdId];
     this.#parts.record(entry);
   }
 
@@ -197,22 +209,40 @@ export class Metered implements MeteredRequest {
     return result;
   }
 
-  /** The refusal of a hold: names the quota that renews last among those without room, and waits until then. */
+  /**
+   * The refusal of a hold: names the quota that frees up last among those without room, and waits until then: its
+   * period's end, or, when only other requests' holds fill it (answered use alone leaves room), until they lapse.
+   */
   #exceeded(result: HoldResult, need: QuotaAmounts, minutes?: number): AppError {
-    const short = this.#quotas.map((quota, i) => ({ quota, used: result.used[i]! }))
+    const short = this.#quotas.map((quota, i) => ({ quota, used: result.used[i]!, ...this.#freedAt(result, i, need) }))
       .filter(({ quota, used }) => used + need[quota.unit] > quota.limit)
-      .map((s) => ({ ...s, resetAt: periodEnd(s.quota.period, this.#startedAt) }))
-      .sort((a, b) => b.resetAt - a.resetAt || (a.quota.period === "month" ? -1 : 1));
-    const { quota, used, resetAt } = short[0]!;
-    const renews = new Date(resetAt).toISOString().replace(".000Z", "Z");
+      .sort((a, b) => b.at - a.at || (a.quota.period === "month" ? -1 : 1));
+    const { quota, used, at, byHolds } = short[0]!;
+    const when = new Date(at).toISOString().replace(".000Z", "Z");
     const left = Math.max(0, quota.limit - used);
-    const message = minutes !== undefined && left > 0
+    const message = byHolds
+      ? `Requests in flight of this API key hold the rest of its quota of ${describe(quota)}; ` +
+        `what they do not use is free again by ${when}`
+      : minutes !== undefined && left > 0
       ? `The video is ${plural(minutes, "minute")} long and this API key has ${left} of its ${describe(quota)} ` +
-        `left; ask about a shorter video, or wait until ${renews}`
-      : `This API key has spent its quota of ${describe(quota)}; it renews at ${renews}`;
+        `left; ask about a shorter video, or wait until ${when}`
+      : `This API key has spent its quota of ${describe(quota)}; it renews at ${when}`;
     return new AppError("quota_exceeded", message, {
-      retryAfterSeconds: Math.max(1, (resetAt - this.#parts.now()) / 1000),
+      retryAfterSeconds: Math.max(1, (at - this.#parts.now()) / 1000),
     });
+  }
+
+  /** When quota `i` has room for `need` again: when other requests' holds lapse if they alone fill it, else its end. */
+  #freedAt(result: HoldResult, i: number, need: QuotaAmounts): { at: number; byHolds: boolean } {
+    const quota = this.#quotas[i]!;
+    const end = periodEnd(quota.period, this.#startedAt);
+    const own = this.#held[quota.unit];
+    // Holds of answers this instance has not written yet are spent, not in flight.
+    const answeredHere = this.#parts.waitingFor?.(this.#keyId, this.#periods)?.[UNIT_COUNT[quota.unit]] ?? 0;
+    const othersHeld = (result.held?.[i] ?? 0) - own - answeredHere;
+    const withoutThem = result.used[i]! - othersHeld + need[quota.unit];
+    const byHolds = othersHeld > 0 && withoutThem <= quota.limit && !!result.heldUntil && result.heldUntil < end;
+    return byHolds ? { at: result.heldUntil!, byHolds } : { at: end, byHolds };
   }
 }
 

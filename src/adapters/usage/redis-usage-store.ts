@@ -25,29 +25,34 @@ end
 /**
  * Checks every quota against what is answered (the period's ledger) plus what live holds hold (running totals, so
  * a check costs the same however many requests are in flight), and when every quota has room adds to the hold.
- * A hold that writes first drops the expired ones. KEYS: holds (id -> `day|month|min|req|expires`), ends (a sorted
+ * Every check first drops the key's expired holds. KEYS: holds (id -> `day|month|min|req|expires`), ends (a sorted
  * set of expiries), held (totals), day ledger, month ledger, day index, month index. ARGV: key id, hold id, now,
  * expires, day, month, minutes and requests to add, minutes and requests needed, then (period, unit, limit) per
- * quota. Returns {granted, used per quota...}.
+ * quota. Returns {granted, when the key's other holds lapse (on a refusal), then used and held per quota...}.
  */
 const HOLD = RELEASE + `
 local now = tonumber(ARGV[3])
 local add = {min = tonumber(ARGV[7]), req = tonumber(ARGV[8])}
 local writes = add.min > 0 or add.req > 0
-if writes then
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)) do release(KEYS[1], KEYS[2], KEYS[3], id) end
-end
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)) do release(KEYS[1], KEYS[2], KEYS[3], id) end
 local ledger = {day = KEYS[4], month = KEYS[5]}
 local period = {day = ARGV[5], month = ARGV[6]}
 local field = {min = 'minutes', req = 'requests'}
 local need = {min = tonumber(ARGV[9]), req = tonumber(ARGV[10])}
-local reply = {1}
+local reply = {1, 0}
 for i = 11, #ARGV, 3 do
   local p, unit, limit = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
-  local used = tonumber(redis.call('HGET', ledger[p], field[unit]) or '0') +
-    tonumber(redis.call('HGET', KEYS[3], period[p] .. '|' .. unit) or '0')
+  local held = tonumber(redis.call('HGET', KEYS[3], period[p] .. '|' .. unit) or '0')
+  local used = tonumber(redis.call('HGET', ledger[p], field[unit]) or '0') + held
   reply[#reply + 1] = used
+  reply[#reply + 1] = held
   if used + need[unit] > limit then reply[1] = 0 end
+end
+if reply[1] == 0 then
+  local last = redis.call('ZREVRANGE', KEYS[2], 0, 1, 'WITHSCORES')
+  for j = 1, #last, 2 do
+    if last[j] ~= ARGV[2] then reply[2] = tonumber(last[j + 1]); break end
+  end
 end
 if reply[1] == 1 and writes then
   local day, month, own_min, own_req, own_exp = period.day, period.month, 0, 0, 0
@@ -125,7 +130,13 @@ export function createRedisUsageStore(options: { connection: RedisConnection }):
       const args = [r.keyId, r.holdId, r.now, r.expiresAt, day, month, r.amounts.min, r.amounts.req, r.need.min];
       args.push(r.need.req, ...r.quotas.flatMap((q) => [q.period, q.unit, q.limit]));
       const reply = await connection.run((c) => c.eval(HOLD, keys.length, ...keys, ...args)) as number[];
-      return { granted: reply[0] === 1, used: reply.slice(1).map(Number) };
+      const perQuota = reply.slice(2).map(Number);
+      return {
+        granted: reply[0] === 1,
+        used: perQuota.filter((_, i) => i % 2 === 0),
+        held: perQuota.filter((_, i) => i % 2 === 1),
+        ...(reply[0] === 1 ? {} : { heldUntil: Number(reply[1]) }),
+      };
     },
     async write(entries) {
       await Promise.all(

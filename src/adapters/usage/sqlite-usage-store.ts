@@ -1,6 +1,7 @@
 /** @module Usage in an SQLite file beside the keys file (`node:sqlite`, on Bun, the binary and Deno alike). */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { setImmediate } from "node:timers";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { HoldRequest, HoldResult, LedgerEntry, UsageRow, UsageStore } from "../../domain/usage/meter.ts";
 import { addField, emptyCounts, fieldsOf, KEEP_DAYS, KEEP_MONTHS, mergeEntries, UNIT_FIELD } from "./ledger-fields.ts";
@@ -29,6 +30,25 @@ CREATE TABLE IF NOT EXISTS held (
 /** How long a process waits for another's write to the file (each takes well under a millisecond). */
 const BUSY_TIMEOUT_MS = 5_000;
 
+/**
+ * Turns on the write-ahead log and creates the tables. Switching the journal mode takes the file for itself and
+ * does not wait on SQLite's busy timeout: two processes opening a new file at once would see "database is locked"
+ * (and count quotas on what each knows alone), so the set-up is tried again, a few milliseconds apart.
+ */
+function setUp(db: DatabaseSync): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const until = Date.now() + BUSY_TIMEOUT_MS;;) {
+    try {
+      db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+      db.exec(SCHEMA);
+      return;
+    } catch (error) {
+      if (!/locked|busy/i.test(String(error)) || Date.now() > until) throw error;
+      Atomics.wait(pause, 0, 0, 2 + Math.random() * 8);
+    }
+  }
+}
+
 type Hold = { hold_id: string; day: string; month: string; min: number; req: number };
 
 /**
@@ -48,10 +68,12 @@ export function createSqliteUsageStore(options: { path: string; now?: () => numb
     mkdirSync(dirname(options.path), { recursive: true });
     const db = new DatabaseSync(options.path, { timeout: BUSY_TIMEOUT_MS });
     try {
-      db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
-      db.exec(SCHEMA);
-      prune(db, (options.now ?? Date.now)());
-      return opened = { db, sql: statements(db) };
+      setUp(db);
+      const now = (options.now ?? Date.now)();
+      prune(db, now);
+      const sql = statements(db);
+      dropExpiredHolds(db, sql, now);
+      return opened = { db, sql };
     } catch (error) {
       db.close();
       throw error;
@@ -71,10 +93,32 @@ export function createSqliteUsageStore(options: { path: string; now?: () => numb
       throw error;
     }
   };
+  // Holds asked in one turn of the event loop share one transaction (one commit): each is still decided alone,
+  // in order, and no other process writes in between, so quotas stay exact across processes.
+  let batch: { request: HoldRequest; resolve: (result: HoldResult) => void; reject: (error: unknown) => void }[] = [];
+  const commitBatch = (): void => {
+    const waiting = batch;
+    batch = [];
+    if (waiting.length === 0) return;
+    let results: HoldResult[];
+    try {
+      results = inTransaction((sql) => waiting.map(({ request }) => hold(sql, request)));
+    } catch (error) {
+      for (const { reject } of waiting) reject(error);
+      return;
+    }
+    waiting.forEach(({ resolve }, i) => resolve(results[i]!));
+  };
   return {
     async hold(request) {
       const { min, req } = request.amounts;
-      return inTransaction((sql) => hold(sql, request), min > 0 || req > 0);
+      // A check that holds nothing writes only when a hold of the key has lapsed (its process died): it drops it.
+      const writes = min > 0 || req > 0 || open().sql.anyExpired.get(request.keyId, request.now) !== undefined;
+      if (!writes) return inTransaction((sql) => hold(sql, request), false);
+      return await new Promise<HoldResult>((resolve, reject) => {
+        if (batch.length === 0) setImmediate(commitBatch);
+        batch.push({ request, resolve, reject });
+      });
     },
     async write(entries) {
       const merged = mergeEntries(entries);
@@ -84,6 +128,7 @@ export function createSqliteUsageStore(options: { path: string; now?: () => numb
       return read(open().db, periods, now);
     },
     async close() {
+      if (batch.length > 0) commitBatch();
       opened?.db.close();
       opened = undefined;
     },
@@ -95,8 +140,15 @@ function statements(db: DatabaseSync) {
   const prepare = (sql: string): StatementSync => db.prepare(sql);
   return {
     expired: prepare("SELECT hold_id, day, month, min, req FROM holds WHERE key_id = ? AND expires_at <= ?"),
+    anyExpired: prepare("SELECT 1 FROM holds WHERE key_id = ? AND expires_at <= ? LIMIT 1"),
+    heldUntil: prepare("SELECT MAX(expires_at) AS until FROM holds WHERE key_id = ? AND hold_id != ?"),
     holdOf: prepare("SELECT hold_id, day, month, min, req FROM holds WHERE key_id = ? AND hold_id = ?"),
     dropHold: prepare("DELETE FROM holds WHERE key_id = ? AND hold_id = ?"),
+    heldBy: prepare(
+      `SELECT day, month, SUM(min) AS min, SUM(req) AS req FROM holds
+         WHERE key_id = ? AND hold_id IN (SELECT value FROM json_each(?)) GROUP BY day, month`,
+    ),
+    dropHolds: prepare("DELETE FROM holds WHERE key_id = ? AND hold_id IN (SELECT value FROM json_each(?))"),
     putHold: prepare(
       `INSERT INTO holds VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key_id, hold_id) DO UPDATE SET
          min = min + excluded.min, req = req + excluded.req, expires_at = MAX(expires_at, excluded.expires_at)`,
@@ -119,22 +171,30 @@ type Statements = ReturnType<typeof statements>;
 function hold(sql: Statements, request: HoldRequest): HoldResult {
   const { keyId, periods, amounts } = request;
   const holds = amounts.min > 0 || amounts.req > 0;
-  // Expired holds are dropped by the next hold that writes (a look counts them a little longer).
-  if (holds) { for (const expired of sql.expired.all(keyId, request.now) as Hold[]) drop(sql, keyId, expired); }
-  const used = request.quotas.map((quota) => {
-    const period = periods[quota.period];
-    const held = sql.held.get(keyId, period) as { min: number; req: number } | undefined;
-    const answered = sql.count.get(keyId, period, UNIT_FIELD[quota.unit]) as { value: number } | undefined;
-    return (held?.[quota.unit] ?? 0) + (answered?.value ?? 0);
+  // Every check drops the key's expired holds (a process that died left them), so they never count.
+  for (const expired of sql.expired.all(keyId, request.now) as Hold[]) drop(sql, keyId, expired);
+  const held = request.quotas.map((quota) => {
+    const totals = sql.held.get(keyId, periods[quota.period]) as { min: number; req: number } | undefined;
+    return totals?.[quota.unit] ?? 0;
+  });
+  const used = request.quotas.map((quota, i) => {
+    const answered = sql.count.get(keyId, periods[quota.period], UNIT_FIELD[quota.unit]) as
+      | { value: number }
+      | undefined;
+    return held[i]! + (answered?.value ?? 0);
   });
   const granted = request.quotas.every((quota, i) => used[i]! + request.need[quota.unit] <= quota.limit);
-  if (granted && holds) {
+  if (!granted) {
+    const until = (sql.heldUntil.get(keyId, request.holdId) as { until: number | null }).until ?? 0;
+    return { granted, used, held, heldUntil: until };
+  }
+  if (holds) {
     const existing = sql.holdOf.get(keyId, request.holdId) as Hold | undefined;
     const { day, month } = existing ?? periods;
     sql.putHold.run(keyId, request.holdId, day, month, amounts.min, amounts.req, request.expiresAt);
     for (const period of [day, month]) sql.addHeld.run(keyId, period, amounts.min, amounts.req);
   }
-  return { granted, used };
+  return { granted, used, held };
 }
 
 /** Drops a hold and takes its amounts out of the live totals. */
@@ -148,10 +208,13 @@ function write(sql: Statements, entry: LedgerEntry): void {
     sql.add.run(entry.keyId, entry.periods.day, field, value);
     sql.add.run(entry.keyId, entry.periods.month, field, value);
   }
-  for (const id of entry.holds ?? []) {
-    const held = sql.holdOf.get(entry.keyId, id) as Hold | undefined;
-    if (held) drop(sql, entry.keyId, held);
+  if (!entry.holds?.length) return;
+  // All of an entry's holds (a second's answers of one key) leave in two statements, not four per hold.
+  const ids = JSON.stringify(entry.holds);
+  for (const group of sql.heldBy.all(entry.keyId, ids) as { day: string; month: string; min: number; req: number }[]) {
+    for (const period of [group.day, group.month]) sql.addHeld.run(entry.keyId, period, -group.min, -group.req);
   }
+  sql.dropHolds.run(entry.keyId, ids);
 }
 
 function read(db: DatabaseSync, periods: readonly string[], now: number): UsageRow[] {
@@ -186,4 +249,19 @@ function prune(db: DatabaseSync, now: number): void {
   const old = "(length(period) = 10 AND period < ?) OR (length(period) = 7 AND period < ?)";
   db.prepare(`DELETE FROM usage WHERE ${old}`).run(day, month);
   db.prepare(`DELETE FROM held WHERE (${old}) OR (min = 0 AND req = 0)`).run(day, month);
+}
+
+/** Drops every key's expired holds (a process that died left them), once, when the file is opened. */
+function dropExpiredHolds(db: DatabaseSync, sql: Statements, now: number): void {
+  const expired = db.prepare("SELECT key_id, hold_id, day, month, min, req FROM holds WHERE expires_at <= ?")
+    .all(now) as (Hold & { key_id: string })[];
+  if (expired.length === 0) return;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    for (const hold of expired) if (sql.holdOf.get(hold.key_id, hold.hold_id)) drop(sql, hold.key_id, hold);
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
 }

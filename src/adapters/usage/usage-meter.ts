@@ -60,7 +60,13 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter & { flu
       }
     },
     record: (entry: Parameters<typeof buffer.add>[0]) => buffer.add(entry),
+    // Sent now, before the failure's answer goes out: on one Redis connection, or SQLite's synchronous write, it
+    // comes before any retry's hold. A store that fails it gets it from the buffer later.
+    release: (entry: Parameters<typeof buffer.add>[0]) => {
+      store.write([entry]).catch(() => buffer.add(entry));
+    },
     gaveBack: known.gaveBack.bind(known),
+    waitingFor: buffer.waitingFor,
     now,
     observe: options.observe,
   };

@@ -1,4 +1,5 @@
 /** @module Builds the keys, rate limits, caches and shared flights, in memory or through Redis. */
+import { existsSync } from "node:fs";
 import type { GeneratedAnswer } from "../../domain/chat.ts";
 import { createLocalFlight } from "../../domain/coalesce.ts";
 import type { ApiKeys, Cache, KeyIdentity, RateLimiter, SharedFlight, WorkGate } from "../../domain/ports.ts";
@@ -32,7 +33,10 @@ export interface ServiceState {
   answerCache: Cache<GeneratedAnswer>;
   /** Identical transcript fetches and generations in flight, shared across instances with Redis. */
   flights: SharedFlight;
-  /** A key made at start-up because none was configured; printed once in the banner. */
+  /**
+   * A key made at start-up because no store of keys is configured at all (no `API_KEYS`, no `REDIS_URL`, no keys
+   * file yet); printed once in the banner. A store that cannot be read is never taken for "no keys".
+   */
   generatedKey?: string;
   /** The shared Redis connection, when `REDIS_URL` is set. */
   redis?: RedisConnection;
@@ -50,6 +54,8 @@ export interface KeyStore {
   redis?: RedisConnection;
   close(): Promise<void>;
 }
+
+const MB = 1024 * 1024;
 
 /** How long start-up waits for Redis before going on without it. */
 const REDIS_START_WAIT_MS = 3_000;
@@ -77,12 +83,24 @@ export async function composeKeyStore(
   const { createRedisConnection } = await import("../../adapters/redis/redis-connection.ts");
   const redis = createRedisConnection({
     url: config.redisUrl,
+    password: config.redisPassword,
     prefix: config.redisKeyPrefix,
     log: io.logger,
     onAvailability: io.onRedisAvailability,
   });
   await redis.ready(REDIS_START_WAIT_MS);
   return { keys: createRedisApiKeys({ connection: redis, digest }), where: "Redis", redis, close: () => redis.close() };
+}
+
+/** The caches' own Redis (`REDIS_CACHE_URL`): its outages are cache misses, and do not make the service unready. */
+async function connectCacheRedis(config: Config, logger: Logger): Promise<RedisConnection> {
+  const { createRedisConnection } = await import("../../adapters/redis/redis-connection.ts");
+  return createRedisConnection({
+    url: config.redisCacheUrl!,
+    password: config.redisPassword,
+    prefix: config.redisKeyPrefix,
+    log: logger,
+  });
 }
 
 /** Builds the state adapters the configuration asks for. */
@@ -93,12 +111,16 @@ export async function composeState(
   // Clients send the same key with every request: its digest is computed once (at most 1,024 keys remembered).
   const digest = rememberDigests(sha256Hex);
   const store = await composeKeyStore(config, io, digest);
-  const generatedKey = config.apiKeys.length === 0 && !(await hasIssuedKeys(store.keys)) ? generateApiKey() : undefined;
+  const generatedKey = config.apiKeys.length === 0 && !config.redisUrl && !existsSync(config.keysFile)
+    ? generateApiKey()
+    : undefined;
   const staticKeys = createStaticApiKeys(generatedKey ? [generatedKey] : config.apiKeys, { digest });
+  warnShortKeys(config.apiKeys, io.logger);
   const budgetFor = budgetsFrom(config, io.logger);
   const memoryLimiter = createMemoryRateLimiter({ budgetFor });
   const { redis } = store;
   const usage = composeUsage(config, io, redis);
+  const cacheRedis = config.redisCacheUrl ? await connectCacheRedis(config, io.logger) : redis;
   return {
     apiKeys: createChainedApiKeys([staticKeys, store.keys]),
     rateLimiter: redis
@@ -110,12 +132,18 @@ export async function composeState(
       })
       : memoryLimiter,
     gate: createMemoryWorkGate({ maxInFlight: config.maxInFlight, maxPerHolder: config.maxInFlightPerKey }),
-    transcriptCache: redis
-      ? createRedisCache<Transcript>({ connection: redis, namespace: "transcript" })
-      : createMemoryCache<Transcript>({ maxEntries: config.transcriptCache.maxEntries }),
-    answerCache: redis
-      ? createRedisCache<GeneratedAnswer>({ connection: redis, namespace: "answer" })
-      : createMemoryCache<GeneratedAnswer>({ maxEntries: config.answerCache.maxEntries }),
+    transcriptCache: cacheRedis
+      ? createRedisCache<Transcript>({ connection: cacheRedis, namespace: "transcript" })
+      : createMemoryCache<Transcript>({
+        maxEntries: config.transcriptCache.maxEntries,
+        maxBytes: config.transcriptCache.maxMb * MB,
+      }),
+    answerCache: cacheRedis
+      ? createRedisCache<GeneratedAnswer>({ connection: cacheRedis, namespace: "answer" })
+      : createMemoryCache<GeneratedAnswer>({
+        maxEntries: config.answerCache.maxEntries,
+        maxBytes: config.answerCache.maxMb * MB,
+      }),
     flights: redis
       ? createRedisSharedFlight({ connection: redis, leaseMs: config.sharedWorkLeaseMs })
       : createLocalFlight(),
@@ -126,19 +154,23 @@ export async function composeState(
     close: async () => {
       await usage.close();
       await store.close();
+      if (cacheRedis !== redis) await cacheRedis?.close();
     },
   };
 }
 
-/**
- * @returns whether any key was issued; false when the store cannot be read (start-up then makes a key, never opens up)
- */
-async function hasIssuedKeys(keys: IssuedApiKeys): Promise<boolean> {
-  try {
-    return (await keys.list()).length > 0;
-  } catch {
-    return false;
-  }
+/** Keys shorter than this are guessable in bulk: start-up warns about each (by position, never the key). */
+const SHORT_KEY_CHARS = 32;
+
+function warnShortKeys(keys: readonly string[], logger: Logger): void {
+  keys.forEach((key, index) => {
+    if (key.length >= SHORT_KEY_CHARS) return;
+    logger.warn("api_key_short", {
+      position: index + 1,
+      length: key.length,
+      effect: `API_KEYS entry ${index + 1} has ${key.length} characters; use at least ${SHORT_KEY_CHARS} random ones`,
+    });
+  });
 }
 
 /**

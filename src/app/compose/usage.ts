@@ -26,7 +26,7 @@ export function composeUsageStore(config: Pick<Config, "keysFile">, redis?: Redi
 }
 
 /**
- * @param config the validated settings (`QUOTA`, `KEYS_FILE`, `REQUEST_TIMEOUT_MS`)
+ * @param config the validated settings (`QUOTA`, `KEYS_FILE`, `REQUEST_TIMEOUT_MS`, `USAGE_HOLD_GRACE_MS`)
  * @param io the logger (store trouble), the metrics (answers charged)
  * @param redis the shared connection, when usage lives in Redis
  */
@@ -39,6 +39,7 @@ export function composeUsage(
     store: composeUsageStore(config, redis),
     quotasFor: quotasFrom(config.quota, io.logger),
     defaultTimeoutMs: config.requestTimeoutMs,
+    holdGraceMs: config.usageHoldGraceMs,
     log: io.logger,
     observe: io.metrics?.usage,
   });

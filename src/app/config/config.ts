@@ -50,12 +50,19 @@ export interface Config {
   rateLimitFailure: "open" | "closed";
   /** Quotas of every key without its own (`QUOTA`); none by default. */
   quota: Quota[];
+  /** How long a request's quota hold outlives its time limit should its process die (`USAGE_HOLD_GRACE_MS`). */
+  usageHoldGraceMs: number;
   redisUrl?: string;
+  /** A Redis of their own for the caches (`REDIS_CACHE_URL`), so they never take the memory of keys and usage. */
+  redisCacheUrl?: string;
+  /** Redis's password when the URL carries none (`REDIS_PASSWORD`, say from a Kubernetes Secret). */
+  redisPassword?: string;
   /** Prepended to every Redis key, so several services (or test runs) can share one Redis. */
   redisKeyPrefix: string;
   corsOrigins: string[];
-  transcriptCache: { ttlMs: number; maxEntries: number };
-  answerCache: { ttlMs: number; maxEntries: number };
+  /** In-process caches (without Redis): lifetime, and bounds in entries and in megabytes of heap. */
+  transcriptCache: { ttlMs: number; maxEntries: number; maxMb: number };
+  answerCache: { ttlMs: number; maxEntries: number; maxMb: number };
   /** Lease of shared work in Redis: a dead owner's work is taken over after about this long. */
   sharedWorkLeaseMs: number;
   logFormat: "json" | "pretty" | "auto";
@@ -133,16 +140,23 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     rateLimit: readRateLimit(read),
     rateLimitFailure: read.oneOf("RATE_LIMIT_ON_REDIS_FAILURE", ["open", "closed"] as const, "open"),
     quota: readQuota(read),
-    redisUrl: readRedisUrl(read),
+    // Longer than the ledger's write behind (1 s): an answer's entry replaces its hold before the hold lapses.
+    usageHoldGraceMs: read.int("USAGE_HOLD_GRACE_MS", 60_000, { min: 2_000, max: 3_600_000 }),
+    redisUrl: readRedisUrl(read, "REDIS_URL"),
+    redisCacheUrl: readRedisUrl(read, "REDIS_CACHE_URL"),
+    redisPassword: read.raw("REDIS_PASSWORD") || undefined,
     redisKeyPrefix: read.string("REDIS_KEY_PREFIX", "vcs:"),
     corsOrigins: read.list("CORS_ORIGINS"),
     transcriptCache: {
       ttlMs: read.int("TRANSCRIPT_CACHE_TTL_MS", 6 * HOUR_MS, { min: 0, max: 30 * 24 * HOUR_MS }),
       maxEntries: read.int("TRANSCRIPT_CACHE_MAX_ENTRIES", 500, { min: 1, max: 1_000_000 }),
+      // A 12-hour transcript holds about 4.6 MiB: 64 MB keeps a dozen of those, or hundreds of usual ones.
+      maxMb: read.int("TRANSCRIPT_CACHE_MB", 64, { min: 1, max: 65_536 }),
     },
     answerCache: {
       ttlMs: read.int("ANSWER_CACHE_TTL_MS", HOUR_MS, { min: 0, max: 30 * 24 * HOUR_MS }),
       maxEntries: read.int("ANSWER_CACHE_MAX_ENTRIES", 2_000, { min: 1, max: 1_000_000 }),
+      maxMb: read.int("ANSWER_CACHE_MB", 16, { min: 1, max: 65_536 }),
     },
     sharedWorkLeaseMs: read.int("SHARED_WORK_LEASE_MS", 5_000, { min: 100, max: 600_000 }),
     logFormat: read.oneOf("LOG_FORMAT", ["json", "pretty", "auto"] as const, "auto"),
@@ -174,9 +188,9 @@ function readMcp(read: EnvReader, port: number, adminPort: number | undefined): 
   return { port: mcpPort, host: read.host("MCP_HOST", "127.0.0.1") };
 }
 
-function readRedisUrl(read: EnvReader): string | undefined {
-  const value = read.raw("REDIS_URL");
-  if (value !== undefined && !/^rediss?:\/\//.test(value)) read.fail("REDIS_URL must start with redis:// or rediss://");
+function readRedisUrl(read: EnvReader, name: string): string | undefined {
+  const value = read.raw(name);
+  if (value !== undefined && !/^rediss?:\/\//.test(value)) read.fail(`${name} must start with redis:// or rediss://`);
   return value;
 }
 

@@ -12,12 +12,17 @@ export type ReadinessVerdict = { ready: true } | { ready: false; reason: NotRead
  *
  * @param options.redisConfigured whether `REDIS_URL` is set; Redis counts as unreachable until it first answers
  * @param options.redisGraceMs how long Redis may be unreachable before the service says it is not ready
+ * @param options.keysInRedisOnly Redis holds every key (no `API_KEYS`): not ready at all until it first answers
  * @param options.now a monotonic clock in milliseconds
  */
-export function createReadiness(options: { redisConfigured: boolean; redisGraceMs: number; now?: () => number }) {
+export function createReadiness(
+  options: { redisConfigured: boolean; redisGraceMs: number; keysInRedisOnly?: boolean; now?: () => number },
+) {
   const now = options.now ?? (() => performance.now());
   let phase: "starting" | "serving" | "stopping" = "starting";
   let redisDownSince = options.redisConfigured ? now() : undefined;
+  // Redis as the only store of keys, not answered yet: no caller can be checked, so no grace.
+  let keysUnknown = options.keysInRedisOnly === true;
   return {
     /** The main port is listening. */
     serving(): void {
@@ -30,6 +35,7 @@ export function createReadiness(options: { redisConfigured: boolean; redisGraceM
     /** Redis became reachable (true) or unreachable (false). */
     redis(available: boolean): void {
       redisDownSince = available ? undefined : (redisDownSince ?? now());
+      if (available) keysUnknown = false;
     },
     check(): ReadinessVerdict {
       if (phase === "starting") return { ready: false, reason: "starting", message: "The service is starting" };
@@ -38,6 +44,13 @@ export function createReadiness(options: { redisConfigured: boolean; redisGraceM
           ready: false,
           reason: "shutting_down",
           message: "The service is shutting down; requests in flight are finishing",
+        };
+      }
+      if (keysUnknown) {
+        return {
+          ready: false,
+          reason: "redis_unreachable",
+          message: "Redis, where the API keys are, has not answered since start-up",
         };
       }
       if (redisDownSince !== undefined && now() - redisDownSince > options.redisGraceMs) {

@@ -22,6 +22,7 @@ export interface Admin {
  *
  * @param admin the admin settings
  * @param options.redisConfigured whether `REDIS_URL` is set (readiness then watches it)
+ * @param options.keysInRedisOnly whether Redis holds every key (`REDIS_URL` without `API_KEYS`)
  * @param options.serve the runtime's serve
  * @throws what the runtime's serve throws (a port in use)
  */
@@ -29,6 +30,7 @@ export async function startAdmin(
   admin: NonNullable<Config["admin"]>,
   options: {
     redisConfigured: boolean;
+    keysInRedisOnly?: boolean;
     serve: (options: ServeOptions) => Listener | Promise<Listener>;
     /** The chain of models, whose LLM call counters start at 0. */
     models?: readonly string[];
@@ -36,7 +38,11 @@ export async function startAdmin(
 ): Promise<Admin> {
   const { createPrometheusMetrics } = await import("../metrics/prometheus-metrics.ts");
   const metrics = createPrometheusMetrics({ models: options.models });
-  const readiness = createReadiness({ redisConfigured: options.redisConfigured, redisGraceMs: admin.redisGraceMs });
+  const readiness = createReadiness({
+    redisConfigured: options.redisConfigured,
+    redisGraceMs: admin.redisGraceMs,
+    keysInRedisOnly: options.keysInRedisOnly,
+  });
   if (options.redisConfigured) metrics.redisAvailability(false);
   // No request body is ever read on the admin port: the smallest limit a runtime takes.
   const listener = await options.serve({

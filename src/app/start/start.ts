@@ -54,6 +54,7 @@ export async function runService(runtime: Runtime): Promise<void> {
       () =>
         startAdmin(config.admin!, {
           redisConfigured: config.redisUrl !== undefined,
+          keysInRedisOnly: config.redisUrl !== undefined && config.apiKeys.length === 0,
           serve: runtime.serve,
           models: config.llmApi.apiKey ? config.llmChain.map((link) => link.model) : [],
         }),

@@ -51,6 +51,10 @@ export interface HoldRequest {
 export interface HoldResult {
   granted: boolean;
   used: number[];
+  /** Of `used`, what live holds hold (per quota); absent when the store could not tell. */
+  held?: number[];
+  /** On a refusal: when the last live hold of the key's other requests lapses (ms since the epoch; 0 for none). */
+  heldUntil?: number;
 }
 
 /** One key's counts in one period, and what its requests in flight hold there. */

@@ -50,6 +50,11 @@ export function periodEnd(period: QuotaPeriod, ms: number): number {
  * @param videoDuration the response's wording, e.g. `"5 minutes"`, `"45 seconds"`, `"unknown"`
  */
 export function chargedMinutes(videoDuration: string): number {
+  // Cached answers repeat the same wording: the last one read is remembered (a hot path).
+  if (videoDuration === lastDuration.wording) return lastDuration.minutes;
   const minutes = /^(\d+) minutes?$/.exec(videoDuration);
-  return minutes ? Math.max(1, Number(minutes[1])) : 1;
+  lastDuration = { wording: videoDuration, minutes: minutes ? Math.max(1, Number(minutes[1])) : 1 };
+  return lastDuration.minutes;
 }
+
+let lastDuration = { wording: "", minutes: 1 };

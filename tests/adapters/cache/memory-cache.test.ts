@@ -37,4 +37,19 @@ describe("createMemoryCache()", () => {
     expect(await cache.get("a")).toBe("a");
     expect(await cache.get("c")).toBeUndefined();
   });
+
+  test("bounded in bytes: evicts the least recently used until the values fit, and keeps none larger than the bound", async () => {
+    const cache = createMemoryCache<string>({ maxEntries: 3, maxBytes: 1_000, sizeOf: (value) => value.length });
+    await cache.set("a", "x".repeat(400), 1_000);
+    await cache.set("b", "y".repeat(400), 1_000);
+    expect(await cache.get("a")).toBeDefined();
+    await cache.set("c", "z".repeat(400), 1_000);
+    expect([!!(await cache.get("a")), await cache.get("b"), !!(await cache.get("c"))]).toEqual([true, undefined, true]);
+    expect(cache.bytes).toBe(800);
+    await cache.set("huge", "h".repeat(1_001), 1_000);
+    expect(await cache.get("huge")).toBeUndefined();
+    expect(cache.bytes).toBe(800);
+    await cache.set("a", "short", 1_000);
+    expect(cache.bytes).toBe(405);
+  });
 });

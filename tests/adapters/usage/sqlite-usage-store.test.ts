@@ -43,7 +43,7 @@ describe("createSqliteUsageStore()", () => {
           new URL("../../../src/adapters/usage/sqlite-usage-store.ts", import.meta.url).pathname,
         )
       };
-const store = createSqliteUsageStore({ path: ${JSON.stringify(path)} });
+const store = createSqliteUsageStore({ path: ${JSON.stringify(path)}, now: () => Date.UTC(2026, 10, 14, 12) });
 let granted = 0;
 for (let i = 0; i < 30; i++) {
   const r = await store.hold({ keyId: ${JSON.stringify(keyId)}, periods: { day: "2026-11-14", month: "2026-11" },
@@ -62,5 +62,29 @@ console.log(granted);`,
     const store = createSqliteUsageStore({ path: "/proc/no-such-place/usage.sqlite" });
     await expect(store.hold(holdOf())).rejects.toThrow();
     await expect(store.write([{ keyId: "k", periods: holdOf().periods, counts: { requests: 1 } }])).rejects.toThrow();
+  });
+
+  test("two processes opening a new file at once both wait for each other: 3 holds granted of 24, every time", async () => {
+    const script = join(dir, "fresh.ts");
+    const store = JSON.stringify(
+      new URL("../../../src/adapters/usage/sqlite-usage-store.ts", import.meta.url).pathname,
+    );
+    await Bun.write(
+      script,
+      `import { createSqliteUsageStore } from ${store};
+const store = createSqliteUsageStore({ path: process.argv[2], now: () => Date.UTC(2026, 10, 14, 12) });
+const holds = await Promise.all(Array.from({ length: 12 }, (_, i) => store.hold({ keyId: "k", holdId: String(i) + process.pid,
+  periods: { day: "2026-11-14", month: "2026-11" }, quotas: [{ limit: 3, unit: "req", period: "day" }],
+  need: { min: 0, req: 1 }, amounts: { min: 0, req: 1 }, expiresAt: Date.UTC(2026, 10, 14, 13), now: Date.UTC(2026, 10, 14, 12) })));
+console.log(holds.filter((hold) => hold.granted).length);`,
+    );
+    for (let round = 0; round < 5; round++) {
+      const file = join(dir, `fresh-${round}`, "usage.sqlite");
+      const runs = Array.from({ length: 2 }, () => Bun.spawn([process.execPath, script, file], { stdout: "pipe" }));
+      const granted = await Promise.all(runs.map(async (run) => Number(await new Response(run.stdout).text())));
+      // Neither process may fail ("database is locked"): the meter would then count on its own memory alone.
+      expect(await Promise.all(runs.map((run) => run.exited))).toEqual([0, 0]);
+      expect(granted.reduce((a, b) => a + b, 0)).toBe(3);
+    }
   });
 });

@@ -19,7 +19,8 @@ const Q = (limit: number, unit: Quota["unit"], period: Quota["period"]): Quota =
 /** A meter on a fresh SQLite file, with a clock the test moves; `quotas` for every caller. */
 function meterWith(quotas: Quota[], options: { store?: UsageStore; at?: number; flushMs?: number } = {}) {
   const clock = { now: options.at ?? Date.UTC(2026, 10, 14, 12) };
-  const store = options.store ?? createSqliteUsageStore({ path: join(dir, `usage-${++files}.sqlite`) });
+  const store = options.store ??
+    createSqliteUsageStore({ path: join(dir, `usage-${++files}.sqlite`), now: () => clock.now });
   const warnings: string[] = [];
   const answered: number[] = [];
   const meter = createUsageMeter({
@@ -139,6 +140,29 @@ describe("createUsageMeter()", () => {
     expect([day?.counts.requests, day?.counts.minutes, day?.counts.refused]).toEqual([0, 0, { video_unavailable: 1 }]);
   });
 
+  test("a failure gives its hold back in the store at once (no flush): a retry right after is admitted", async () => {
+    const { meter, store, clock } = meterWith([Q(8, "min", "day")]);
+    const failed = await meter.begin(caller);
+    await failed.admit!(5);
+    failed.refused("upstream_timeout");
+    const day = await counts(store, "2026-11-14", clock.now);
+    expect(day?.held ?? { min: 0, req: 0 }).toEqual({ min: 0, req: 0 });
+    const retry = await meter.begin(caller);
+    expect(await retry.admit!(5)).toBeUndefined();
+  });
+
+  test("refused because other requests in flight hold the quota: Retry-After is when their holds lapse", async () => {
+    const { meter } = meterWith([Q(8, "min", "day")]);
+    const inFlight = await meter.begin(caller, { timeoutMs: 30_000 });
+    await inFlight.admit!(5);
+    const second = await meter.begin(caller);
+    const refusal = await second.admit!(5).then(() => undefined, (error: AppError) => error);
+    expect(refusal?.code).toBe("quota_exceeded");
+    // The first hold lapses 30 s (its time limit) plus 60 s (the grace) after it began; not at midnight.
+    expect(refusal?.retryAfterSeconds).toBe(90);
+    expect(refusal?.message).toContain("Requests in flight of this API key hold the rest of its quota");
+  });
+
   test("3req/day: the fourth request is refused; a new month's quota starts afresh on the 1st", async () => {
     const { meter, clock } = meterWith([Q(3, "req", "day"), Q(3, "req", "month")], { at: Date.UTC(2026, 11, 31, 23) });
     for (let i = 0; i < 3; i++) (await meter.begin(caller)).answered(answer(1));
@@ -151,8 +175,10 @@ describe("createUsageMeter()", () => {
 
   test("two meters on one file (two processes) share 3req/day exactly under 50 concurrent requests", async () => {
     const path = join(dir, "shared.sqlite");
-    const a = meterWith([Q(3, "req", "day")], { store: createSqliteUsageStore({ path }) });
-    const b = meterWith([Q(3, "req", "day")], { store: createSqliteUsageStore({ path }) });
+    // The stores' clock is the meters': holds of a fake day are not lapsed by the real one when the file opens.
+    const now = () => Date.UTC(2026, 10, 14, 12);
+    const a = meterWith([Q(3, "req", "day")], { store: createSqliteUsageStore({ path, now }) });
+    const b = meterWith([Q(3, "req", "day")], { store: createSqliteUsageStore({ path, now }) });
     const begun = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).meter.begin(caller)));
     expect(begun.filter((request) => !request.refusal)).toHaveLength(3);
   });

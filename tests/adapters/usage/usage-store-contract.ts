@@ -35,18 +35,19 @@ export function usageStoreContract(name: string, open: () => UsageStore | Promis
   test(`${name}: a hold counts against the quota until its entry replaces it with the answer's minutes`, async () => {
     const store = await open();
     const first = holdOf({ need: { min: 6, req: 0 }, amounts: { min: 6, req: 0 } });
-    expect(await store.hold(first)).toEqual({ granted: true, used: [0] });
+    expect(await store.hold(first)).toEqual({ granted: true, used: [0], held: [0] });
     const second = holdOf({ keyId: first.keyId, need: { min: 5, req: 0 }, amounts: { min: 5, req: 0 } });
-    expect(await store.hold(second)).toEqual({ granted: false, used: [6] });
+    // Refused while another request's hold fills the quota: told when that hold lapses.
+    expect(await store.hold(second)).toEqual({ granted: false, used: [6], held: [6], heldUntil: first.expiresAt });
     await store.write([{
       keyId: first.keyId,
       periods: PERIODS,
       holds: [first.holdId],
       counts: { requests: 1, minutes: 6 },
     }]);
-    expect(await store.hold(second)).toEqual({ granted: false, used: [6] });
+    expect(await store.hold(second)).toEqual({ granted: false, used: [6], held: [0], heldUntil: 0 });
     expect(await store.hold({ ...second, need: { min: 4, req: 0 }, amounts: { min: 4, req: 0 } }))
-      .toEqual({ granted: true, used: [6] });
+      .toEqual({ granted: true, used: [6], held: [0] });
   });
 
   test(`${name}: a refusal's entry gives the hold back and counts only the refusal`, async () => {
@@ -55,7 +56,7 @@ export function usageStoreContract(name: string, open: () => UsageStore | Promis
     expect((await store.hold(hold)).granted).toBe(true);
     expect((await store.hold({ ...hold, holdId: "other" })).used).toEqual([3]);
     await store.write([{ keyId: hold.keyId, periods: PERIODS, holds: [hold.holdId], counts: { refused: { x: 1 } } }]);
-    expect(await store.hold({ ...hold, holdId: "other" })).toEqual({ granted: true, used: [0] });
+    expect(await store.hold({ ...hold, holdId: "other" })).toEqual({ granted: true, used: [0], held: [0] });
     const rows = await store.read([PERIODS.day], NOW);
     const row = rows.find((r) => r.keyId === hold.keyId)!;
     expect(row.counts.requests).toBe(0);
@@ -66,13 +67,25 @@ export function usageStoreContract(name: string, open: () => UsageStore | Promis
   test(`${name}: a hold grows when asked again under the same id, and lapses at its expiry`, async () => {
     const store = await open();
     const hold = holdOf({ quotas: [DAY, REQS] });
-    expect(await store.hold(hold)).toEqual({ granted: true, used: [0, 0] });
+    expect(await store.hold(hold)).toEqual({ granted: true, used: [0, 0], held: [0, 0] });
     const minutes = { ...hold, need: { min: 7, req: 0 }, amounts: { min: 7, req: 0 } };
-    expect(await store.hold(minutes)).toEqual({ granted: true, used: [0, 1] });
-    expect(await store.hold({ ...hold, holdId: "next" })).toEqual({ granted: true, used: [7, 1] });
+    expect(await store.hold(minutes)).toEqual({ granted: true, used: [0, 1], held: [0, 1] });
+    expect(await store.hold({ ...hold, holdId: "next" })).toEqual({ granted: true, used: [7, 1], held: [7, 1] });
     const later = NOW + 61_000;
     expect(await store.hold({ ...hold, holdId: "late", now: later, expiresAt: later + 1 }))
-      .toEqual({ granted: true, used: [0, 0] });
+      .toEqual({ granted: true, used: [0, 0], held: [0, 0] });
+  });
+
+  test(`${name}: a check that holds nothing (minutes only) drops lapsed holds too: a dead process's hold stops counting`, async () => {
+    const store = await open();
+    const dead = holdOf({ need: { min: 9, req: 0 }, amounts: { min: 9, req: 0 } });
+    expect((await store.hold(dead)).granted).toBe(true);
+    const look = holdOf({ keyId: dead.keyId, need: { min: 5, req: 0 }, amounts: { min: 0, req: 0 } });
+    expect(await store.hold(look)).toEqual({ granted: false, used: [9], held: [9], heldUntil: dead.expiresAt });
+    const later = { ...look, now: dead.expiresAt + 1 };
+    expect(await store.hold(later)).toEqual({ granted: true, used: [0], held: [0] });
+    const row = (await store.read([PERIODS.day], later.now)).find((r) => r.keyId === dead.keyId);
+    expect(row?.held ?? { min: 0, req: 0 }).toEqual({ min: 0, req: 0 });
   });
 
   test(`${name}: every quota must have room; the day's and the month's are counted apart`, async () => {
@@ -81,9 +94,9 @@ export function usageStoreContract(name: string, open: () => UsageStore | Promis
     const yesterday = { day: "2026-11-13", month: "2026-11" };
     await store.write([{ keyId, periods: yesterday, counts: { requests: 2, minutes: 20, cacheHits: 1 } }]);
     const today = holdOf({ keyId, quotas: [DAY, MONTH], need: { min: 6, req: 0 }, amounts: { min: 6, req: 0 } });
-    expect(await store.hold(today)).toEqual({ granted: false, used: [0, 20] });
+    expect(await store.hold(today)).toEqual({ granted: false, used: [0, 20], held: [0, 0], heldUntil: 0 });
     expect(await store.hold({ ...today, need: { min: 5, req: 0 }, amounts: { min: 5, req: 0 } }))
-      .toEqual({ granted: true, used: [0, 20] });
+      .toEqual({ granted: true, used: [0, 20], held: [0, 0] });
     const rows = await store.read([yesterday.day, PERIODS.month], NOW);
     const mine = rows.filter((r) => r.keyId === keyId).sort((a, b) => a.period.localeCompare(b.period));
     expect(mine.map((r) => [r.period, r.counts.minutes, r.counts.cacheHits, r.held.min])).toEqual([

@@ -35,7 +35,12 @@ describe("runService()", () => {
   });
 
   test("prints the banner with the bound port and runtime, logs each request, and exits 0 on a signal", async () => {
-    const fake = fakeRuntime({ API_KEYS: "k-0123456789", PORT: "0", HOST: "::1", LOG_FORMAT: "json" });
+    const fake = fakeRuntime({
+      API_KEYS: "k-0123456789-0123456789-0123456789",
+      PORT: "0",
+      HOST: "::1",
+      LOG_FORMAT: "json",
+    });
     await runService(fake.runtime);
     expect(fake.printed[0]).toBe("Video Chat Service listening on http://[::1]:4321 (Fake 1.0)");
     const response = await fake.fetch(new Request("http://[::1]:4321/nowhere"));
