@@ -46,13 +46,6 @@ const NOTHING: QuotaAmounts = { min: 0, req: 0 };
 /** The count each quota unit is spent in. */
 const UNIT_COUNT = { min: "minutes", req: "requests" } as const;
 
-/**
- * How an admitted request ends without its answer when the caller stopped waiting: it hung up (no code), cancelled,
- * or ran out its own time limit. Such a request is charged; any other failure (the service's or the provider's)
- * gives back what it held.
- */
-const CALLER_ENDED: ReadonlySet<ErrorCode | undefined> = new Set([undefined, "upstream_timeout"]);
-
 /** One request of one caller, from its quota check to its ledger entry (see {@link MeteredRequest}). */
 export class Metered implements MeteredRequest {
   refusal?: AppError;
@@ -164,9 +157,9 @@ export class Metered implements MeteredRequest {
     this.#parts.observe?.answered(minutes, outcome.cache);
   }
 
-  refused(code?: ErrorCode): void {
+  refused(code?: ErrorCode, callerLeft: boolean = code === undefined): void {
     if (this.#done) return;
-    if (this.#committed !== undefined && CALLER_ENDED.has(code)) return this.#chargeUnanswered(this.#committed);
+    if (this.#committed !== undefined && callerLeft) return this.#chargeUnanswered(this.#committed);
     this.#done = true;
     const holds = this.#held.min > 0 || this.#held.req > 0;
     if (holds) {

@@ -133,6 +133,7 @@ function streamed(
 ): Promise<Response> {
   const { request, metered } = exchange;
   let answered: ChatOutcome | undefined;
+  let callerLeft: AbortSignal | undefined;
   return streamChat({
     headers: { ...deps.exchanges.headers(exchange), ...exchange.limitHeaders, ...quotaHeaders(metered?.quota) },
     keepAliveMs: streams.keepAliveMs,
@@ -140,8 +141,12 @@ function streamed(
     errorBody: (error) => errorBodyOf(deps.errors.settle("UNKNOWN", error, exchange), exchange.requestId),
     // An answer is charged when its `done` is sent; a stream that ended otherwise is charged only once admitted to
     // the video's minutes and given up by its caller (see `MeteredRequest.refused`).
-    onEnd: (done) => done ? metered?.answered(answered!) : metered?.refused(exchange.facts.errorCode as ErrorCode),
+    onEnd: (done) =>
+      done
+        ? metered?.answered(answered!)
+        : metered?.refused(exchange.facts.errorCode as ErrorCode, callerLeft?.aborted || request.signal.aborted),
     run: async (listener, gone) => {
+      callerLeft = gone;
       const linked = linkSignals([gone, request.signal]);
       try {
         const options = {

@@ -76,6 +76,7 @@ function settleUsage(usage: UsageMeter | undefined, exchange: Exchange, error: A
     usage.refuse(exchange.identity, error.code);
     return {};
   }
-  exchange.metered.refused(error.code);
+  // A caller that hung up ended the request itself: charged once admitted (see `MeteredRequest.refused`).
+  exchange.metered.refused(error.code, exchange.request.signal.aborted);
   return quotaHeaders(exchange.metered.quota);
 }

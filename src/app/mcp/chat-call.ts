@@ -31,6 +31,7 @@ export function callChatTool(deps: ChatCallDeps, args: unknown, options: ChatCal
   const callDeps = options.caller ? { ...deps, identity: options.caller } : deps;
   return runToolCall(callDeps, "chat_about_video", args, {
     timeoutMs: timeoutOf(deps, options),
+    signal: options.signal,
     check(args, fields) {
       const request = toChatRequest(args);
       fields.video_id = request.videoId;

@@ -39,6 +39,8 @@ export interface ToolCallOptions {
 export interface ToolCallSteps<T> {
   /** The call's time limit: how long the quota may hold what it sets aside for it. */
   timeoutMs: number;
+  /** Aborted when the client cancels the call or goes away: a call it ended is charged once admitted. */
+  signal?: AbortSignal;
   /** Checks the arguments (before any cost): returns the request, or throws `invalid_request`. */
   check(args: unknown, fields: Record<string, unknown>): T;
   /** Does the work of an admitted call, and charges it to `metered` once delivered. */
@@ -74,7 +76,7 @@ export async function runToolCall<T>(
     const code = error instanceof AppError ? error.code : "internal_error";
     // A failed call is counted as refused (charged only once admitted to its minutes and given up by its caller, see
     // `MeteredRequest.refused`). One the server itself turned away is given back.
-    if (metered) metered.refused(code);
+    if (metered) metered.refused(code, steps.signal?.aborted ?? false);
     else deps.usage?.refuse(identity, code);
     if (code === "overloaded") await giveBackCall(deps, identity);
     if (code === "internal_error") deps.logger.error("unhandled_error", { error: describeError(error) });

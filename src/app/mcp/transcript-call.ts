@@ -27,6 +27,7 @@ export function callTranscriptTool(
 ): Promise<ToolResult> {
   return runToolCall(deps, TRANSCRIPT_TOOL_NAME, args, {
     timeoutMs: options.progress ? deps.progressTimeoutMs : deps.requestTimeoutMs,
+    signal: options.signal,
     check(args, fields) {
       const request = toTranscriptArguments(args);
       fields.video_id = request.videoId;

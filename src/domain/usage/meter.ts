@@ -126,10 +126,11 @@ export interface MeteredRequest {
   /**
    * The request ended without its answer. Before its video's minutes were held (or its own work asked upstream),
    * or when the service or the provider failed, it gives back what it held and is counted as refused with `code`
-   * (none: nothing counted). Once they were, a caller that stopped waiting (no code: it hung up;
-   * `upstream_timeout`: it cancelled or ran out of time) is charged the request and its minutes.
+   * (none: nothing counted). Once they were, a caller that stopped waiting (it hung up or cancelled: `callerLeft`,
+   * true when no code is given) is charged the request and its minutes. The service's own time limit (504) is a
+   * failure of the service or the provider, not the caller's: given back.
    */
-  refused(code?: ErrorCode): void;
+  refused(code?: ErrorCode, callerLeft?: boolean): void;
 }
 
 /** Usage metering and quotas per caller, for every transport (HTTP, streams, MCP). */

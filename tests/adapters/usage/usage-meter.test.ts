@@ -144,7 +144,7 @@ describe("createUsageMeter()", () => {
     const { meter, store, clock } = meterWith([Q(8, "min", "day")]);
     const failed = await meter.begin(caller);
     await failed.admit!(5);
-    failed.refused("upstream_timeout");
+    failed.refused("upstream_error");
     const day = await counts(store, "2026-11-14", clock.now);
     expect(day?.held ?? { min: 0, req: 0 }).toEqual({ min: 0, req: 0 });
     const retry = await meter.begin(caller);
@@ -221,7 +221,7 @@ describe("createUsageMeter()", () => {
     expect([day?.counts.minutes, day?.counts.requests, day?.counts.refused]).toEqual([10, 2, { quota_exceeded: 1 }]);
   });
 
-  test("once admitted to its minutes, a request its caller gave up is charged; a service failure gives them back", async () => {
+  test("once admitted to its minutes, a request its caller gave up is charged; a failure or a 504 gives them back", async () => {
     const { meter, store, clock } = meterWith([Q(10, "min", "day")]);
     const hungUp = await meter.begin(caller);
     await hungUp.admit!(5);
@@ -230,10 +230,13 @@ describe("createUsageMeter()", () => {
     hungUp.spend({ inputTokens: 0, outputTokens: 40, audioSeconds: 0 }); // told after, still its key's
     const timedOut = await meter.begin(caller);
     await timedOut.admit!(3);
-    timedOut.refused("upstream_timeout");
+    timedOut.refused("upstream_timeout", true); // its caller cancelled: charged
     const failed = await meter.begin(caller);
     await failed.admit!(2);
     failed.refused("upstream_error");
+    const serviceDeadline = await meter.begin(caller);
+    await serviceDeadline.admit!(1);
+    serviceDeadline.refused("upstream_timeout"); // the service's own time limit ran out (504): given back
     const early = await meter.begin(caller);
     early.refused(); // before its minutes were held: free, as before
     await meter.flush();
@@ -242,7 +245,7 @@ describe("createUsageMeter()", () => {
       minutes: 8,
       inputTokens: 700,
       outputTokens: 40,
-      refused: { upstream_error: 1 },
+      refused: { upstream_error: 1, upstream_timeout: 1 },
     });
     expect((await meter.begin(caller)).quota?.remaining).toBe(2);
   });
