@@ -48,13 +48,13 @@ function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
 }
 
 describe(`the container image (${IMAGE})`, () => {
-  test("declares a numeric non-root user, SIGTERM to stop, the public and admin ports, and /data as a volume", async () => {
+  test("declares a numeric non-root user, SIGTERM to stop, only the public port (-P leaves the admin port), /data", async () => {
     const [image] = JSON.parse(await podmanOk(["image", "inspect", IMAGE])) as {
       Config: { User: string; StopSignal: string; ExposedPorts: object; Volumes: object; Env: string[] };
     }[];
     expect(image!.Config.User).toBe("65532:65532");
     expect(image!.Config.StopSignal).toBe("SIGTERM");
-    expect(Object.keys(image!.Config.ExposedPorts).sort()).toEqual(["3000/tcp", "9100/tcp"]);
+    expect(Object.keys(image!.Config.ExposedPorts).sort()).toEqual(["3000/tcp"]);
     expect(Object.keys(image!.Config.Volumes)).toEqual(["/data"]);
     expect(image!.Config.Env).toContain("KEYS_FILE=/data/api-keys.json");
     expect(image!.Config.Env).toEqual(expect.arrayContaining(["PORT=3000", "ADMIN_PORT=9100"]));
