@@ -87,6 +87,10 @@ export function readLlmApi(read: EnvReader): LlmApiConfig {
  */
 export function readModelList(read: EnvReader, name: string): string[] {
   const models = read.list(name);
+  // A list set to commas alone is a mistake to say, not the default model to fall back on unseen.
+  if (read.raw(name) !== undefined && models.length === 0) {
+    read.fail(`${name} names no model: list model ids separated by commas, or leave it unset`);
+  }
   const twice = models.filter((model, i) => models.indexOf(model) !== i);
   if (twice.length > 0) {
     read.fail(`${name} names ${JSON.stringify(twice[0])} twice: list each model once, in the order to try them`);

@@ -14,6 +14,16 @@ describe("the chain of models' settings", () => {
     expect(config.llmChain[0]!.figures).toMatchObject({ tokensPerMinute: 8_000, tokensPerDay: 200_000 });
   });
 
+  test("LLM_MODELS or LLM_FALLBACK_MODELS set to commas alone is refused, not read as unset", () => {
+    expect(configProblems({ ...KEY, LLM_MODELS: " , ," })).toEqual([
+      "LLM_MODELS names no model: list model ids separated by commas, or leave it unset",
+    ]);
+    const fallback = { LLM_FALLBACK_BASE_URL: "http://127.0.0.1:8000/v1", LLM_FALLBACK_API_KEY: "local" };
+    expect(configProblems({ ...KEY, ...fallback, LLM_FALLBACK_MODELS: "," })).toContain(
+      "LLM_FALLBACK_MODELS names no model: list model ids separated by commas, or leave it unset",
+    );
+  });
+
   test("LLM_MODELS: each model in order, each its own free plan on Groq's API, the first the primary", () => {
     const config = loadConfig({ ...KEY, LLM_MODELS: "openai/gpt-oss-20b, qwen/qwen3.8-27b ,openai/gpt-oss-120b" });
     expect(config.llmApi.model).toBe("openai/gpt-oss-20b");
