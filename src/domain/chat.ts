@@ -20,7 +20,7 @@ import type {
 } from "./ports.ts";
 import { readIntent } from "./reading/intent.ts";
 import { lastCueEnd, type SpeechFacts, type Transcript, type TranscriptCut, type WorkObserver } from "./transcript.ts";
-import { Account, type Spent, TRIES_AFTER_FOREIGN_REFUSAL } from "./usage/account.ts";
+import { Account, type Charging, type Spent, TRIES_AFTER_FOREIGN_REFUSAL } from "./usage/account.ts";
 
 /** The response body of `POST /chat`: the request's fields as processed, the answer and the video's length. */
 export interface ChatResponse {
@@ -73,8 +73,8 @@ export interface ChatServiceDeps {
   onLookup?: (result: CacheLookup) => void;
 }
 
-/** How one caller waits for its answer. */
-export interface AnswerOptions {
+/** How one caller waits for its answer, and how it is charged ({@link Charging}). */
+export interface AnswerOptions extends Charging {
   /** The caller's own: once it aborts (the caller went away), the work is cancelled unless another caller shares it. */
   signal?: AbortSignal;
   /** Follows the answer as it is written (a streamed request): the events so far at once, then each as it comes. */
@@ -83,22 +83,6 @@ export interface AnswerOptions {
   timeoutMs?: number;
   /** Told what the adapters do upstream for the work this caller runs (its log line); work it joins tells nothing. */
   observer?: WorkObserver;
-  /**
-   * The caller's quota check for the video's minutes (whole, at least 1), awaited before work is spent on the
-   * answer: before the model is asked (once the transcript gives the length), or before a cached or shared
-   * answer is handed over. It throws the caller's refusal.
-   */
-  admit?: (minutes: number) => Promise<void>;
-  /**
-   * Told what this caller's own work spends upstream as soon as it is spent (the audio transcribed, then the model's
-   * tokens), whether or not the caller still waits: the key whose request spent it is charged it.
-   */
-  spend?: (spent: Spent) => void;
-  /**
-   * Told once this caller's own work is about to ask the model or speech-to-text (after `admit`), with the video's
-   * minutes: from then on the caller pays for the work whatever it does.
-   */
-  working?: (minutes: number) => void;
   /** Whose work a generation this caller runs is (its API key's id), for its share of the bound on work in flight. */
   holder?: string;
 }

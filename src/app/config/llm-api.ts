@@ -100,31 +100,44 @@ export function readModelList(read: EnvReader, name: string): string[] {
 
 /**
  * @param api the endpoint's settings
- * @returns the figures to start from: the operator's, else the model table's free plan on Groq's API, else a private
- *   endpoint's none, else provisional ones
+ * @returns the primary model's figures to start from (see {@link startingFigures})
  */
 export function readModelFigures(read: EnvReader, api: LlmApiConfig): ModelFigures {
-  const facts = modelFacts(api.model);
-  const free = api.dialect === "groq" ? facts?.freePlan : undefined;
-  const limitsStated = read.raw("LLM_TOKENS_PER_MINUTE") !== undefined;
-  const privateUnpaced = !free && !limitsStated && isPrivateEndpoint(api.baseUrl);
+  const stated: StatedFigures = {
+    tokensPerMinute: read.optionalInt("LLM_TOKENS_PER_MINUTE", { min: 100, max: Number.MAX_SAFE_INTEGER }),
+    requestsPerMinute: read.optionalInt("LLM_REQUESTS_PER_MINUTE", { min: 1, max: Number.MAX_SAFE_INTEGER }),
+    contextTokens: read.optionalInt("LLM_CONTEXT_TOKENS", { min: 1_024, max: 10_000_000 }),
+  };
+  return startingFigures(api.baseUrl, api.model, stated);
+}
+
+/** The operator's figures for the `LLM_*` endpoint, as set (undefined: the model's own). */
+export interface StatedFigures {
+  tokensPerMinute?: number;
+  requestsPerMinute?: number;
+  contextTokens?: number;
+}
+
+/**
+ * The figures a model's budget starts from: the operator's for the `LLM_*` endpoint, else the model table's free
+ * plan on Groq's API, else a private endpoint's none, else provisional ones (`PROVISIONAL`).
+ */
+export function startingFigures(baseUrl: string, model: string, stated: StatedFigures): ModelFigures {
+  const facts = modelFacts(model);
+  const free = dialectOf(baseUrl) === "groq" ? facts?.freePlan : undefined;
+  const limitsStated = stated.tokensPerMinute !== undefined;
+  const privateUnpaced = !free && !limitsStated && isPrivateEndpoint(baseUrl);
   const start = privateUnpaced
     ? { tokensPerMinute: NO_STATED_LIMIT, requestsPerMinute: NO_STATED_LIMIT }
     : free ?? PROVISIONAL;
   return {
-    tokensPerMinute: read.int("LLM_TOKENS_PER_MINUTE", start.tokensPerMinute, {
-      min: 100,
-      max: Number.MAX_SAFE_INTEGER,
-    }),
-    requestsPerMinute: read.int("LLM_REQUESTS_PER_MINUTE", start.requestsPerMinute, {
-      min: 1,
-      max: Number.MAX_SAFE_INTEGER,
-    }),
+    tokensPerMinute: stated.tokensPerMinute ?? start.tokensPerMinute,
+    requestsPerMinute: stated.requestsPerMinute ?? start.requestsPerMinute,
     // A plan's minute figures set by the operator are another plan than the free one: its day is not assumed.
     tokensPerDay: limitsStated ? undefined : free?.tokensPerDay,
     requestsPerDay: limitsStated ? undefined : free?.requestsPerDay,
-    contextTokens: read.optionalInt("LLM_CONTEXT_TOKENS", { min: 1_024, max: 10_000_000 }) ?? facts?.contextTokens,
-    contextStated: read.raw("LLM_CONTEXT_TOKENS") !== undefined,
+    contextTokens: stated.contextTokens ?? facts?.contextTokens,
+    contextStated: stated.contextTokens !== undefined,
     limitsStated,
     privateUnpaced,
   };

@@ -1,10 +1,8 @@
 /** @module Reads the chain of models: `LLM_MODELS` on the endpoint, then `LLM_FALLBACK_MODELS` on a second one. */
 import type { EnvReader } from "./readers.ts";
-import { type LlmApiConfig, type ModelFigures, PROVISIONAL, readModelList } from "./llm-api.ts";
+import { type LlmApiConfig, type ModelFigures, readModelList, startingFigures, type StatedFigures } from "./llm-api.ts";
 import type { LimitDialect } from "../../adapters/llm/budget/limits-report.ts";
-import { NO_STATED_LIMIT } from "../../adapters/llm/budget/headerless.ts";
-import { dialectOf, isPrivateEndpoint } from "../../adapters/llm/calls/groq-client.ts";
-import { modelFacts } from "../../adapters/llm/models/model-table.ts";
+import { dialectOf } from "../../adapters/llm/calls/groq-client.ts";
 import { MODEL_SETTINGS } from "../../adapters/llm/models/model-unavailable.ts";
 
 /** One model of the chain, on its endpoint, with the figures its own budget starts from. */
@@ -18,13 +16,6 @@ export interface LlmLink {
   /** The settings that name the model, for the message when the endpoint does not serve it. */
   setting: string;
   figures: ModelFigures;
-}
-
-/** The operator's figures for the `LLM_*` endpoint, as set (undefined: the model's own). */
-interface StatedFigures {
-  tokensPerMinute?: number;
-  requestsPerMinute?: number;
-  contextTokens?: number;
 }
 
 /**
@@ -81,29 +72,4 @@ function readFallback(read: EnvReader, api: LlmApiConfig): LlmLink[] {
     setting: "LLM_FALLBACK_MODELS",
     figures: startingFigures(baseUrl!, model, {}),
   }));
-}
-
-/**
- * The figures a model's budget starts from, as for the primary (see `readModelFigures`): the operator's for the
- * `LLM_*` endpoint, else the model table's free plan on Groq's API, else a private endpoint's none, else provisional
- * ones (`PROVISIONAL`).
- */
-function startingFigures(baseUrl: string, model: string, stated: StatedFigures): ModelFigures {
-  const facts = modelFacts(model);
-  const free = dialectOf(baseUrl) === "groq" ? facts?.freePlan : undefined;
-  const limitsStated = stated.tokensPerMinute !== undefined;
-  const privateUnpaced = !free && !limitsStated && isPrivateEndpoint(baseUrl);
-  const start = privateUnpaced
-    ? { tokensPerMinute: NO_STATED_LIMIT, requestsPerMinute: NO_STATED_LIMIT }
-    : free ?? PROVISIONAL;
-  return {
-    tokensPerMinute: stated.tokensPerMinute ?? start.tokensPerMinute,
-    requestsPerMinute: stated.requestsPerMinute ?? start.requestsPerMinute,
-    tokensPerDay: limitsStated ? undefined : free?.tokensPerDay,
-    requestsPerDay: limitsStated ? undefined : free?.requestsPerDay,
-    contextTokens: stated.contextTokens ?? facts?.contextTokens,
-    contextStated: stated.contextTokens !== undefined,
-    limitsStated,
-    privateUnpaced,
-  };
 }

@@ -1,9 +1,9 @@
 /** @module Per-key admission of one MCP tool call: the admission step of every request, with MCP's identity. */
-import type { KeyIdentity, RateLimiter } from "../../domain/ports.ts";
-import type { MeteredRequest, UsageMeter } from "../../domain/usage/meter.ts";
+import type { KeyIdentity } from "../../domain/ports.ts";
+import type { MeteredRequest } from "../../domain/usage/meter.ts";
 import { describeError } from "../http/framework-errors.ts";
 import type { Logger } from "../log/logger.ts";
-import { admitRequest } from "../usage/admission.ts";
+import { type AdmissionDeps, admitRequest } from "../usage/admission.ts";
 
 /**
  * Whom the rate limiter counts MCP calls against over stdio: the person who
@@ -12,10 +12,8 @@ import { admitRequest } from "../usage/admission.ts";
  */
 export const MCP_IDENTITY: KeyIdentity = { id: "mcp:stdio", name: "MCP (stdio)" };
 
-/** What admission needs: the per-key rate limiter and usage meter (the same ones `POST /chat` uses). */
-export interface AdmissionDeps {
-  rateLimiter: RateLimiter;
-  usage?: UsageMeter;
+/** What a call's admission needs: the admission step's (the same as `POST /chat`'s), and where to log. */
+export interface CallAdmissionDeps extends AdmissionDeps {
   logger: Logger;
 }
 
@@ -30,7 +28,7 @@ export interface AdmissionDeps {
  * @throws {AppError} `rate_limited` with the time until the next call is admitted, or `quota_exceeded`
  */
 export async function admitCall(
-  deps: AdmissionDeps,
+  deps: CallAdmissionDeps,
   identity: KeyIdentity,
   timeoutMs?: number,
   onMetered?: (metered: MeteredRequest | undefined) => void,
@@ -47,7 +45,7 @@ export async function admitCall(
  * Gives back what {@link admitCall} counted, for a call the server itself turned away (`overloaded`): such a
  * call costs nothing, as on HTTP.
  */
-export async function giveBackCall(deps: AdmissionDeps, identity: KeyIdentity): Promise<void> {
+export async function giveBackCall(deps: CallAdmissionDeps, identity: KeyIdentity): Promise<void> {
   try {
     await deps.rateLimiter.take(identity, -1);
   } catch (cause) {

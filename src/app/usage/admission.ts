@@ -1,7 +1,7 @@
 /** @module The one admission step of every request (JSON, SSE, MCP over stdio and HTTP): rate limit, then quotas. */
-import type { AnswerOptions } from "../../domain/chat.ts";
 import { AppError } from "../../domain/errors.ts";
 import type { KeyIdentity, RateDecision, RateLimiter } from "../../domain/ports.ts";
+import type { Charging } from "../../domain/usage/account.ts";
 import type { MeteredRequest, UsageMeter } from "../../domain/usage/meter.ts";
 
 /** What admission needs: the per-key rate limiter, and usage per key with its quotas (none: nothing metered). */
@@ -46,6 +46,6 @@ export async function admitRequest(
  * How the use case charges an admitted request: its quota holds the video's minutes before the work spends
  * upstream, and what the work spends is recorded against its key at once, whether the caller waits or not.
  */
-export function charging(metered: MeteredRequest | undefined): Pick<AnswerOptions, "admit" | "spend" | "working"> {
+export function charging(metered: MeteredRequest | undefined): Charging {
   return metered ? { admit: metered.admit, spend: metered.spend, working: metered.working } : {};
 }

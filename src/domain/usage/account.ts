@@ -11,8 +11,21 @@ export interface Spent {
 
 /** How a caller is charged: its quota's check of a video's minutes, and what its own work spends (all optional). */
 export interface Charging {
+  /**
+   * The caller's quota check for the video's minutes (whole, at least 1), awaited before work is spent on the
+   * answer: before the model is asked (once the transcript gives the length), or before a cached or shared
+   * answer is handed over. It throws the caller's refusal.
+   */
   admit?: (minutes: number) => Promise<void>;
+  /**
+   * Told what this caller's own work spends upstream as soon as it is spent (the audio transcribed, then the model's
+   * tokens), whether or not the caller still waits: the key whose request spent it is charged it.
+   */
   spend?: (spent: Spent) => void;
+  /**
+   * Told once this caller's own work is about to ask the model or speech-to-text (after `admit`), with the video's
+   * minutes: from then on the caller pays for the work whatever it does.
+   */
   working?: (minutes: number) => void;
 }
 
