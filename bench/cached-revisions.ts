@@ -22,8 +22,8 @@
 import { spawn, spawnSync, which } from "bun";
 import { rmSync, symlinkSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
-import { ROOT } from "../tests/support/service-process.ts";
+import { startFakeYoutube } from "../tests/support/fake/youtube.ts";
+import { ROOT } from "../tests/support/service/process.ts";
 import { median } from "../tests/support/rss.ts";
 import { freePort } from "./support/startup-measure.ts";
 import { cpuSeconds, runWrk, serviceEnv, waitForAnswer, writeWrkScript } from "./support/cached-load.ts";

@@ -16,8 +16,8 @@
 import { spawn, which } from "bun";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
-import { binaryPath, ROOT } from "../tests/support/service-process.ts";
+import { startFakeYoutube } from "../tests/support/fake/youtube.ts";
+import { binaryPath, ROOT } from "../tests/support/service/process.ts";
 import { median } from "../tests/support/rss.ts";
 import { freePort } from "./support/startup-measure.ts";
 import { BODY, KEY, runWrk, serviceEnv, waitForAnswer, writeWrkScript } from "./support/cached-load.ts";

@@ -26,13 +26,13 @@
  *   for questions and for one-hour summaries (about 3 minutes in all).
  */
 import llama3Tokenizer from "llama3-tokenizer-js";
-import { type FakeLlm, type LlmCall, type Responder, startFakeLlm } from "../tests/support/fake-llm.ts";
-import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
+import { type FakeLlm, type LlmCall, type Responder, startFakeLlm } from "../tests/support/fake/llm.ts";
+import { startFakeYoutube } from "../tests/support/fake/youtube.ts";
 import { type VideoName, VIDEOS, watchUrl } from "../tests/support/fixtures.ts";
 import { captionXml, generateCues, type GeneratedCue } from "../tests/support/long-transcript.ts";
-import { type Charge, gptOss20bFreePlan } from "../tests/support/provider-limits.ts";
+import { type Charge, gptOss20bFreePlan } from "../tests/support/fake/provider-limits.ts";
 import { requestLogLines } from "../tests/support/request-log-lines.ts";
-import { type RunningService, startService } from "../tests/support/service-process.ts";
+import { type RunningService, startService } from "../tests/support/service/process.ts";
 import { CHAIN, type DayRun, question, servedInADay, summary as summaryAsk } from "./support/day-scaled.ts";
 
 const LIMITS = gptOss20bFreePlan(60_000);

@@ -10,11 +10,11 @@
  * Run: bun bench/long-video.ts
  */
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../src/domain/reading/tokens.ts";
-import { type LlmCall, startFakeLlm } from "../tests/support/fake-llm.ts";
-import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
+import { type LlmCall, startFakeLlm } from "../tests/support/fake/llm.ts";
+import { startFakeYoutube } from "../tests/support/fake/youtube.ts";
 import { VIDEOS, watchUrl } from "../tests/support/fixtures.ts";
 import { captionXml, generateCues } from "../tests/support/long-transcript.ts";
-import { postChat, startService } from "../tests/support/service-process.ts";
+import { postChat, startService } from "../tests/support/service/process.ts";
 
 const LATENCY_MS = 200;
 const HOURS = 3;

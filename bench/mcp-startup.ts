@@ -1,7 +1,7 @@
 /** @module Benchmark of MCP mode's start-up per target, against HTTP start-up and (`--before=DIR`) another checkout. */
 import { spawn } from "bun";
 import { existsSync, statSync } from "node:fs";
-import { commandFor, ROOT, type Target } from "../tests/support/service-process.ts";
+import { commandFor, ROOT, type Target } from "../tests/support/service/process.ts";
 import { startMeasured } from "./support/startup-measure.ts";
 
 const ROUNDS = 7;

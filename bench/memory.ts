@@ -11,12 +11,12 @@
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { startFakeLlm } from "../tests/support/fake-llm.ts";
-import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
+import { startFakeLlm } from "../tests/support/fake/llm.ts";
+import { startFakeYoutube } from "../tests/support/fake/youtube.ts";
 import { VIDEOS } from "../tests/support/fixtures.ts";
-import { binaryPath, ROOT, type RunningService, startService, type Target } from "../tests/support/service-process.ts";
+import { binaryPath, ROOT, type RunningService, startService, type Target } from "../tests/support/service/process.ts";
 import { rssMiB } from "../tests/support/rss.ts";
-import { connectInspector } from "../tests/support/heap-inspector.ts";
+import { connectInspector } from "../tests/support/heap/inspector.ts";
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
@@ -62,7 +62,7 @@ async function start(target: Target, probeFile: string): Promise<RunningService>
     return await startService(env, { target, command });
   }
   if (target !== "bun") return await startService(env, { target });
-  const command = [process.execPath, "--preload", `${ROOT}tests/support/heap-probe.ts`, `${ROOT}src/app/main-bun.ts`];
+  const command = [process.execPath, "--preload", `${ROOT}tests/support/heap/probe.ts`, `${ROOT}src/app/main-bun.ts`];
   return await startService({ ...env, MEMORY_PROBE_FILE: probeFile }, { target, command });
 }
 

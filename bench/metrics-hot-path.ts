@@ -16,7 +16,7 @@
  */
 import { parseArgs } from "node:util";
 import { runService, type Runtime } from "../src/app/start/start.ts";
-import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
+import { startFakeYoutube } from "../tests/support/fake/youtube.ts";
 import { median } from "../tests/support/rss.ts";
 
 const { values: args } = parseArgs({

@@ -19,11 +19,11 @@
  *   seconds); --before: a checkout of the code to compare with (its own
  *   node_modules), run first. Loopback only.
  */
-import { type Responder, startFakeLlm } from "../tests/support/fake-llm.ts";
-import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
+import { type Responder, startFakeLlm } from "../tests/support/fake/llm.ts";
+import { startFakeYoutube } from "../tests/support/fake/youtube.ts";
 import { VIDEOS, watchUrl } from "../tests/support/fixtures.ts";
 import { captionXml, generateCues } from "../tests/support/long-transcript.ts";
-import { gptOss20bFreePlan } from "../tests/support/provider-limits.ts";
+import { gptOss20bFreePlan } from "../tests/support/fake/provider-limits.ts";
 import { requestLogLines } from "../tests/support/request-log-lines.ts";
 import { startTree, THIS_TREE } from "./support/trees.ts";
 

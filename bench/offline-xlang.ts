@@ -10,7 +10,7 @@
  * Run: bun bench/offline-xlang.ts
  */
 import { createOfflineAnswerWriter } from "../src/adapters/offline/offline-answer-writer.ts";
-import { ReviewTracks, scoreOnSet } from "../tests/support/labelled-eval.ts";
+import { ReviewTracks, scoreOnSet } from "../tests/support/labelled/eval.ts";
 
 async function measure(label: string, readings?: ReviewTracks): Promise<void> {
   const writer = createOfflineAnswerWriter({ readings });

@@ -12,10 +12,10 @@
  * instance in the same run (goal: p99 within 1.2x). Loopback only.
  */
 import { Redis } from "ioredis";
-import { ANSWERS, startFakeLlm } from "../tests/support/fake-llm.ts";
-import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
+import { ANSWERS, startFakeLlm } from "../tests/support/fake/llm.ts";
+import { startFakeYoutube } from "../tests/support/fake/youtube.ts";
 import { watchUrl } from "../tests/support/fixtures.ts";
-import { postChat, type RunningService, startService } from "../tests/support/service-process.ts";
+import { postChat, type RunningService, startService } from "../tests/support/service/process.ts";
 import { startOwnRedis } from "../tests/support/redis-server.ts";
 
 const rounds = Number(process.argv[2] ?? 5);

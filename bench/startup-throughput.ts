@@ -22,10 +22,10 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startFakeLlm } from "../tests/support/fake-llm.ts";
-import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
+import { startFakeLlm } from "../tests/support/fake/llm.ts";
+import { startFakeYoutube } from "../tests/support/fake/youtube.ts";
 import { watchUrl } from "../tests/support/fixtures.ts";
-import { commandFor, ROOT, type Target } from "../tests/support/service-process.ts";
+import { commandFor, ROOT, type Target } from "../tests/support/service/process.ts";
 import { median, rssMiB } from "../tests/support/rss.ts";
 import { type Measured, measureThroughput, startMeasured } from "./support/startup-measure.ts";
 

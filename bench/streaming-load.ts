@@ -14,10 +14,10 @@
  * and again the memory. Loopback only; about 30 s.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { startFakeLlm } from "../tests/support/fake-llm.ts";
-import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
+import { startFakeLlm } from "../tests/support/fake/llm.ts";
+import { startFakeYoutube } from "../tests/support/fake/youtube.ts";
 import { watchUrl } from "../tests/support/fixtures.ts";
-import { startService } from "../tests/support/service-process.ts";
+import { startService } from "../tests/support/service/process.ts";
 import { type ReadEvent, readEvents } from "../tests/support/sse.ts";
 
 const streams = Number(process.argv[2] ?? 500);

@@ -14,10 +14,10 @@
  * measured separately (`text` goes out a paragraph at a time, `markdown` a
  * line at a time). Loopback only; under a minute.
  */
-import { startFakeLlm } from "../tests/support/fake-llm.ts";
-import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
+import { startFakeLlm } from "../tests/support/fake/llm.ts";
+import { startFakeYoutube } from "../tests/support/fake/youtube.ts";
 import { watchUrl } from "../tests/support/fixtures.ts";
-import { startService } from "../tests/support/service-process.ts";
+import { startService } from "../tests/support/service/process.ts";
 
 const youtubeLatencyMs = Number(process.argv[2] ?? 150);
 const firstTokenMs = Number(process.argv[3] ?? 300);

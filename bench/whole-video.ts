@@ -20,13 +20,13 @@
  *   checkout to compare with (its own node_modules), run first, same rows.
  *   About 5 minutes per tree at --scale=1, 1 at --scale=10. Loopback only.
  */
-import { ANSWERS, type LlmCall, requestedLanguage, startFakeLlm } from "../tests/support/fake-llm.ts";
-import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
+import { ANSWERS, type LlmCall, requestedLanguage, startFakeLlm } from "../tests/support/fake/llm.ts";
+import { startFakeYoutube } from "../tests/support/fake/youtube.ts";
 import { VIDEOS, watchUrl } from "../tests/support/fixtures.ts";
 import { captionXml, generateCues, type GeneratedCue } from "../tests/support/long-transcript.ts";
-import { gptOss20bFreePlan } from "../tests/support/provider-limits.ts";
+import { gptOss20bFreePlan } from "../tests/support/fake/provider-limits.ts";
 import { requestLogLines } from "../tests/support/request-log-lines.ts";
-import { startService } from "../tests/support/service-process.ts";
+import { startService } from "../tests/support/service/process.ts";
 import { startTree } from "./support/trees.ts";
 
 const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]));

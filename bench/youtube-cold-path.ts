@@ -10,7 +10,7 @@
  * end-to-end time minus round trips × the bare round-trip time measured
  * against the same fake in the same run. Loopback only; bounded by `samples`.
  */
-import { ask, startYoutubeRig, type YoutubeRig } from "../tests/support/youtube-e2e.ts";
+import { ask, startYoutubeRig, type YoutubeRig } from "../tests/support/service/youtube.ts";
 import { fixture, VIDEOS } from "../tests/support/fixtures.ts";
 
 const latencyMs = Number(process.argv[2] ?? 50);

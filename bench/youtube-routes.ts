@@ -13,11 +13,11 @@
  *
  * Loopback only: the fake YouTube, the fake LLM and the fake gateway; bounded by the video count.
  */
-import { startFakeLlm } from "../tests/support/fake-llm.ts";
-import { startFakeProxy, startStickyProxy } from "../tests/support/fake-proxy.ts";
-import { startFakeYoutube } from "../tests/support/fake-youtube.ts";
-import { startService } from "../tests/support/service-process.ts";
-import { ask, KEY } from "../tests/support/youtube-e2e.ts";
+import { startFakeLlm } from "../tests/support/fake/llm.ts";
+import { startFakeProxy, startStickyProxy } from "../tests/support/fake/proxy.ts";
+import { startFakeYoutube } from "../tests/support/fake/youtube.ts";
+import { startService } from "../tests/support/service/process.ts";
+import { ask, KEY } from "../tests/support/service/youtube.ts";
 
 const videos = Number(process.argv[process.argv.indexOf("--videos") + 1] ?? 0) || 100;
 const addresses = Array.from({ length: 10 }, (_, i) => `127.0.0.${40 + i}`);

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { variablesRead } from "./support/config-variables.ts";
+import { variablesRead } from "./support/config/variables.ts";
 import { anchorsOf, brokenLinks, relativeLinks, slugOf } from "./support/markdown-links.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;

@@ -1,10 +1,10 @@
 /** @module A day of Groq's per-model free plans played in minutes: answers served on one model and on a chain. */
-import { startFakeLlm } from "../../tests/support/fake-llm.ts";
-import type { FakeYoutube } from "../../tests/support/fake-youtube.ts";
+import { startFakeLlm } from "../../tests/support/fake/llm.ts";
+import type { FakeYoutube } from "../../tests/support/fake/youtube.ts";
 import { watchUrl } from "../../tests/support/fixtures.ts";
-import { gptOss20bFreePlan } from "../../tests/support/provider-limits.ts";
+import { gptOss20bFreePlan } from "../../tests/support/fake/provider-limits.ts";
 import { requestLogLines } from "../../tests/support/request-log-lines.ts";
-import { startService } from "../../tests/support/service-process.ts";
+import { startService } from "../../tests/support/service/process.ts";
 
 /**
  * The scaled minute: a second, so a day (1,440 windows) is 24 minutes, and a request's deadline 4 s (4 windows, as

@@ -1,5 +1,5 @@
 /** @module Starts `bun run server` of a checkout (this one, or another to compare with) for the before/after benches. */
-import { type RunningService, startService } from "../../tests/support/service-process.ts";
+import { type RunningService, startService } from "../../tests/support/service/process.ts";
 
 /** This checkout: the tree a bench measures as "after". */
 export const THIS_TREE = new URL("../../", import.meta.url).pathname;

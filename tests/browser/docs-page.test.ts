@@ -2,10 +2,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import type { Page } from "playwright-core";
-import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { ROOT, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { ROOT, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
 import { type Browser, startChromium } from "./chromium.ts";
 
 const KEY = "browser-key-0123456789";

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { loadConfig } from "../../src/app/config/config.ts";
-import { ROOT } from "../support/service-process.ts";
+import { ROOT } from "../support/service/process.ts";
 
 const read = (path: string) => readFileSync(`${ROOT}${path}`, "utf8");
 type Yaml = any;

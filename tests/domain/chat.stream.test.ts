@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { createChatService } from "../../src/domain/chat.ts";
 import { createChatRequest } from "../../src/domain/chat-request.ts";
 import type { AnswerEvent, AnswerSpec, AnswerWriter } from "../../src/domain/ports.ts";
-import { FakeTranscripts, noCache, openGate } from "../support/fake-ports.ts";
+import { FakeTranscripts, noCache, openGate } from "../support/fake/ports.ts";
 
 const request = (prompt: string) => createChatRequest({ url: "https://youtu.be/GJLlxj_dtq8", prompt });
 

@@ -4,7 +4,7 @@ import { createChatService, type GeneratedAnswer } from "../../src/domain/chat.t
 import { createChatRequest } from "../../src/domain/chat-request.ts";
 import { isAppError } from "../../src/domain/errors.ts";
 import type { Cache, SharedFlight } from "../../src/domain/ports.ts";
-import { FakeTranscripts, FakeWriter, noCache, openGate } from "../support/fake-ports.ts";
+import { FakeTranscripts, FakeWriter, noCache, openGate } from "../support/fake/ports.ts";
 
 function mapCache(): Cache<GeneratedAnswer> & { map: Map<string, GeneratedAnswer> } {
   const map = new Map<string, GeneratedAnswer>();

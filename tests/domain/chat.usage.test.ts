@@ -4,7 +4,7 @@ import { createChatService, type GeneratedAnswer } from "../../src/domain/chat.t
 import { createChatRequest } from "../../src/domain/chat-request.ts";
 import { AppError } from "../../src/domain/errors.ts";
 import type { Cache } from "../../src/domain/ports.ts";
-import { FakeTranscripts, FakeWriter, noCache, openGate } from "../support/fake-ports.ts";
+import { FakeTranscripts, FakeWriter, noCache, openGate } from "../support/fake/ports.ts";
 
 const request = (prompt = "summary") => createChatRequest({ url: "https://youtu.be/GJLlxj_dtq8", prompt });
 

@@ -4,7 +4,7 @@ import { AppError } from "../../src/domain/errors.ts";
 import type { AnswerProgress, TranscriptSource, WorkGate } from "../../src/domain/ports.ts";
 import type { Transcript, TranscriptQuery } from "../../src/domain/transcript.ts";
 import { createTranscriptReader, describeReading } from "../../src/domain/transcript-reading.ts";
-import { FakeTranscripts, openGate, sampleTranscript } from "../support/fake-ports.ts";
+import { FakeTranscripts, openGate, sampleTranscript } from "../support/fake/ports.ts";
 
 const reader = (transcripts: TranscriptSource, gate: WorkGate = openGate, requestTimeoutMs = 5_000) =>
   createTranscriptReader({ transcripts, gate, requestTimeoutMs });

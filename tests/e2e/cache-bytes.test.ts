@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { VIDEOS } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
-import { targetFromEnv } from "../support/service-process.ts";
-import { ask, startYoutubeRig, type YoutubeRig } from "../support/youtube-e2e.ts";
+import { targetFromEnv } from "../support/service/process.ts";
+import { ask, startYoutubeRig, type YoutubeRig } from "../support/service/youtube.ts";
 
 let rig: YoutubeRig;
 

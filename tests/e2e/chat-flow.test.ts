@@ -1,8 +1,8 @@
 /** @module End-to-end tests of a chat request's main flow: response fields, what the LLM gets, secrets, bad URLs. */
 import { describe, expect, test } from "bun:test";
-import { servicePerFile } from "../support/service-per-file.ts";
+import { servicePerFile } from "../support/service/per-file.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
-import { postChat, targetFromEnv } from "../support/service-process.ts";
+import { postChat, targetFromEnv } from "../support/service/process.ts";
 
 const KEY = "e2e-key-0123456789";
 const GROQ_KEY = "gsk_fake_secret_for_tests";

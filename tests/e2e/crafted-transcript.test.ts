@@ -2,9 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { craftedCues } from "../support/crafted-transcript.ts";
 import { captionXml } from "../support/long-transcript.ts";
-import { servicePerFile } from "../support/service-per-file.ts";
+import { servicePerFile } from "../support/service/per-file.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
-import { postChat, targetFromEnv } from "../support/service-process.ts";
+import { postChat, targetFromEnv } from "../support/service/process.ts";
 
 const UPLOADER = "e2e-crafted-uploader-key-0123456789";
 const OTHER = "e2e-cheap-caller-key-0123456789abc";

@@ -1,9 +1,9 @@
 /** @module End-to-end tests of the settings the manifests rely on: Redis's password apart, short keys warned about. */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, type Subprocess } from "bun";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { adminUrlOf, postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { adminUrlOf, postChat, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
 import { createKey } from "../adapters/keys/keys-cli-process.ts";
 
 const PASSWORD = `pw-${crypto.randomUUID()}`;

@@ -1,11 +1,11 @@
 /** @module End-to-end tests of the `doctor` subcommand on every entry point, against the fake YouTube and proxies. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { spawn } from "bun";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
-import { type FakeProxy, startFixedProxy } from "../support/fake-proxy.ts";
-import { startFakeLlm } from "../support/fake-llm.ts";
-import { gptOss20bFreePlan } from "../support/provider-limits.ts";
-import { ROOT, runToExit, targetFromEnv } from "../support/service-process.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
+import { type FakeProxy, startFixedProxy } from "../support/fake/proxy.ts";
+import { startFakeLlm } from "../support/fake/llm.ts";
+import { gptOss20bFreePlan } from "../support/fake/provider-limits.ts";
+import { ROOT, runToExit, targetFromEnv } from "../support/service/process.ts";
 
 const SECRET = "doctor-proxy-secret";
 let youtube: FakeYoutube;

@@ -2,9 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { treaty } from "@elysiajs/eden";
 import type { App } from "../../src/app/client-types.ts";
-import { servicePerFile } from "../support/service-per-file.ts";
+import { servicePerFile } from "../support/service/per-file.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { targetFromEnv } from "../support/service-process.ts";
+import { targetFromEnv } from "../support/service/process.ts";
 
 const KEY = "eden-key-0123456789";
 

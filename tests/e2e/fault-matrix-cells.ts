@@ -1,8 +1,8 @@
 /** @module The cells of the fault matrix: each upstream times each fault, with expected outcomes and limits. */
 import { truncatedTranscript } from "../support/caption-bodies.ts";
-import { ANSWERS } from "../support/fake-llm.ts";
-import type { Endpoint, Fault } from "../support/fake-youtube.ts";
-import type { YoutubeRig } from "../support/youtube-e2e.ts";
+import { ANSWERS } from "../support/fake/llm.ts";
+import type { Endpoint, Fault } from "../support/fake/youtube.ts";
+import type { YoutubeRig } from "../support/service/youtube.ts";
 
 /** The limits the matrix's service runs with: low, so every cell ends fast. */
 export const LIMITS = {

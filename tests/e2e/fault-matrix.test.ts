@@ -1,8 +1,8 @@
 /** @module End-to-end fault matrix: every upstream call times every fault, checked for status, code and timing. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { VIDEOS } from "../support/fixtures.ts";
-import { targetFromEnv } from "../support/service-process.ts";
-import { ask, type ChatOutcome, startYoutubeRig, type YoutubeRig } from "../support/youtube-e2e.ts";
+import { targetFromEnv } from "../support/service/process.ts";
+import { ask, type ChatOutcome, startYoutubeRig, type YoutubeRig } from "../support/service/youtube.ts";
 import {
   type Cell,
   cells,

@@ -1,9 +1,9 @@
 /** @module Hostile callers across two instances on one Redis: one key cannot cancel another key's shared work. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ANSWERS, type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { ANSWERS, type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { postChat, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
 import { readEvents } from "../support/sse.ts";
 import { createKey } from "../adapters/keys/keys-cli-process.ts";
 import { dropPrefix, testRedisUrl, uniquePrefix } from "../support/redis-server.ts";

@@ -3,13 +3,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ANSWERS, type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
-import { SPEECH_VIDEOS } from "../support/fake-youtube-audio.ts";
+import { ANSWERS, type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
+import { SPEECH_VIDEOS } from "../support/fake/youtube-audio.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { connectHttp, mcpUrlOf, textOf } from "../support/mcp-http.ts";
-import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
-import { startSpeechRig } from "../support/speech-e2e.ts";
+import { connectHttp, mcpUrlOf, textOf } from "../support/mcp/http.ts";
+import { postChat, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
+import { startSpeechRig } from "../support/service/speech.ts";
 import { readEvents } from "../support/sse.ts";
 import { createKey, runKeys } from "../adapters/keys/keys-cli-process.ts";
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFileApiKeys } from "../../src/adapters/keys/file-api-keys.ts";
 import { issueKey } from "../../src/adapters/keys/issued-api-keys.ts";
-import { postChat, startService, targetFromEnv } from "../support/service-process.ts";
+import { postChat, startService, targetFromEnv } from "../support/service/process.ts";
 import { runKeys } from "../adapters/keys/keys-cli-process.ts";
 
 /**

@@ -4,9 +4,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type OwnRedis, startOwnRedis } from "../support/redis-server.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { adminUrlOf, postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { adminUrlOf, postChat, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
 import { createKey } from "../adapters/keys/keys-cli-process.ts";
 
 let redis: OwnRedis;

@@ -1,12 +1,12 @@
 /** @module End-to-end tests that budgets are per endpoint, model and key, and headerless ones lift nothing. */
-import { gptOss20bFreePlan } from "../support/provider-limits.ts";
+import { gptOss20bFreePlan } from "../support/fake/provider-limits.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
-import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
-import { postChat, type RunningService, startService } from "../support/service-process.ts";
+import { postChat, type RunningService, startService } from "../support/service/process.ts";
 import { API_KEY } from "./llm-harness.ts";
 
 /**

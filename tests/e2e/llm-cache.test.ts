@@ -1,6 +1,6 @@
 /** @module End-to-end tests of the answer cache with a fake LLM: repeats, shared generations, distinct requests. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { ANSWERS, requestedLanguage } from "../support/fake-llm.ts";
+import { ANSWERS, requestedLanguage } from "../support/fake/llm.ts";
 import { watchUrl } from "../support/fixtures.ts";
 import { type LlmHarness, startLlmHarness } from "./llm-harness.ts";
 

@@ -1,10 +1,10 @@
 /** @module End-to-end tests of fair share: short questions beside a long summary, refusals at once. */
-import { gptOss20bFreePlan } from "../support/provider-limits.ts";
+import { gptOss20bFreePlan } from "../support/fake/provider-limits.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
 import { requestLogLines } from "../support/request-log-lines.ts";
-import { postChat, type RunningService, startService } from "../support/service-process.ts";
+import { postChat, type RunningService, startService } from "../support/service/process.ts";
 import { API_KEY, type LlmHarness, startLlmHarness } from "./llm-harness.ts";
 
 /**

@@ -1,6 +1,6 @@
 /** @module End-to-end tests of LLM failures with a fake LLM: 429 waits, 5xx retries and hangs. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { ANSWERS } from "../support/fake-llm.ts";
+import { ANSWERS } from "../support/fake/llm.ts";
 import { watchUrl } from "../support/fixtures.ts";
 import { type LlmHarness, startLlmHarness } from "./llm-harness.ts";
 

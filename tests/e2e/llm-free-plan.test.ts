@@ -1,10 +1,10 @@
 /** @module End-to-end tests on Groq's free-plan limits, time-scaled: long videos, 429s, overload and paid plans. */
-import { gptOss20bFreePlan } from "../support/provider-limits.ts";
+import { gptOss20bFreePlan } from "../support/fake/provider-limits.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues, NEEDLE } from "../support/long-transcript.ts";
 import { requestLogLines } from "../support/request-log-lines.ts";
-import { postChat, startService } from "../support/service-process.ts";
+import { postChat, startService } from "../support/service/process.ts";
 import { API_KEY, type LlmHarness, startLlmHarness } from "./llm-harness.ts";
 
 /**

@@ -1,6 +1,6 @@
 /** @module End-to-end tests of the answer's language, format and citation promises with a fake LLM. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { ANSWERS } from "../support/fake-llm.ts";
+import { ANSWERS } from "../support/fake/llm.ts";
 import { watchUrl } from "../support/fixtures.ts";
 import { requestLogLines } from "../support/request-log-lines.ts";
 import { GROQ_KEY, type LlmHarness, startLlmHarness } from "./llm-harness.ts";

@@ -1,8 +1,8 @@
 /** @module Starts the service under test with its fake YouTube and fake LLM for the llm-* end-to-end tests. */
-import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import type { ProviderLimitsOptions } from "../support/provider-limits.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
-import { postChat, type RunningService, startService } from "../support/service-process.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import type { ProviderLimitsOptions } from "../support/fake/provider-limits.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
+import { postChat, type RunningService, startService } from "../support/service/process.ts";
 
 /** The service under test with its two loopback fakes, for the llm-* end-to-end files. */
 export interface LlmHarness {

@@ -2,11 +2,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
-import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import type { FakeModel, LlmFlavor } from "../support/fake-llm-models.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import type { FakeModel, LlmFlavor } from "../support/fake/llm-models.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { requestLogLines } from "../support/request-log-lines.ts";
-import { postChat, type RunningService, startService } from "../support/service-process.ts";
+import { postChat, type RunningService, startService } from "../support/service/process.ts";
 
 const API_KEY = "e2e-local-llm-key-0123";
 const MODEL: FakeModel = { id: "meta-llama/Llama-3.1-8B-Instruct", contextTokens: 32_768 };

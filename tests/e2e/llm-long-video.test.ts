@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import llama3Tokenizer from "llama3-tokenizer-js";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../src/domain/reading/tokens.ts";
-import { ANSWERS, type LlmCall } from "../support/fake-llm.ts";
+import { ANSWERS, type LlmCall } from "../support/fake/llm.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues, NEEDLE } from "../support/long-transcript.ts";
 import { type LlmHarness, startLlmHarness } from "./llm-harness.ts";

@@ -2,11 +2,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
-import { ANSWERS, type FakeLlm, type FakeLlmOptions, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
-import { gptOss20bFreePlan, type ProviderLimitsOptions } from "../support/provider-limits.ts";
+import { ANSWERS, type FakeLlm, type FakeLlmOptions, startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
+import { gptOss20bFreePlan, type ProviderLimitsOptions } from "../support/fake/provider-limits.ts";
 import { requestLogLines } from "../support/request-log-lines.ts";
-import { postChat, type RunningService, startService } from "../support/service-process.ts";
+import { postChat, type RunningService, startService } from "../support/service/process.ts";
 
 const API_KEY = "e2e-model-chain-key-0123";
 const GROQ_KEY = "gsk_fake_model_chain_secret";

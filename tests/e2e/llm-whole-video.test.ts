@@ -1,11 +1,11 @@
 /** @module End-to-end tests of whole-video requests on Groq's free plan, time-scaled: read as `summary` is. */
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { type LlmCall } from "../support/fake-llm.ts";
-import { gptOss20bFreePlan } from "../support/provider-limits.ts";
+import { type LlmCall } from "../support/fake/llm.ts";
+import { gptOss20bFreePlan } from "../support/fake/provider-limits.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues, NEEDLE } from "../support/long-transcript.ts";
 import { type LogLine, requestLogLines } from "../support/request-log-lines.ts";
-import { targetFromEnv } from "../support/service-process.ts";
+import { targetFromEnv } from "../support/service/process.ts";
 import { DETAIL_PROMPTS, WHOLE_PROMPTS } from "../support/whole-video-prompts.ts";
 import { type LlmHarness, startLlmHarness } from "./llm-harness.ts";
 

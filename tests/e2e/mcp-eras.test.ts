@@ -1,18 +1,18 @@
 /** @module Both MCP eras end to end, over HTTP and stdio: v2 pinned to 2026-07-28, v2 on 2025-11-25, and 1.x. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
-import { type Agent, AGENTS, type AgentTarget, connectAgent, type Progress } from "../support/mcp-agents.ts";
-import { cancelWhileModelWorks, mcpUrlOf } from "../support/mcp-http.ts";
+import { type Agent, AGENTS, type AgentTarget, connectAgent, type Progress } from "../support/mcp/agents.ts";
+import { cancelWhileModelWorks, mcpUrlOf } from "../support/mcp/http.ts";
 import {
   commandFor,
   defaultCwd,
   type RunningService,
   startService,
   targetFromEnv,
-} from "../support/service-process.ts";
+} from "../support/service/process.ts";
 import { GROQ_KEY } from "./llm-harness.ts";
 
 const target = targetFromEnv();

@@ -5,11 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFileApiKeys } from "../../src/adapters/keys/file-api-keys.ts";
 import { issueKey } from "../../src/adapters/keys/issued-api-keys.ts";
-import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { connectHttp, mcpUrlOf, textOf } from "../support/mcp-http.ts";
-import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { connectHttp, mcpUrlOf, textOf } from "../support/mcp/http.ts";
+import { postChat, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
 
 let youtube: FakeYoutube;
 let llm: FakeLlm;

@@ -1,11 +1,11 @@
 /** @module Two instances on one Redis behind no sticky routing: an MCP client whose requests alternate between them. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
-import { cancelWhileModelWorks, connectHttp, mcpUrlOf, textOf } from "../support/mcp-http.ts";
-import { type RunningService, runToExit, startService, targetFromEnv } from "../support/service-process.ts";
+import { cancelWhileModelWorks, connectHttp, mcpUrlOf, textOf } from "../support/mcp/http.ts";
+import { type RunningService, runToExit, startService, targetFromEnv } from "../support/service/process.ts";
 import { dropPrefix, testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
 
 const target = targetFromEnv();

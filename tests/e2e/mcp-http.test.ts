@@ -5,13 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFileApiKeys } from "../../src/adapters/keys/file-api-keys.ts";
 import { issueKey } from "../../src/adapters/keys/issued-api-keys.ts";
-import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
-import { cancelWhileModelWorks, connectHttp, mcpUrlOf, textOf } from "../support/mcp-http.ts";
+import { cancelWhileModelWorks, connectHttp, mcpUrlOf, textOf } from "../support/mcp/http.ts";
 import { rawRequest } from "../support/raw-http.ts";
-import { type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
 import { GROQ_KEY } from "./llm-harness.ts";
 
 const target = targetFromEnv();

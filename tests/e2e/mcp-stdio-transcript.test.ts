@@ -2,11 +2,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
-import { textOf } from "../support/mcp-http.ts";
-import { commandFor, defaultCwd, targetFromEnv } from "../support/service-process.ts";
+import { textOf } from "../support/mcp/http.ts";
+import { commandFor, defaultCwd, targetFromEnv } from "../support/service/process.ts";
 
 const target = targetFromEnv();
 const [command, ...args] = commandFor(target, ["mcp"]);

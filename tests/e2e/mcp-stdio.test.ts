@@ -3,11 +3,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { spawn } from "bun";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
-import { commandFor, defaultCwd, targetFromEnv } from "../support/service-process.ts";
+import { commandFor, defaultCwd, targetFromEnv } from "../support/service/process.ts";
 import { GROQ_KEY } from "./llm-harness.ts";
 
 const target = targetFromEnv();

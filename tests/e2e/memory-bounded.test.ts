@@ -1,10 +1,10 @@
 /** @module End-to-end test that per-request state is released: the heap after a full GC does not grow. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { VIDEOS } from "../support/fixtures.ts";
-import { type MeasuredService, startMeasured } from "../support/heap-size.ts";
-import { postChat, targetFromEnv } from "../support/service-process.ts";
+import { type MeasuredService, startMeasured } from "../support/heap/size.ts";
+import { postChat, targetFromEnv } from "../support/service/process.ts";
 
 const KEY = "e2e-memory-key-0123456789";
 const CONCURRENCY = 12;

@@ -1,6 +1,6 @@
 /** @module End-to-end tests that bad settings and a busy port stop start-up with clear messages. */
 import { describe, expect, test } from "bun:test";
-import { runToExit, targetFromEnv } from "../support/service-process.ts";
+import { runToExit, targetFromEnv } from "../support/service/process.ts";
 
 describe(`start-up validation (${targetFromEnv()})`, () => {
   test("bad PORT and bad RATE_LIMIT stop start-up with exit code 2, naming both at once", async () => {

@@ -1,9 +1,9 @@
 /** @module End-to-end tests of the request log and `Server-Timing`: fields, cache hits, refusals, no secrets. */
 import { describe, expect, test } from "bun:test";
-import { servicePerFile } from "../support/service-per-file.ts";
+import { servicePerFile } from "../support/service/per-file.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { type LogLine, requestLogLines } from "../support/request-log-lines.ts";
-import { postChat, startService, targetFromEnv } from "../support/service-process.ts";
+import { postChat, startService, targetFromEnv } from "../support/service/process.ts";
 
 const KEY = "e2e-logs-key-0123456789";
 const GROQ_KEY = "gsk_fake_logs_secret";

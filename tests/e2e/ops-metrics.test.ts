@@ -1,11 +1,11 @@
 /** @module End-to-end tests of the admin port: exact metric counts, health and readiness after SIGTERM. */
 import { describe, expect, test } from "bun:test";
-import { ANSWERS } from "../support/fake-llm.ts";
+import { ANSWERS } from "../support/fake/llm.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { servicePerTest } from "../support/service-per-test.ts";
+import { servicePerTest } from "../support/service/per-test.ts";
 import { parseSamples, sampleKey } from "../support/prometheus-text.ts";
 import { promtoolProblems } from "../support/promtool.ts";
-import { adminUrlOf, postChat, type RunningService, targetFromEnv } from "../support/service-process.ts";
+import { adminUrlOf, postChat, type RunningService, targetFromEnv } from "../support/service/process.ts";
 
 const KEY = "e2e-metrics-key-0123456789";
 const rig = servicePerTest(({ youtube, llm }) => ({

@@ -1,9 +1,9 @@
 /** @module End-to-end test of `/readyz` and `vcs_redis_up` while Redis is gone and back. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type OwnRedis, startOwnRedis } from "../support/redis-server.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { parseSamples } from "../support/prometheus-text.ts";
-import { adminUrlOf, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { adminUrlOf, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
 
 let redis: OwnRedis;
 let youtube: FakeYoutube;

@@ -1,9 +1,9 @@
 /** @module End-to-end test that work past `MAX_IN_FLIGHT` is refused at once as `overloaded`. */
 import { describe, expect, test } from "bun:test";
-import { ANSWERS } from "../support/fake-llm.ts";
-import { servicePerFile } from "../support/service-per-file.ts";
+import { ANSWERS } from "../support/fake/llm.ts";
+import { servicePerFile } from "../support/service/per-file.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { postChat, targetFromEnv } from "../support/service-process.ts";
+import { postChat, targetFromEnv } from "../support/service/process.ts";
 
 const KEY = "e2e-overload-key-0123456789";
 const LLM_DELAY_MS = 2_000;

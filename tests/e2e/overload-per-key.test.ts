@@ -1,9 +1,9 @@
 /** @module End-to-end test that one key's burst takes only its share of `MAX_IN_FLIGHT`, so other keys are served. */
 import { describe, expect, test } from "bun:test";
-import { ANSWERS } from "../support/fake-llm.ts";
-import { servicePerFile } from "../support/service-per-file.ts";
+import { ANSWERS } from "../support/fake/llm.ts";
+import { servicePerFile } from "../support/service/per-file.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { postChat, targetFromEnv } from "../support/service-process.ts";
+import { postChat, targetFromEnv } from "../support/service/process.ts";
 
 const FLOODER = "e2e-flooding-key-0123456789abcdef";
 const OTHER = "e2e-patient-key-0123456789abcdef";

@@ -1,9 +1,9 @@
 /** @module End-to-end test of the caches in a Redis of their own (REDIS_CACHE_URL), every cache key with a TTL. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { postChat, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
 import { createKey } from "../adapters/keys/keys-cli-process.ts";
 import { dropPrefix, type OwnRedis, startOwnRedis, testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
 

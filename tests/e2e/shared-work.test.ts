@@ -1,11 +1,11 @@
 /** @module End-to-end tests of work shared across instances: one upstream call each, refusals, killed owners. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
-import { ANSWERS, type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { ANSWERS, type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { type VideoName, watchUrl } from "../support/fixtures.ts";
 import { type LogLine, requestLogLines } from "../support/request-log-lines.ts";
-import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { postChat, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
 import { type OwnRedis, startOwnRedis } from "../support/redis-server.ts";
 
 const KEY = "e2e-shared-work-key-0123456789";

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { buildRequest, rawRequest } from "../support/raw-http.ts";
 import { type Harness, KEY, NORMAL_URL, startHarness } from "../fuzz/harness.ts";
-import { targetFromEnv } from "../support/service-process.ts";
+import { targetFromEnv } from "../support/service/process.ts";
 
 /**
  * Issue 15 item 1: Elysia looked for the path from index 11 of the URL, so a

@@ -1,10 +1,10 @@
 /** @module End-to-end tests of graceful shutdown on SIGTERM and SIGINT, and of the grace period. */
 import { describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { ANSWERS } from "../support/fake-llm.ts";
+import { ANSWERS } from "../support/fake/llm.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { servicePerTest } from "../support/service-per-test.ts";
-import { postChat, targetFromEnv } from "../support/service-process.ts";
+import { servicePerTest } from "../support/service/per-test.ts";
+import { postChat, targetFromEnv } from "../support/service/process.ts";
 
 const KEY = "e2e-shutdown-key-0123456789";
 const rig = servicePerTest(({ youtube, llm }) => ({

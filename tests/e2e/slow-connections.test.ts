@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect, type Socket } from "node:net";
 import { type Harness, KEY, NORMAL_URL, startHarness } from "../fuzz/harness.ts";
-import { ANSWERS } from "../support/fake-llm.ts";
-import { targetFromEnv } from "../support/service-process.ts";
+import { ANSWERS } from "../support/fake/llm.ts";
+import { targetFromEnv } from "../support/service/process.ts";
 
 /**
  * Issue 15 item 3: under Deno, idle connections, slowloris clients and bodies

@@ -1,9 +1,9 @@
 /** @module End-to-end test of YOUTUBE_AUDIO_CLIENTS in order: one client's audio refused with 403, the next's served. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SPEECH_VIDEOS } from "../support/fake-youtube-audio.ts";
-import { targetFromEnv } from "../support/service-process.ts";
-import { type SpeechRig, startSpeechRig } from "../support/speech-e2e.ts";
-import { ask } from "../support/youtube-e2e.ts";
+import { SPEECH_VIDEOS } from "../support/fake/youtube-audio.ts";
+import { targetFromEnv } from "../support/service/process.ts";
+import { type SpeechRig, startSpeechRig } from "../support/service/speech.ts";
+import { ask } from "../support/service/youtube.ts";
 
 let rig: SpeechRig;
 beforeAll(async () => {

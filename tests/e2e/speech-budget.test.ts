@@ -1,10 +1,10 @@
 /** @module End-to-end test of the speech budget shared in Redis: refused at once before any download. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
-import { SPEECH_VIDEOS } from "../support/fake-youtube-audio.ts";
-import { type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
-import { type SpeechRig, startSpeechRig } from "../support/speech-e2e.ts";
-import { ask } from "../support/youtube-e2e.ts";
+import { SPEECH_VIDEOS } from "../support/fake/youtube-audio.ts";
+import { type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
+import { type SpeechRig, startSpeechRig } from "../support/service/speech.ts";
+import { ask } from "../support/service/youtube.ts";
 
 // 100 audio seconds an hour, one budget in Redis for both instances: the first 59 s video fits, the second does not.
 const budgetEnv = () => ({

@@ -1,10 +1,10 @@
 /** @module End-to-end test that the audio is fetched over the player call's address. */
 // deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SPEECH_VIDEOS, startFakeYoutubeAudio } from "../support/fake-youtube-audio.ts";
-import { runToExit, startService, targetFromEnv } from "../support/service-process.ts";
-import { KEY, type SpeechRig, startBoundProxy, startSpeechRig } from "../support/speech-e2e.ts";
-import { ask } from "../support/youtube-e2e.ts";
+import { SPEECH_VIDEOS, startFakeYoutubeAudio } from "../support/fake/youtube-audio.ts";
+import { runToExit, startService, targetFromEnv } from "../support/service/process.ts";
+import { KEY, type SpeechRig, startBoundProxy, startSpeechRig } from "../support/service/speech.ts";
+import { ask } from "../support/service/youtube.ts";
 
 const proxy = startBoundProxy("127.0.0.2");
 let rig: SpeechRig;

@@ -1,10 +1,10 @@
 /** @module End-to-end tests of speech-to-text over YOUTUBE_PROXIES: the audio rides its try's route. */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { type FakeProxy, startFixedProxy } from "../support/fake-proxy.ts";
-import { SPEECH_VIDEOS } from "../support/fake-youtube-audio.ts";
-import { targetFromEnv } from "../support/service-process.ts";
-import { type SpeechRig, startSpeechRig } from "../support/speech-e2e.ts";
-import { ask } from "../support/youtube-e2e.ts";
+import { type FakeProxy, startFixedProxy } from "../support/fake/proxy.ts";
+import { SPEECH_VIDEOS } from "../support/fake/youtube-audio.ts";
+import { targetFromEnv } from "../support/service/process.ts";
+import { type SpeechRig, startSpeechRig } from "../support/service/speech.ts";
+import { ask } from "../support/service/youtube.ts";
 
 const ADDRESSES = ["127.0.0.3", "127.0.0.4"];
 let proxies: FakeProxy[] = [];

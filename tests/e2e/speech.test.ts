@@ -2,11 +2,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { VIDEOS } from "../support/fixtures.ts";
 import { requestLogLines } from "../support/request-log-lines.ts";
-import { postChat, targetFromEnv } from "../support/service-process.ts";
+import { postChat, targetFromEnv } from "../support/service/process.ts";
 import { readEvents } from "../support/sse.ts";
-import { SPEECH_VIDEOS } from "../support/fake-youtube-audio.ts";
-import { KEY, type SpeechRig, startSpeechRig } from "../support/speech-e2e.ts";
-import { ask } from "../support/youtube-e2e.ts";
+import { SPEECH_VIDEOS } from "../support/fake/youtube-audio.ts";
+import { KEY, type SpeechRig, startSpeechRig } from "../support/service/speech.ts";
+import { ask } from "../support/service/youtube.ts";
 
 let rig: SpeechRig;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 /** @module End-to-end tests of streamed answers for work running on another instance through Redis. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
 import { deltaText, eventNames, type ReadEvent, readEvents } from "../support/sse.ts";
 import { dropPrefix, testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
 

@@ -1,9 +1,9 @@
 /** @module End-to-end tests of streams in flight at SIGTERM: done within the grace period, or an error event. */
 import { describe, expect, test } from "bun:test";
-import { ANSWERS } from "../support/fake-llm.ts";
+import { ANSWERS } from "../support/fake/llm.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { servicePerTest } from "../support/service-per-test.ts";
-import { targetFromEnv } from "../support/service-process.ts";
+import { servicePerTest } from "../support/service/per-test.ts";
+import { targetFromEnv } from "../support/service/process.ts";
 import { deltaText, eventNames, readEvents } from "../support/sse.ts";
 
 const KEY = "e2e-stream-shutdown-key-0123";

@@ -1,10 +1,10 @@
 /** @module End-to-end tests of streamed answers (Server-Sent Events): events, timeouts, refusals and failures. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { ANSWERS } from "../support/fake-llm.ts";
+import { ANSWERS } from "../support/fake/llm.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues } from "../support/long-transcript.ts";
 import { requestLogLines } from "../support/request-log-lines.ts";
-import { postChat, targetFromEnv } from "../support/service-process.ts";
+import { postChat, targetFromEnv } from "../support/service/process.ts";
 import { deltaText, eventNames, readEvents } from "../support/sse.ts";
 import { API_KEY, type LlmHarness, startLlmHarness } from "./llm-harness.ts";
 

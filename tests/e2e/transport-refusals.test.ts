@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rawRequest } from "../support/raw-http.ts";
 import { type Harness, KEY, startHarness } from "../fuzz/harness.ts";
-import { targetFromEnv } from "../support/service-process.ts";
+import { targetFromEnv } from "../support/service/process.ts";
 
 /**
  * Issue 15 item 4: requests the runtime's own HTTP parser refuses before the

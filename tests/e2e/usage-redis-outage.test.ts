@@ -1,9 +1,9 @@
 /** @module End-to-end test of usage while Redis is down: quotas on what the instance knows, counts written after. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { postChat, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
 import { runKeys } from "../adapters/keys/keys-cli-process.ts";
 import { type OwnRedis, startOwnRedis } from "../support/redis-server.ts";
 

@@ -1,9 +1,9 @@
 /** @module End-to-end tests of quotas shared by two instances on one Redis: exact, sequentially and at once. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { postChat, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
+import { postChat, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
 import { createKey, runKeys } from "../adapters/keys/keys-cli-process.ts";
 import { dropPrefix, testRedisUrl, uniquePrefix } from "../support/redis-server.ts";
 

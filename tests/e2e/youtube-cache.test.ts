@@ -1,8 +1,8 @@
 /** @module End-to-end tests of the transcript cache: one YouTube fetch for concurrent requests, per language. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { VIDEOS } from "../support/fixtures.ts";
-import { targetFromEnv } from "../support/service-process.ts";
-import { ask, startYoutubeRig, type YoutubeRig } from "../support/youtube-e2e.ts";
+import { targetFromEnv } from "../support/service/process.ts";
+import { ask, startYoutubeRig, type YoutubeRig } from "../support/service/youtube.ts";
 
 let rig: YoutubeRig;
 

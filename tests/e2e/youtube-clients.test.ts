@@ -1,11 +1,11 @@
 /** @module End-to-end tests of InnerTube client identities: a retired client survived, all retired refused, seen. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import type { RetiredForm } from "../support/fake-youtube-rules.ts";
+import type { RetiredForm } from "../support/fake/youtube-rules.ts";
 import { fixture, VIDEOS } from "../support/fixtures.ts";
 import { parseSamples, sampleKey } from "../support/prometheus-text.ts";
 import { requestLogLines } from "../support/request-log-lines.ts";
-import { adminUrlOf, postChat, targetFromEnv } from "../support/service-process.ts";
-import { ask, KEY, startYoutubeRig, type YoutubeRig } from "../support/youtube-e2e.ts";
+import { adminUrlOf, postChat, targetFromEnv } from "../support/service/process.ts";
+import { ask, KEY, startYoutubeRig, type YoutubeRig } from "../support/service/youtube.ts";
 
 /** "At once": a few loopback requests, far from any time limit (YOUTUBE_TIMEOUT_MS is 1000 in the rig). */
 const AT_ONCE_MS = 2_000;

@@ -2,10 +2,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { formatTimestamp } from "../../src/domain/transcript.ts";
 import { EMPTY_TRANSCRIPT, TIMED_SRV3, TIMED_STARTS, truncatedTranscript } from "../support/caption-bodies.ts";
-import type { Endpoint } from "../support/fake-youtube.ts";
+import type { Endpoint } from "../support/fake/youtube.ts";
 import { fixture, VIDEOS } from "../support/fixtures.ts";
-import { targetFromEnv } from "../support/service-process.ts";
-import { ask, startYoutubeRig, type YoutubeRig } from "../support/youtube-e2e.ts";
+import { targetFromEnv } from "../support/service/process.ts";
+import { ask, startYoutubeRig, type YoutubeRig } from "../support/service/youtube.ts";
 
 /** YOUTUBE_TIMEOUT_MS is 1000 here: a hang must end soon after it, never near the 120 s request limit. */
 const HANG_BOUND_MS = 3_000;

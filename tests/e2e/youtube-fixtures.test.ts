@@ -2,10 +2,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { formatTimestamp } from "../../src/domain/transcript.ts";
 import { TIMED_CLASSIC, TIMED_STARTS } from "../support/caption-bodies.ts";
-import { CONSENT_COOKIE, type WatchPage } from "../support/fake-youtube.ts";
+import { CONSENT_COOKIE, type WatchPage } from "../support/fake/youtube.ts";
 import { type VideoName, VIDEOS } from "../support/fixtures.ts";
-import { targetFromEnv } from "../support/service-process.ts";
-import { ask, startYoutubeRig, type YoutubeRig } from "../support/youtube-e2e.ts";
+import { targetFromEnv } from "../support/service/process.ts";
+import { ask, startYoutubeRig, type YoutubeRig } from "../support/service/youtube.ts";
 
 /** Nothing here may take longer: the slowest path is six loopback round trips. */
 const BOUND_MS = 5_000;

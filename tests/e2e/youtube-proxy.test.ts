@@ -1,8 +1,8 @@
 /** @module End-to-end test that every YouTube request goes through the configured proxy. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { VIDEOS } from "../support/fixtures.ts";
-import { targetFromEnv } from "../support/service-process.ts";
-import { ask, startYoutubeRig, type YoutubeRig } from "../support/youtube-e2e.ts";
+import { targetFromEnv } from "../support/service/process.ts";
+import { ask, startYoutubeRig, type YoutubeRig } from "../support/service/youtube.ts";
 
 /** A loopback forward proxy for plain-HTTP targets, recording each request's absolute URL. */
 function startProxy() {

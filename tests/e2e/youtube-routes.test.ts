@@ -1,11 +1,11 @@
 /** @module Egress routes to YouTube on loopback: blocked addresses, fixed and rotating proxies, breakers (issue 21). */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeProxy, startFixedProxy, startRotatingProxy, startStickyProxy } from "../support/fake-proxy.ts";
-import { type BlockKind, startFakeYoutube } from "../support/fake-youtube.ts";
+import { startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeProxy, startFixedProxy, startRotatingProxy, startStickyProxy } from "../support/fake/proxy.ts";
+import { type BlockKind, startFakeYoutube } from "../support/fake/youtube.ts";
 import { VIDEOS } from "../support/fixtures.ts";
-import { adminUrlOf, type RunningService, startService, targetFromEnv } from "../support/service-process.ts";
-import { ask, KEY } from "../support/youtube-e2e.ts";
+import { adminUrlOf, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
+import { ask, KEY } from "../support/service/youtube.ts";
 
 const SECRET = "s3cret-proxy-pass";
 const youtube = startFakeYoutube({ anyVideo: true });

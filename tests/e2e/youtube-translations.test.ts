@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { VIDEOS } from "../support/fixtures.ts";
 import { parseSamples, sampleKey } from "../support/prometheus-text.ts";
-import { adminUrlOf, targetFromEnv } from "../support/service-process.ts";
-import { ask, startYoutubeRig, type YoutubeRig } from "../support/youtube-e2e.ts";
+import { adminUrlOf, targetFromEnv } from "../support/service/process.ts";
+import { ask, startYoutubeRig, type YoutubeRig } from "../support/service/youtube.ts";
 
 let rig: YoutubeRig;
 let admin: string;

@@ -1,10 +1,10 @@
 /** @module The fuzzing harness: the service under test with its fakes, documented statuses and seeded checks. */
 import { expect } from "bun:test";
 import fc from "fast-check";
-import { type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { rawRequest, type RawResponse } from "../support/raw-http.ts";
-import { type RunningService, startService } from "../support/service-process.ts";
+import { type RunningService, startService } from "../support/service/process.ts";
 
 export const KEY = "fuzz-key-7f3a9c0d2e";
 export const GROQ_KEY = "gsk_fuzz_secret_5b1e";

@@ -3,10 +3,10 @@
 // which has no podman). The tests run in order on one container: issue a key, serve, probe, stop.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { ANSWERS, type FakeLlm, startFakeLlm } from "../support/fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "../support/fake-youtube.ts";
+import { ANSWERS, type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { adminUrlOf, postChat, type RunningService } from "../support/service-process.ts";
+import { adminUrlOf, postChat, type RunningService } from "../support/service/process.ts";
 import { containerProcess, IMAGE, podman, podmanOk, rootMountOptions, startContainer } from "./podman.ts";
 
 const NAME = `vcs-image-test-${process.pid}`;

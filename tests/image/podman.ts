@@ -1,6 +1,6 @@
 /** @module Runs podman for the image suite: its commands, and the service's container as a running service. */
 import { readFileSync } from "node:fs";
-import { type RunningService, startService } from "../support/service-process.ts";
+import { type RunningService, startService } from "../support/service/process.ts";
 
 /** The image under test: scripts/image/test.sh builds it and names it here. */
 export const IMAGE = process.env.IMAGE_UNDER_TEST ?? "localhost/video-chat-service:latest";

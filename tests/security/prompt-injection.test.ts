@@ -1,7 +1,7 @@
 /** @module Security tests that instructions inside a transcript or title stay data for the model. */
 // deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { ANSWERS, type LlmCall, requestedLanguage } from "../support/fake-llm.ts";
+import { ANSWERS, type LlmCall, requestedLanguage } from "../support/fake/llm.ts";
 import { fixture, VIDEOS } from "../support/fixtures.ts";
 import { checkContract, type Harness, KEY, NORMAL_ID, NORMAL_URL, startHarness } from "../fuzz/harness.ts";
 

@@ -1,6 +1,6 @@
 /** @module Security tests that keys, stacks and upstream bodies never reach callers or the logs. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import type { Endpoint, Fault } from "../support/fake-youtube.ts";
+import type { Endpoint, Fault } from "../support/fake/youtube.ts";
 import { checkContract, GROQ_KEY, type Harness, KEY, NORMAL_URL, startHarness } from "../fuzz/harness.ts";
 
 /**

@@ -6,10 +6,10 @@
  * memory that keeps growing. Run: `bun tests/soak/soak.run.ts` (SOAK_SECONDS,
  * SOAK_RATE to change the length and requests per second).
  */
-import { startFakeLlm } from "../support/fake-llm.ts";
-import { startFakeYoutube } from "../support/fake-youtube.ts";
+import { startFakeLlm } from "../support/fake/llm.ts";
+import { startFakeYoutube } from "../support/fake/youtube.ts";
 import { VIDEOS } from "../support/fixtures.ts";
-import { postChat, startService } from "../support/service-process.ts";
+import { postChat, startService } from "../support/service/process.ts";
 import { median, rssMiB } from "../support/rss.ts";
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);

@@ -1,7 +1,7 @@
 /** @module Calls to the HTTP app in process for its tests: `POST /chat` with the test key, and the error body's checks. */
 import { expect } from "bun:test";
 import type { ErrorCode } from "../../src/domain/errors.ts";
-import { type appWithFakes, TEST_KEY } from "./fake-ports.ts";
+import { type appWithFakes, TEST_KEY } from "./fake/ports.ts";
 
 export const BASE = "http://localhost";
 export const VIDEO = "https://www.youtube.com/watch?v=GJLlxj_dtq8";

@@ -8,10 +8,10 @@
  */
 import { spawn, type Subprocess } from "bun";
 import { readFileSync } from "node:fs";
-import { ANSWERS, startFakeLlm } from "./fake-llm.ts";
-import { startFakeYoutube } from "./fake-youtube.ts";
+import { ANSWERS, startFakeLlm } from "./fake/llm.ts";
+import { startFakeYoutube } from "./fake/youtube.ts";
 import { watchUrl } from "./fixtures.ts";
-import { ROOT } from "./service-process.ts";
+import { ROOT } from "./service/process.ts";
 import { LoadConnection, type LoadResponse } from "./load-connection.ts";
 
 export interface LoadOptions {

@@ -1,5 +1,5 @@
 /** @module Waits for and returns the request-log lines the service printed for a response. */
-import type { RunningService } from "./service-process.ts";
+import type { RunningService } from "./service/process.ts";
 
 /** One JSON log line, as the service printed it. */
 export type LogLine = Record<string, unknown>;

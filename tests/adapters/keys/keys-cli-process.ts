@@ -1,6 +1,6 @@
 /** @module Runs the keys CLI as a separate process, as a user would, for the tests. */
 import { spawn } from "bun";
-import { commandFor, ROOT, targetFromEnv } from "../../support/service-process.ts";
+import { commandFor, ROOT, targetFromEnv } from "../../support/service/process.ts";
 
 /** What one run of the keys CLI did. */
 export interface CliRun {

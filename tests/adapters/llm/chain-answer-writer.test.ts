@@ -4,7 +4,7 @@ import { createChainAnswerWriter } from "../../../src/adapters/llm/chain-answer-
 import { modelUnavailable } from "../../../src/adapters/llm/models/model-unavailable.ts";
 import { AppError } from "../../../src/domain/errors.ts";
 import type { AnswerEvents, AnswerSpec, AnswerWriter } from "../../../src/domain/ports.ts";
-import { sampleTranscript } from "../../support/fake-ports.ts";
+import { sampleTranscript } from "../../support/fake/ports.ts";
 
 /** A model's writer that answers, or refuses as its budget or endpoint would, counting what it was asked. */
 function model(id: string, behave: (spec: AnswerSpec) => string | Error) {

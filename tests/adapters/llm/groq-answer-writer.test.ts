@@ -5,7 +5,7 @@ import { createLlmBudget } from "../../../src/adapters/llm/budget/llm-budget.ts"
 import { createGroqAnswerWriter, type GroqWriterOptions } from "../../../src/adapters/llm/groq-answer-writer.ts";
 import { promptTokens } from "../../../src/adapters/llm/planning/prompts.ts";
 import { isAppError } from "../../../src/domain/errors.ts";
-import { ANSWERS, startFakeLlm } from "../../support/fake-llm.ts";
+import { ANSWERS, startFakeLlm } from "../../support/fake/llm.ts";
 import { generateCues, NEEDLE } from "../../support/long-transcript.ts";
 import { short, writerOptions, writerSpec } from "./writer-fixtures.ts";
 

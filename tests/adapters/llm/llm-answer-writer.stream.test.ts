@@ -3,7 +3,7 @@ import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createGroqAnswerWriter, type GroqWriterOptions } from "../../../src/adapters/llm/groq-answer-writer.ts";
 import type { AnswerSpec } from "../../../src/domain/ports.ts";
 import { isAppError } from "../../../src/domain/errors.ts";
-import { ANSWERS, startFakeLlm } from "../../support/fake-llm.ts";
+import { ANSWERS, startFakeLlm } from "../../support/fake/llm.ts";
 import { generateCues } from "../../support/long-transcript.ts";
 import { short, writerOptions, writerSpec } from "./writer-fixtures.ts";
 

@@ -2,8 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { createOfflineAnswerWriter } from "../../../src/adapters/offline/offline-answer-writer.ts";
 import { relevantPassages } from "../../../src/adapters/offline/extractive.ts";
-import { labelledCases, reviewCues, SET_LANGUAGES } from "../../support/labelled-set.ts";
-import { ReviewTracks, scoreOnSet } from "../../support/labelled-eval.ts";
+import { labelledCases, reviewCues, SET_LANGUAGES } from "../../support/labelled/set.ts";
+import { ReviewTracks, scoreOnSet } from "../../support/labelled/eval.ts";
 
 describe("the offline engine on the labelled cross-language set", () => {
   test("the set asks in each of the five languages about answers in each other one", () => {

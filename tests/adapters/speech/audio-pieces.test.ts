@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AudioFormatError, cutAudio } from "../../../src/adapters/speech/audio-pieces.ts";
-import { AUDIO } from "../../support/fake-youtube-audio.ts";
-import { probe } from "../../support/fake-stt.ts";
+import { AUDIO } from "../../support/fake/youtube-audio.ts";
+import { probe } from "../../support/fake/stt.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "audio-pieces-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import { createClientHealth } from "../../../src/adapters/youtube/client-health.
 import { innertubeClient, innertubeClients } from "../../../src/adapters/youtube/innertube-clients.ts";
 import { askPlayer } from "../../../src/adapters/youtube/player-request.ts";
 import { createYoutubeTransport } from "../../../src/adapters/youtube/transport.ts";
-import { SPEECH_VIDEOS, startFakeYoutubeAudio } from "../../support/fake-youtube-audio.ts";
+import { SPEECH_VIDEOS, startFakeYoutubeAudio } from "../../support/fake/youtube-audio.ts";
 
 const youtube = startFakeYoutubeAudio();
 const transport = createYoutubeTransport({ baseUrl: youtube.origin, timeoutMs: 5_000 });

@@ -3,9 +3,9 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { cutAudio } from "../../../src/adapters/speech/audio-pieces.ts";
 import { createGroqTranscriber, SpeechLimitError } from "../../../src/adapters/speech/groq-transcriber.ts";
 import { isAppError } from "../../../src/domain/errors.ts";
-import { startFakeLlm } from "../../support/fake-llm.ts";
-import { startFakeStt } from "../../support/fake-stt.ts";
-import { AUDIO } from "../../support/fake-youtube-audio.ts";
+import { startFakeLlm } from "../../support/fake/llm.ts";
+import { startFakeStt } from "../../support/fake/stt.ts";
+import { AUDIO } from "../../support/fake/youtube-audio.ts";
 
 const llm = startFakeLlm();
 const stt = startFakeStt(llm.baseUrl);

@@ -12,9 +12,9 @@ import {
 import { readPlayerBody, requestPlayer } from "../../../src/adapters/youtube/player-request.ts";
 import { createYoutubeTransport } from "../../../src/adapters/youtube/transport.ts";
 import { isAppError } from "../../../src/domain/errors.ts";
-import { startFakeLlm } from "../../support/fake-llm.ts";
-import { startFakeStt } from "../../support/fake-stt.ts";
-import { SPEECH_VIDEOS, startFakeYoutubeAudio } from "../../support/fake-youtube-audio.ts";
+import { startFakeLlm } from "../../support/fake/llm.ts";
+import { startFakeStt } from "../../support/fake/stt.ts";
+import { SPEECH_VIDEOS, startFakeYoutubeAudio } from "../../support/fake/youtube-audio.ts";
 
 const youtube = startFakeYoutubeAudio();
 const llm = startFakeLlm();

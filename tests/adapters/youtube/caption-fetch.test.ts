@@ -3,7 +3,7 @@ import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { fetchCaptions, isGated } from "../../../src/adapters/youtube/caption-fetch.ts";
 import type { TrackChoice } from "../../../src/adapters/youtube/track-choice.ts";
 import { createYoutubeTransport } from "../../../src/adapters/youtube/transport.ts";
-import { startFakeYoutube } from "../../support/fake-youtube.ts";
+import { startFakeYoutube } from "../../support/fake/youtube.ts";
 import { failure } from "../../support/failure.ts";
 import { VIDEOS } from "../../support/fixtures.ts";
 

@@ -3,7 +3,7 @@ import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import type { SpeechInput, SpeechReader } from "../../../src/adapters/speech/speech-reader.ts";
 import { createInnertubeTranscriptSource } from "../../../src/adapters/youtube/innertube-transcript-source.ts";
 import type { Transcript } from "../../../src/domain/transcript.ts";
-import { startFakeYoutube } from "../../support/fake-youtube.ts";
+import { startFakeYoutube } from "../../support/fake/youtube.ts";
 import { VIDEOS } from "../../support/fixtures.ts";
 import { innertubeClients } from "../../../src/adapters/youtube/innertube-clients.ts";
 

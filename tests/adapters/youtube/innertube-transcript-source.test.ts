@@ -2,7 +2,7 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createInnertubeTranscriptSource } from "../../../src/adapters/youtube/innertube-transcript-source.ts";
 import { SRV3 } from "../../support/caption-bodies.ts";
-import { CONSENT_COOKIE, startFakeYoutube } from "../../support/fake-youtube.ts";
+import { CONSENT_COOKIE, startFakeYoutube } from "../../support/fake/youtube.ts";
 import { fixture, VIDEOS } from "../../support/fixtures.ts";
 import { failure } from "../../support/failure.ts";
 import { innertubeClients } from "../../../src/adapters/youtube/innertube-clients.ts";

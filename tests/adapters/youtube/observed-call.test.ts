@@ -8,7 +8,7 @@ import {
   youtubeOutcome,
 } from "../../../src/adapters/youtube/observed-call.ts";
 import { AppError } from "../../../src/domain/errors.ts";
-import { startFakeYoutube } from "../../support/fake-youtube.ts";
+import { startFakeYoutube } from "../../support/fake/youtube.ts";
 import { VIDEOS } from "../../support/fixtures.ts";
 import { innertubeClients } from "../../../src/adapters/youtube/innertube-clients.ts";
 

@@ -4,7 +4,7 @@ import { innertubeClient } from "../../../src/adapters/youtube/innertube-clients
 import { askPlayer, requestPlayer } from "../../../src/adapters/youtube/player-request.ts";
 import { isRetired } from "../../../src/adapters/youtube/retired-client.ts";
 import { createYoutubeTransport } from "../../../src/adapters/youtube/transport.ts";
-import { startFakeYoutube } from "../../support/fake-youtube.ts";
+import { startFakeYoutube } from "../../support/fake/youtube.ts";
 import { failure } from "../../support/failure.ts";
 import { VIDEOS } from "../../support/fixtures.ts";
 

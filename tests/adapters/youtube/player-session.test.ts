@@ -5,7 +5,7 @@ import { innertubeClients } from "../../../src/adapters/youtube/innertube-client
 import { createPlayerSessions } from "../../../src/adapters/youtube/player-session.ts";
 import { isRetired } from "../../../src/adapters/youtube/retired-client.ts";
 import { createYoutubeTransport } from "../../../src/adapters/youtube/transport.ts";
-import { startFakeYoutube } from "../../support/fake-youtube.ts";
+import { startFakeYoutube } from "../../support/fake/youtube.ts";
 import { failure } from "../../support/failure.ts";
 import { VIDEOS } from "../../support/fixtures.ts";
 

@@ -5,7 +5,7 @@ import {
   normalise,
 } from "../../../src/adapters/youtube/youtube-transcript-package-source.ts";
 import { SRV3, truncatedTranscript } from "../../support/caption-bodies.ts";
-import { startFakeYoutube } from "../../support/fake-youtube.ts";
+import { startFakeYoutube } from "../../support/fake/youtube.ts";
 import { VIDEOS } from "../../support/fixtures.ts";
 import { failure } from "../../support/failure.ts";
 

@@ -1,7 +1,7 @@
 /** @module Tests of route-fetch.ts through loopback proxies: listed routes only, whatever NO_PROXY says. */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { routeFetch } from "../../../src/app/compose/route-fetch.ts";
-import { startFixedProxy, startRotatingProxy } from "../../support/fake-proxy.ts";
+import { startFixedProxy, startRotatingProxy } from "../../support/fake/proxy.ts";
 
 // The server answers with the address each request came from.
 const server = Bun.serve({

@@ -1,7 +1,7 @@
 /** @module The tables of docs/configuration.md name exactly the variables `loadConfig()` reads. */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { variablesRead } from "../../support/config-variables.ts";
+import { variablesRead } from "../../support/config/variables.ts";
 
 const PAGE = readFileSync(new URL("../../../docs/configuration.md", import.meta.url), "utf8");
 

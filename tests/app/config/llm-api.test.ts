@@ -1,7 +1,7 @@
 /** @module Tests of the LLM endpoint's settings: LLM_* names, their GROQ_* synonyms, the figures planned on. */
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../../../src/app/config/config.ts";
-import { configProblems } from "../../support/config-problems.ts";
+import { configProblems } from "../../support/config/problems.ts";
 
 describe("the LLM endpoint's settings", () => {
   test("by default: Groq's API, gpt-oss-20b, low effort, its free plan by the minute and by the day", () => {

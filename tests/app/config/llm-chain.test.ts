@@ -1,7 +1,7 @@
 /** @module Tests of the chain of models' settings: LLM_MODELS, and a second endpoint's LLM_FALLBACK_*. */
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../../../src/app/config/config.ts";
-import { configProblems } from "../../support/config-problems.ts";
+import { configProblems } from "../../support/config/problems.ts";
 
 const KEY = { LLM_API_KEY: "gsk_x" };
 

@@ -1,7 +1,7 @@
 /** @module Tests of the speech-to-text settings: defaults, `STT=groq` needing a key, every bad value reported. */
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../../../src/app/config/config.ts";
-import { configProblems } from "../../support/config-problems.ts";
+import { configProblems } from "../../support/config/problems.ts";
 
 describe("speech-to-text settings", () => {
   test("off by default: no speech-to-text at all, whatever else is set", () => {

@@ -1,7 +1,7 @@
 /** @module Tests of YOUTUBE_CLIENTS and YOUTUBE_AUDIO_CLIENTS: table defaults, order kept, bad entries reported. */
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../../../src/app/config/config.ts";
-import { configProblems } from "../../support/config-problems.ts";
+import { configProblems } from "../../support/config/problems.ts";
 
 describe("YouTube client settings", () => {
   test("default to the client table's current versions, whatever STT says", () => {

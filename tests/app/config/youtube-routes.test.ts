@@ -1,7 +1,7 @@
 /** @module Tests of YOUTUBE_PROXIES and the routes' settings: parsing, defaults, refusals without secrets. */
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../../../src/app/config/config.ts";
-import { configProblems } from "../../support/config-problems.ts";
+import { configProblems } from "../../support/config/problems.ts";
 import { routeLabel } from "../../../src/app/config/youtube-routes.ts";
 
 describe("YOUTUBE_PROXIES", () => {

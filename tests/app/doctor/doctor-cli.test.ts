@@ -1,7 +1,7 @@
 /** @module Tests of the doctor command in process: exit codes, the table, --json, usage, settings refused. */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { runDoctorCli } from "../../../src/app/doctor/doctor-cli.ts";
-import { startFakeYoutube } from "../../support/fake-youtube.ts";
+import { startFakeYoutube } from "../../support/fake/youtube.ts";
 
 const youtube = startFakeYoutube();
 afterAll(() => youtube.close());

@@ -3,7 +3,7 @@ import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { innertubeClient } from "../../../src/adapters/youtube/innertube-clients.ts";
 import { createYoutubeTransport } from "../../../src/adapters/youtube/transport.ts";
 import { probeClient } from "../../../src/app/doctor/probe.ts";
-import { startFakeYoutube } from "../../support/fake-youtube.ts";
+import { startFakeYoutube } from "../../support/fake/youtube.ts";
 import { VIDEOS } from "../../support/fixtures.ts";
 
 const youtube = startFakeYoutube();

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { type App, BASE, chat, expectError, VIDEO } from "../../support/http-app-calls.ts";
 import { createMemoryWorkGate } from "../../../src/adapters/limits/memory-work-gate.ts";
-import { appWithFakes, CountingLimiter, FakeTranscripts, FakeWriter, TEST_KEY } from "../../support/fake-ports.ts";
+import { appWithFakes, CountingLimiter, FakeTranscripts, FakeWriter, TEST_KEY } from "../../support/fake/ports.ts";
 
 describe("POST /chat success", () => {
   test("answers a body holding only url with every default", async () => {

@@ -12,7 +12,7 @@ import { createLiveStreams } from "../../../src/app/stream/live-streams.ts";
 import type { KeyIdentity } from "../../../src/domain/ports.ts";
 import type { Quota } from "../../../src/domain/usage/quota.ts";
 import type { UsageStore } from "../../../src/domain/usage/meter.ts";
-import { chatWithFakes } from "../../support/fake-ports.ts";
+import { chatWithFakes } from "../../support/fake/ports.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "vcs-http-usage-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 /** @module Tests of the HTTP app: what takes `POST /chat`, other paths and methods, the docs and CORS. */
 import { describe, expect, test } from "bun:test";
 import { type App, BASE, chat, expectError, VIDEO } from "../../support/http-app-calls.ts";
-import { appWithFakes, TEST_KEY } from "../../support/fake-ports.ts";
+import { appWithFakes, TEST_KEY } from "../../support/fake/ports.ts";
 
 describe("routes beside POST /chat", () => {
   test("404 not_found for any other path, even without a key", async () => {

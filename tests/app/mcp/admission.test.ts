@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { silentLogger } from "../../../src/app/log/logger.ts";
 import { admitCall, giveBackCall, MCP_IDENTITY } from "../../../src/app/mcp/admission.ts";
-import { CountingLimiter } from "../../support/fake-ports.ts";
+import { CountingLimiter } from "../../support/fake/ports.ts";
 
 const KEY = { id: "key_0123456789ab", name: "agents" };
 

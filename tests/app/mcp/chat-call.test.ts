@@ -5,7 +5,7 @@ import { callChatTool, type ChatCallDeps, MCP_IDENTITY } from "../../../src/app/
 import type { ProgressStep } from "../../../src/app/mcp/progress.ts";
 import { AppError } from "../../../src/domain/errors.ts";
 import type { AnswerSpec, RateLimiter, WorkGate } from "../../../src/domain/ports.ts";
-import { chatWithFakes, CountingLimiter, FakeTranscripts, FakeWriter } from "../../support/fake-ports.ts";
+import { chatWithFakes, CountingLimiter, FakeTranscripts, FakeWriter } from "../../support/fake/ports.ts";
 
 const URL = "https://www.youtube.com/watch?v=GJLlxj_dtq8";
 

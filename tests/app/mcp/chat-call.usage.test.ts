@@ -8,7 +8,7 @@ import { createUsageMeter } from "../../../src/adapters/usage/usage-meter.ts";
 import { silentLogger } from "../../../src/app/log/logger.ts";
 import { callChatTool, type ChatCallDeps, MCP_IDENTITY } from "../../../src/app/mcp/chat-call.ts";
 import type { Quota } from "../../../src/domain/usage/quota.ts";
-import { chatWithFakes, CountingLimiter } from "../../support/fake-ports.ts";
+import { chatWithFakes, CountingLimiter } from "../../support/fake/ports.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "vcs-mcp-usage-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,7 +4,7 @@ import { ChatBody } from "../../../src/app/contract/chat-schema.ts";
 import { answerResult, CHAT_TOOL, errorResult, toChatRequest } from "../../../src/app/mcp/chat-tool.ts";
 import { LANGUAGES } from "../../../src/domain/chat-request.ts";
 import { AppError } from "../../../src/domain/errors.ts";
-import { appWithFakes, TEST_KEY } from "../../support/fake-ports.ts";
+import { appWithFakes, TEST_KEY } from "../../support/fake/ports.ts";
 import { thrownFailure } from "../../support/failure.ts";
 
 const URL = "https://www.youtube.com/watch?v=GJLlxj_dtq8";

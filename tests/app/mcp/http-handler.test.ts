@@ -9,7 +9,7 @@ import { createRedisCallCancels } from "../../../src/adapters/redis/redis-call-c
 import { AppError } from "../../../src/domain/errors.ts";
 import type { AnswerSpec, CallCancels, RateLimiter } from "../../../src/domain/ports.ts";
 import { createTranscriptReader } from "../../../src/domain/transcript-reading.ts";
-import { chatWithFakes, CountingLimiter, FakeTranscripts, FakeWriter, openGate } from "../../support/fake-ports.ts";
+import { chatWithFakes, CountingLimiter, FakeTranscripts, FakeWriter, openGate } from "../../support/fake/ports.ts";
 
 const KEY = "mcp-test-key-0123";
 const VIDEO = "https://youtu.be/GJLlxj_dtq8";

@@ -5,7 +5,7 @@ import { silentLogger } from "../../../src/app/log/logger.ts";
 import { createMcpServer } from "../../../src/app/mcp/mcp-server.ts";
 import { createChatService } from "../../../src/domain/chat.ts";
 import type { AnswerSpec } from "../../../src/domain/ports.ts";
-import { CountingLimiter, FakeTranscripts, FakeWriter, noCache, openGate } from "../../support/fake-ports.ts";
+import { CountingLimiter, FakeTranscripts, FakeWriter, noCache, openGate } from "../../support/fake/ports.ts";
 
 const URL = "https://www.youtube.com/watch?v=GJLlxj_dtq8";
 

@@ -5,7 +5,7 @@ import type { ProgressStep } from "../../../src/app/mcp/progress.ts";
 import { callTranscriptTool, type TranscriptCallDeps } from "../../../src/app/mcp/transcript-call.ts";
 import type { KeyIdentity, RateLimiter } from "../../../src/domain/ports.ts";
 import { createTranscriptReader } from "../../../src/domain/transcript-reading.ts";
-import { CountingLimiter, FakeTranscripts, openGate } from "../../support/fake-ports.ts";
+import { CountingLimiter, FakeTranscripts, openGate } from "../../support/fake/ports.ts";
 
 const URL = "https://youtu.be/GJLlxj_dtq8";
 const KEY: KeyIdentity = { id: "key_0123456789ab", name: "team agents" };

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { PAGE_MAX_CHARS, type Segment, transcriptPage, UNTRUSTED } from "../../../src/app/mcp/transcript-page.ts";
 import type { Cue } from "../../../src/domain/transcript.ts";
 import { describeReading } from "../../../src/domain/transcript-reading.ts";
-import { sampleTranscript } from "../../support/fake-ports.ts";
+import { sampleTranscript } from "../../support/fake/ports.ts";
 import { generateCues } from "../../support/long-transcript.ts";
 
 const URL = "https://youtu.be/GJLlxj_dtq8";

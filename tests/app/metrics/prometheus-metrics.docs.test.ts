@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPrometheusMetrics } from "../../../src/app/metrics/prometheus-metrics.ts";
-import { ROOT } from "../../support/service-process.ts";
+import { ROOT } from "../../support/service/process.ts";
 
 const page = readFileSync(`${ROOT}docs/operating.md`, "utf8");
 const SECTION = "\n## Health, metrics and alerts\n";

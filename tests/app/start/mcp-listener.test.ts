@@ -1,7 +1,7 @@
 /** @module Tests of the MCP listener at start-up: banner, its own port, the public port's 404, shutdown, a port in use. */
 import { describe, expect, test } from "bun:test";
 import { runService } from "../../../src/app/start/start.ts";
-import { fakeRuntime as fakeWithListeners } from "../../support/fake-runtime.ts";
+import { fakeRuntime as fakeWithListeners } from "../../support/fake/runtime.ts";
 
 const KEY = "k-0123456789";
 const MCP_PORT = 3100;

@@ -4,7 +4,7 @@ import { createBufferedLines } from "../../../src/app/log/buffered-lines.ts";
 import { createRequestLog, requestFields } from "../../../src/app/log/request-log.ts";
 import { runService } from "../../../src/app/start/start.ts";
 import { createInFlight, shutDown } from "../../../src/app/start/shutdown.ts";
-import { fakeRuntime as fakeWithListeners } from "../../support/fake-runtime.ts";
+import { fakeRuntime as fakeWithListeners } from "../../support/fake/runtime.ts";
 import type { Logger } from "../../../src/app/log/logger.ts";
 
 /** The fake runtime with the admin listener (port 9100) named apart, and a fetch on each listener. */

@@ -3,7 +3,7 @@ import { ProviderLimitError } from "../../../../src/adapters/llm/calls/completer
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createGroqCompleter, type LlmOutcome } from "../../../../src/adapters/llm/calls/groq-completer.ts";
 import { createRetryBudget } from "../../../../src/adapters/llm/calls/retry.ts";
-import { startFakeLlm } from "../../../support/fake-llm.ts";
+import { startFakeLlm } from "../../../support/fake/llm.ts";
 
 const llm = startFakeLlm();
 let seen: { outcome: LlmOutcome; tokens?: { input: number; output: number } }[] = [];

@@ -1,7 +1,7 @@
 /** @module Tests of the planner's reading by intent: whole-video requests read as a summary, details from excerpts. */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createGroqAnswerWriter } from "../../../../src/adapters/llm/groq-answer-writer.ts";
-import { ANSWERS, type LlmCall, startFakeLlm } from "../../../support/fake-llm.ts";
+import { ANSWERS, type LlmCall, startFakeLlm } from "../../../support/fake/llm.ts";
 import { generateCues, NEEDLE } from "../../../support/long-transcript.ts";
 import { short, writerOptions, writerSpec } from "../writer-fixtures.ts";
 import { createGroqCompleter } from "../../../../src/adapters/llm/calls/groq-completer.ts";

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { isWrongLanguage } from "../../../../src/adapters/llm/shaping/language-check.ts";
 import { LANGUAGES } from "../../../../src/domain/chat-request.ts";
-import { ANSWERS } from "../../../support/fake-llm.ts";
+import { ANSWERS } from "../../../support/fake/llm.ts";
 import { corpusCases, letterCount } from "./language-corpus/corpus.ts";
 
 /** The corpus cases the check gets wrong, one line each, so a failure names them. */

@@ -2,10 +2,10 @@
 // deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { LATE_2026, POT_REQUIRED, retiredAnswer } from "./fake-youtube-rules.ts";
-import { fixture, VIDEOS } from "./fixtures.ts";
+import { LATE_2026, POT_REQUIRED, retiredAnswer } from "./youtube-rules.ts";
+import { fixture, VIDEOS } from "../fixtures.ts";
 
-const AUDIO_DIR = fileURLToPath(new URL("../fixtures/audio/", import.meta.url));
+const AUDIO_DIR = fileURLToPath(new URL("../../fixtures/audio/", import.meta.url));
 /** The committed audio files, by name. */
 export const AUDIO = {
   webm: new Uint8Array(readFileSync(AUDIO_DIR + "speech.webm")),

@@ -1,8 +1,8 @@
 /** @module Starts the service so that its heap can be measured after a full GC (Bun probe, Deno inspector). */
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { connectInspector } from "./heap-inspector.ts";
-import { rssMiB } from "./rss.ts";
-import { ROOT, type RunningService, startService, type Target } from "./service-process.ts";
+import { connectInspector } from "./inspector.ts";
+import { rssMiB } from "../rss.ts";
+import { ROOT, type RunningService, startService, type Target } from "../service/process.ts";
 
 /** A running service and how to measure it. */
 export interface MeasuredService {
@@ -17,7 +17,7 @@ export interface MeasuredService {
 export async function startMeasured(target: Target, env: Record<string, string>): Promise<MeasuredService> {
   if (target === "bun") {
     const probeFile = `/tmp/heap-probe-${process.pid}-${Date.now()}.json`;
-    const command = [process.execPath, "--preload", `${ROOT}tests/support/heap-probe.ts`, `${ROOT}src/app/main-bun.ts`];
+    const command = [process.execPath, "--preload", `${ROOT}tests/support/heap/probe.ts`, `${ROOT}src/app/main-bun.ts`];
     const service = await startService({ ...env, MEMORY_PROBE_FILE: probeFile }, { target, command });
     const bytes = async (): Promise<number> => {
       rmSync(probeFile, { force: true });

@@ -1,6 +1,6 @@
 /** @module A runtime for start-up tests: listeners are function calls, exits are recorded, the test sends signals. */
-import type { Runtime, ServeOptions } from "../../src/app/start/start.ts";
-import type { Listener } from "../../src/app/start/shutdown.ts";
+import type { Runtime, ServeOptions } from "../../../src/app/start/start.ts";
+import type { Listener } from "../../../src/app/start/shutdown.ts";
 
 /** What a failing exit throws: start-up code after it must not run. */
 export class Exit extends Error {

@@ -8,10 +8,10 @@ import {
   retiredAnswer,
   type RetirementPolicy,
   type TranslationLimit,
-} from "./fake-youtube-rules.ts";
+} from "./youtube-rules.ts";
 
-export type { TranslationLimit } from "./fake-youtube-rules.ts";
-import { fixture, VIDEOS } from "./fixtures.ts";
+export type { TranslationLimit } from "./youtube-rules.ts";
+import { fixture, VIDEOS } from "../fixtures.ts";
 import { startLoopbackServer } from "./loopback-server.ts";
 
 /** A fault the fake can play on one endpoint. */

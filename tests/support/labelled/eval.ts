@@ -1,10 +1,10 @@
 /** @module Runs an answer writer over the labelled cross-language set and scores it. */
-/** Runs an answer writer over the labelled cross-language set (see labelled-set.ts). */
-import type { Language } from "../../src/domain/chat-request.ts";
-import type { AnswerWriter, TranscriptSource } from "../../src/domain/ports.ts";
-import type { Transcript, TranscriptQuery } from "../../src/domain/transcript.ts";
-import { languageFacts } from "../../src/domain/languages/languages.ts";
-import { type LabelledCase, labelledCases, reviewCues, SET_LANGUAGES } from "./labelled-set.ts";
+/** Runs an answer writer over the labelled cross-language set (see set.ts). */
+import type { Language } from "../../../src/domain/chat-request.ts";
+import type { AnswerWriter, TranscriptSource } from "../../../src/domain/ports.ts";
+import type { Transcript, TranscriptQuery } from "../../../src/domain/transcript.ts";
+import { languageFacts } from "../../../src/domain/languages/languages.ts";
+import { type LabelledCase, labelledCases, reviewCues, SET_LANGUAGES } from "./set.ts";
 
 /** The review as YouTube would serve it for a video spoken in `spoken`: its own track, the others translated. */
 export function reviewTranscript(spoken: Language, language: Language): Transcript {

@@ -1,7 +1,7 @@
 /** @module In-memory fakes of the domain's ports, and the real HTTP app wired to them. */
-import type { GeneratedAnswer } from "../../src/domain/chat.ts";
-import { createChatService } from "../../src/domain/chat.ts";
-import { AppError, type ErrorCode } from "../../src/domain/errors.ts";
+import type { GeneratedAnswer } from "../../../src/domain/chat.ts";
+import { createChatService } from "../../../src/domain/chat.ts";
+import { AppError, type ErrorCode } from "../../../src/domain/errors.ts";
 import type {
   AnswerSpec,
   AnswerWriter,
@@ -11,10 +11,10 @@ import type {
   RateLimiter,
   TranscriptSource,
   WorkGate,
-} from "../../src/domain/ports.ts";
-import type { Transcript, TranscriptQuery } from "../../src/domain/transcript.ts";
-import { createHttpApp } from "../../src/app/http/http-app.ts";
-import { silentLogger } from "../../src/app/log/logger.ts";
+} from "../../../src/domain/ports.ts";
+import type { Transcript, TranscriptQuery } from "../../../src/domain/transcript.ts";
+import { createHttpApp } from "../../../src/app/http/http-app.ts";
+import { silentLogger } from "../../../src/app/log/logger.ts";
 
 /** A transcript like the fixture video's: 316 s long, three English cues. */
 export function sampleTranscript(videoId = "GJLlxj_dtq8"): Transcript {

@@ -1,7 +1,7 @@
 /** @module The MCP listener of a service under test: its URL from the banner, and the v2 SDK's HTTP client on it. */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import type { FakeLlm } from "./fake-llm.ts";
-import type { RunningService } from "./service-process.ts";
+import type { FakeLlm } from "../fake/llm.ts";
+import type { RunningService } from "../service/process.ts";
 
 /** The MCP endpoint's URL from the banner (`MCP: http://.../mcp`), waiting for its line. */
 export async function mcpUrlOf(service: RunningService, timeoutMs = 5_000): Promise<string> {

@@ -1,8 +1,8 @@
 /** @module Fake YouTube and LLM for a whole test file, and one fresh service per test. */
 import { afterAll, afterEach, beforeAll } from "bun:test";
-import { type FakeLlm, startFakeLlm } from "./fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "./fake-youtube.ts";
-import { type RunningService, startService } from "./service-process.ts";
+import { type FakeLlm, startFakeLlm } from "../fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../fake/youtube.ts";
+import { type RunningService, startService } from "./process.ts";
 
 /** A test file's fakes, and the service of the test running now. */
 export interface ServicePerTest {

@@ -1,8 +1,8 @@
 /** @module One service for a whole e2e test file over its own loopback fakes of YouTube and the LLM. */
 import { afterAll, beforeAll, beforeEach } from "bun:test";
-import { type FakeLlm, startFakeLlm } from "./fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "./fake-youtube.ts";
-import { type RunningService, startService } from "./service-process.ts";
+import { type FakeLlm, startFakeLlm } from "../fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../fake/youtube.ts";
+import { type RunningService, startService } from "./process.ts";
 
 /** A test file's fakes and the service started over them. */
 export interface ServicePerFile {

@@ -6,8 +6,8 @@
  * each topic, a question in each language whose answer is that topic's
  * sentence. Hand-written for these tests (no machine translation).
  */
-import { type Language, LANGUAGES } from "../../src/domain/chat-request.ts";
-import type { Cue } from "../../src/domain/transcript.ts";
+import { type Language, LANGUAGES } from "../../../src/domain/chat-request.ts";
+import type { Cue } from "../../../src/domain/transcript.ts";
 
 export const SET_LANGUAGES: readonly Language[] = LANGUAGES;
 

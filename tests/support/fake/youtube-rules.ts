@@ -1,5 +1,5 @@
 /** @module What the fake YouTube refuses as YouTube does: retired app versions, gated captions, translations, audio. */
-import { fixture } from "./fixtures.ts";
+import { fixture } from "../fixtures.ts";
 
 /**
  * How YouTube refuses an app version it no longer serves: HTTP 400 `FAILED_PRECONDITION` on the player call (2024-2026

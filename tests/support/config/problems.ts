@@ -1,5 +1,5 @@
 /** @module The problems `loadConfig` reports for an environment, for the configuration tests. */
-import { ConfigError, loadConfig } from "../../src/app/config/config.ts";
+import { ConfigError, loadConfig } from "../../../src/app/config/config.ts";
 
 /** @returns every problem `loadConfig` reports for `env`; none when it loads */
 export function configProblems(env: Record<string, string>): string[] {

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 /** How the service under test is run (`E2E_TARGET`): `bun run server`, the compiled binary, or Deno. */
 export type Target = "bun" | "binary" | "deno";
 
-export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
 export interface RunningService {
   url: string;

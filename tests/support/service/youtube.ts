@@ -1,8 +1,8 @@
 /** @module Starts the fake YouTube, the fake LLM and the real service, and asks `POST /chat` for a video. */
 // deno-lint-ignore-file no-explicit-any -- reads JSON whose shape is checked field by field where it is used
-import { type FakeLlm, startFakeLlm } from "./fake-llm.ts";
-import { type FakeYoutube, startFakeYoutube } from "./fake-youtube.ts";
-import { postChat, type RunningService, startService } from "./service-process.ts";
+import { type FakeLlm, startFakeLlm } from "../fake/llm.ts";
+import { type FakeYoutube, startFakeYoutube } from "../fake/youtube.ts";
+import { postChat, type RunningService, startService } from "./process.ts";
 
 export const KEY = "e2e-youtube-key-0123456789";
 

@@ -1,5 +1,5 @@
 /** @module How the fake LLM's reasoning models reason: Groq's checks of the settings, tokens spent, where it shows. */
-import { badRequest, type FakeModel } from "./fake-llm-models.ts";
+import { badRequest, type FakeModel } from "./llm-models.ts";
 
 /** The reasoning fields of a chat completion request. */
 export interface ReasoningFields {

@@ -1,5 +1,5 @@
 /** @module The environment variables `loadConfig()` reads, for the tests that keep the docs equal to them. */
-import { loadConfig } from "../../src/app/config/config.ts";
+import { loadConfig } from "../../../src/app/config/config.ts";
 
 /** @returns every name `loadConfig()` asks the environment for, with the listeners on so their own settings are read */
 export function variablesRead(): string[] {

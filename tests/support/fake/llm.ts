@@ -15,9 +15,9 @@ import {
   modelList,
   modelNotFound,
   unknownUrl,
-} from "./fake-llm-models.ts";
-import { type ReasoningFields, type Thinking, thinking, write, type Written } from "./fake-llm-reasoning.ts";
-import type { Language } from "../../src/domain/chat-request.ts";
+} from "./llm-models.ts";
+import { type ReasoningFields, type Thinking, thinking, write, type Written } from "./llm-reasoning.ts";
+import type { Language } from "../../../src/domain/chat-request.ts";
 
 /** What the fake LLM received in one chat completion request. */
 export interface LlmCall {

@@ -1,10 +1,10 @@
 /** @module The service with STT=groq over loopback fakes (YouTube with audio, Groq), and a proxy of its own. */
 import http from "node:http";
-import { type FakeLlm, startFakeLlm } from "./fake-llm.ts";
-import { type FakeStt, startFakeStt } from "./fake-stt.ts";
-import { type FakeYoutubeAudio, startFakeYoutubeAudio } from "./fake-youtube-audio.ts";
-import { type RunningService, startService } from "./service-process.ts";
-import { KEY } from "./youtube-e2e.ts";
+import { type FakeLlm, startFakeLlm } from "../fake/llm.ts";
+import { type FakeStt, startFakeStt } from "../fake/stt.ts";
+import { type FakeYoutubeAudio, startFakeYoutubeAudio } from "../fake/youtube-audio.ts";
+import { type RunningService, startService } from "./process.ts";
+import { KEY } from "./youtube.ts";
 
 export { KEY };
 
