@@ -71,7 +71,7 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
 }
 
 /** Reads one video's transcript with every request sent through `transport` (one egress route). */
-export type TranscriptReader = (
+export type ReadThroughTransport = (
   transport: YoutubeTransport,
   videoId: string,
   query: TranscriptQuery,
@@ -81,7 +81,7 @@ export type TranscriptReader = (
  * @param options clients, origin and player reuse, as for {@linkcode createInnertubeTranscriptSource}
  * @returns the same reader, sending through the transport each fetch is given
  */
-export function createInnertubeReader(options: Omit<InnertubeOptions, "timeoutMs" | "fetch">): TranscriptReader {
+export function createInnertubeReader(options: Omit<InnertubeOptions, "timeoutMs" | "fetch">): ReadThroughTransport {
   const clients = options.clients;
   if (clients.length === 0) throw new RangeError("An InnerTube reader needs at least one client: none was given");
   const sessions = createPlayerSessions({ clients, observe: options.observe });

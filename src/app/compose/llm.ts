@@ -8,7 +8,7 @@ import { createHeaderlessRule, PROVISIONAL_LIMITS } from "../../adapters/llm/bud
 import { createRedisBudgetStore } from "../../adapters/llm/budget/redis-budget-store.ts";
 import { budgetKey } from "../../adapters/llm/budget/budget-key.ts";
 import { sha256Hex } from "../../adapters/keys/key-digest.ts";
-import { createGroqAnswerWriter } from "../../adapters/llm/groq-answer-writer.ts";
+import { createOpenAiCompatibleAnswerWriter } from "../../adapters/llm/openai-compatible-answer-writer.ts";
 import { type ChainLink, createChainAnswerWriter } from "../../adapters/llm/chain-answer-writer.ts";
 import { createOfflineAnswerWriter } from "../../adapters/offline/offline-answer-writer.ts";
 import type { RedisConnection } from "../../adapters/redis/redis-connection.ts";
@@ -63,7 +63,7 @@ function composeModelLink(
     io.metrics ? llmBudgetObserver(io.metrics) : undefined,
     parts.redis,
   );
-  const writer = createGroqAnswerWriter({
+  const writer = createOpenAiCompatibleAnswerWriter({
     apiKey: link.apiKey,
     baseUrl: link.baseUrl,
     model: link.model,
