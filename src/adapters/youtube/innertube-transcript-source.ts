@@ -11,7 +11,7 @@ import { createRecentSessions } from "./recent-sessions.ts";
 import { chooseTrack, spokenLanguage, type TrackChoice } from "./track-choice.ts";
 import { countingTransport, createYoutubeTransport, type YoutubeTransport } from "./transport.ts";
 import type { YoutubeObserver } from "./observed-call.ts";
-import type { SpeechReader } from "../speech/speech-reader.ts";
+import type { SpeechReader } from "./speech-fallback.ts";
 
 export type { InnertubeClient } from "./player-request.ts";
 
