@@ -71,7 +71,8 @@ export function createMcpHttpHandler(deps: McpHttpDeps): (request: Request) => P
       const early = refuseOrigin(cors, request, headers) ?? answerPreflight(cors, request, headers);
       if (early) return early;
       checkMethod(request);
-      const caller = { identity: await verifyKey(deps.tools.apiKeys, exchange), session: sessionOf(request) };
+      const identity = await verifyKey(deps.tools.apiKeys, exchange);
+      const caller = { identity, session: sessionOf(request) };
       const messages = await readMessages(deps, request);
       if (!messages) return rpcRefusal(400, -32700, "Parse error: the request body is not valid JSON", headers);
       await calls.cancelNamed(messages.list, caller);
