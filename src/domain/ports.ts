@@ -207,6 +207,6 @@ export interface CallCancels {
    * @returns stops watching; call it once the call has ended
    */
   watch(key: string, cancel: () => void): () => void;
-  /** Cancels the calls watching `key`, wherever they run. Never throws: a cancellation the store cannot pass on is lost. */
+  /** Cancels the calls watching `key`, wherever they run. Never throws: a cancel it cannot pass on is lost. */
   cancel(key: string): Promise<void>;
 }
