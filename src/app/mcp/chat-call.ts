@@ -52,7 +52,7 @@ async function answer(
   const timeoutMs = callTimeoutMs(deps, options);
   if (!progress) return await deps.chat.answer(request, { signal: options.signal, timeoutMs, ...charged, holder });
   const steps = createProgressSteps();
-  // Only the steps of the work are told; the answer's text comes whole in the result.
+  // The call reports only the steps of the work; the answer's text comes whole in the result.
   const listener: AnswerListener = (event) => {
     if (event.type !== "progress") return;
     const step = steps.next(event.progress);

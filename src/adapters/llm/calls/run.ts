@@ -53,7 +53,7 @@ export interface RunOptions {
   onCounted?: (estimated: number, counted: number) => void;
   /** The counter as calibrated now, for what a call takes from the budget (it may have learnt since the plan). */
   liveCount?: () => TokenCounter;
-  /** Told how long each answered call took. */
+  /** The run calls this with how long each answered call took. */
   onAnswered?: (ms: number) => void;
   /** Room for a reasoning model's reasoning, added to every call's `max_tokens` and learnt from its answers. */
   reasoning?: ReasoningRoom;
