@@ -7,7 +7,9 @@ import type { LlmBudget, Reservation } from "./budget/llm-budget.ts";
 import { createTokenCalibration } from "./planning/calibration.ts";
 import { type Allowance, draftAnswer } from "./planning/draft.ts";
 import { isWrongLanguage } from "./shaping/language-check.ts";
-import type { Drafting } from "./planning/drafting.ts";
+import type { Drafting } from "./planning/types.ts";
+import { createTranscriptReading, type TranscriptReading } from "../../domain/reading/transcript-reading.ts";
+import type { Cue } from "../../domain/transcript.ts";
 import { messages, promptContext, rewritePrompt } from "./planning/prompts.ts";
 import { createRun } from "./calls/run.ts";
 import { CHARGE_MARGIN } from "./calls/budgeted-call.ts";
@@ -56,6 +58,14 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
   const now = options.now ?? Date.now;
   const calibration = createTokenCalibration();
   const latency = createLatencyRecord();
+  // Every plan on a transcript reads the same lines and scores: the writer keeps them while the transcript lives (a
+  // cached transcript is the same object for every request on it).
+  const readings = new WeakMap<readonly Cue[], TranscriptReading>();
+  const readingOf = (cues: readonly Cue[]) => {
+    let reading = readings.get(cues);
+    if (!reading) readings.set(cues, reading = createTranscriptReading(cues));
+    return reading;
+  };
   return {
     name: options.name,
     async write(spec) {
@@ -86,6 +96,7 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
           run,
           spec,
           prompts: promptContext(spec),
+          reading: readingOf(spec.transcript.cues),
           onText: spec.events && ((piece) => shaper.push(piece)),
         };
         const draft = await draftAnswer(job, allowance(options, reservation, callAllowanceMs));
