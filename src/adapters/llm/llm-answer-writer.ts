@@ -8,7 +8,7 @@ import { createTokenCalibration } from "./planning/calibration.ts";
 import { type Allowance, draftAnswer } from "./planning/draft.ts";
 import { isWrongLanguage } from "./shaping/language-check.ts";
 import type { Drafting } from "./planning/types.ts";
-import { createTranscriptReading, type TranscriptReading } from "../../domain/reading/transcript-reading.ts";
+import { createTranscriptLines, type TranscriptLines } from "../../domain/reading/transcript-lines.ts";
 import type { Cue } from "../../domain/transcript.ts";
 import { messages, promptContext, rewritePrompt } from "./planning/prompts.ts";
 import { createRun } from "./calls/run.ts";
@@ -60,11 +60,11 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
   const latency = createLatencyRecord();
   // Every plan on a transcript reads the same lines and scores: the writer keeps them while the transcript lives (a
   // cached transcript is the same object for every request on it).
-  const readings = new WeakMap<readonly Cue[], TranscriptReading>();
-  const readingOf = (cues: readonly Cue[]) => {
-    let reading = readings.get(cues);
-    if (!reading) readings.set(cues, reading = createTranscriptReading(cues));
-    return reading;
+  const kept = new WeakMap<readonly Cue[], TranscriptLines>();
+  const linesOf = (cues: readonly Cue[]) => {
+    let lines = kept.get(cues);
+    if (!lines) kept.set(cues, lines = createTranscriptLines(cues));
+    return lines;
   };
   return {
     name: options.name,
@@ -96,7 +96,7 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
           run,
           spec,
           prompts: promptContext(spec),
-          reading: readingOf(spec.transcript.cues),
+          lines: linesOf(spec.transcript.cues),
           onText: spec.events && ((piece) => shaper.push(piece)),
         };
         const draft = await draftAnswer(job, allowance(options, reservation, callAllowanceMs));

@@ -43,7 +43,7 @@ const MIN_READ_TOKENS = 400;
  * call or a small map-reduce. `refused` when even a small one does not fit.
  *
  * @param lines the transcript as lines (see `transcriptLines`)
- * @param scores the lines' TextRank scores, when they are kept (see `TranscriptReading`)
+ * @param scores the lines' TextRank scores, when they are kept (see `TranscriptLines`)
  */
 export function planSummary(
   lines: readonly Cue[],

@@ -2,7 +2,7 @@
 import type { AppError } from "../../../domain/errors.ts";
 import { renderCues } from "../../../domain/reading/chunking.ts";
 import { selectExcerpts } from "../../../domain/reading/relevance.ts";
-import { createTranscriptReading, type TranscriptReading } from "../../../domain/reading/transcript-reading.ts";
+import { createTranscriptLines, type TranscriptLines } from "../../../domain/reading/transcript-lines.ts";
 import { type ChatMessage, promptTokens } from "../calls/chat-message.ts";
 import type { PlanChoice, ReadSoFar } from "../budget/reservation.ts";
 import { dayIsSpent, shortOfBudget } from "../budget/refusals.ts";
@@ -33,7 +33,7 @@ type Choice = PlanChoice<Work>;
 /** What every step of a plan reads: the answer, its transcript, the room and the calls' costs. */
 interface Planning {
   job: Drafting;
-  reading: TranscriptReading;
+  transcript: TranscriptLines;
   room: Room;
   costs: CallCosts;
 }
@@ -47,12 +47,12 @@ interface Planning {
  * @throws {AppError} `overloaded` or `upstream_blocked` when not even a small plan fits
  */
 export function choosePlan(job: Drafting, room: Room, output: number, prior?: ReadSoFar): Choice {
-  const reading = job.reading ?? createTranscriptReading(job.spec.transcript.cues);
+  const transcript = job.lines ?? createTranscriptLines(job.spec.transcript.cues);
   // Every call is charged its max_tokens: on a small plan, an eighth of the window is room enough for an answer.
   const costs = callCosts(job, Math.min(output, Math.max(256, Math.floor(room.tokensPerWindow / 8))));
-  const at = { job, reading, room, costs };
+  const at = { job, transcript, room, costs };
   if (prior) return restOfVideo(at, prior);
-  const fine = reading.lines();
+  const fine = transcript.lines();
   const fineTokens = linesTokens(fine, job.run.count);
   return wholeInOneCall(at, fineTokens) ??
     (job.spec.intent === "detail" ? matchingPassages(at, fineTokens) : undefined) ??
@@ -60,18 +60,18 @@ export function choosePlan(job: Drafting, room: Room, output: number, prior?: Re
 }
 
 /** The whole transcript in one call, when it fits. */
-function wholeInOneCall({ job, reading, room, costs }: Planning, tokens: number): Choice | undefined {
+function wholeInOneCall({ job, transcript, room, costs }: Planning, tokens: number): Choice | undefined {
   const hold = costs.answerPrompt + tokens + costs.output + costs.reasoning;
   if (hold > room.maxCallTokens || hold > room.tokens) return undefined;
-  const ask = () => answerAsk(job, renderCues(reading.lines()));
+  const ask = () => answerAsk(job, renderCues(transcript.lines()));
   return { hold, value: { kind: "answer", ask, output: costs.output, plan: "one-call", coverage: 1 } };
 }
 
 /** A detail is read from the passages that match it, in one call; undefined when none does. */
-function matchingPassages({ job, reading, room, costs }: Planning, tokens: number): Choice | undefined {
+function matchingPassages({ job, transcript, room, costs }: Planning, tokens: number): Choice | undefined {
   const { run } = job;
   const share = excerptRoom(costs, limitsOf(room), room.tokensPerWindow);
-  const excerpts = selectExcerpts(reading.lines(), job.spec.prompt, share, run.count);
+  const excerpts = selectExcerpts(transcript.lines(), job.spec.prompt, share, run.count);
   if (!excerpts.matched) return undefined;
   const ask = answerAsk(job, excerpts.runs.map(renderCues).join("\n…\n"), "matches");
   const coverage = linesTokens(excerpts.runs.flat(), run.count) / Math.max(1, tokens);
@@ -86,13 +86,13 @@ function matchingPassages({ job, reading, room, costs }: Planning, tokens: numbe
  * whole fair share. A detail no passage matches is read from a sample, within a third of the window: it must not
  * starve the others.
  */
-function summaryPlan({ job, reading, room, costs }: Planning): Choice {
+function summaryPlan({ job, transcript, room, costs }: Planning): Choice {
   const limits = limitsOf(room);
   const fair = job.spec.intent !== "detail"
     ? limits
     : { ...limits, available: Math.min(limits.available, Math.max(3_000, Math.floor(room.tokensPerWindow / 3))) };
-  const lines = reading.lines("coarse");
-  const plan = planSummary(lines, costs, fair, job.run.count, () => reading.scores("coarse"));
+  const lines = transcript.lines("coarse");
+  const plan = planSummary(lines, costs, fair, job.run.count, () => transcript.scores("coarse"));
   if (plan.shape === "refused") throw refusedFor(plan.retryAfterTokens, room);
   const oneCall = plan.shape === "one-call" || (plan.shape === "condensed" && plan.then === "one-call");
   const sampled = plan.shape === "condensed" ? "sampled" : undefined;
@@ -124,9 +124,9 @@ function summaryPlan({ job, reading, room, costs }: Planning): Choice {
  * When the rest no longer fits before the deadline, the answer from the notes already read: the request has read the
  * start of the video and answers from it (its coverage says how much) rather than failing after its wait.
  */
-function restOfVideo({ job, reading, room, costs }: Planning, prior: ReadSoFar): Choice {
+function restOfVideo({ job, transcript, room, costs }: Planning, prior: ReadSoFar): Choice {
   const { run } = job;
-  const coarse = reading.lines("coarse");
+  const coarse = transcript.lines("coarse");
   const total = linesTokens(coarse, run.count);
   const rest = coarse.filter((line) => line.start >= prior.until);
   const limits = limitsOf(room);

@@ -1,6 +1,6 @@
 /** @module The shapes the planner's steps share: the answer's drafting, the room it plans in, each call's limits. */
 import type { AnswerSpec } from "../../../domain/ports.ts";
-import type { TranscriptReading } from "../../../domain/reading/transcript-reading.ts";
+import type { TranscriptLines } from "../../../domain/reading/transcript-lines.ts";
 import type { OnText } from "../calls/completer.ts";
 import type { Run } from "../calls/run.ts";
 import type { PromptContext } from "./prompts.ts";
@@ -15,10 +15,10 @@ export interface Drafting {
   /** Where the answer's text streams: the last call's only. */
   onText?: OnText;
   /**
-   * The transcript's lines and scores, kept by the writer for every answer on the same transcript; the draft makes
+   * The transcript's lines and scores, kept by the writer for every answer on the same transcript; each plan makes
    * its own when none is given.
    */
-  reading?: TranscriptReading;
+  lines?: TranscriptLines;
 }
 
 /** What the budget allows a request, as it stands when the request is planned. */
