@@ -8,8 +8,7 @@ import { createTokenCalibration } from "./planning/calibration.ts";
 import { type Allowance, draftAnswer } from "./planning/draft.ts";
 import { isWrongLanguage } from "./shaping/language-check.ts";
 import type { Drafting } from "./planning/types.ts";
-import { createTranscriptLines, type TranscriptLines } from "../../domain/reading/transcript-lines.ts";
-import type { Cue } from "../../domain/transcript.ts";
+import { createLinesKeeper } from "../../domain/reading/transcript-lines.ts";
 import { messages, promptContext, rewritePrompt } from "./planning/prompts.ts";
 import { createRun } from "./calls/run.ts";
 import { CHARGE_MARGIN } from "./calls/budgeted-call.ts";
@@ -58,14 +57,9 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
   const now = options.now ?? Date.now;
   const calibration = createTokenCalibration();
   const latency = createLatencyRecord();
-  // Every plan on a transcript reads the same lines and scores: the writer keeps them while the transcript lives (a
-  // cached transcript is the same object for every request on it).
-  const kept = new WeakMap<readonly Cue[], TranscriptLines>();
-  const linesOf = (cues: readonly Cue[]) => {
-    let lines = kept.get(cues);
-    if (!lines) kept.set(cues, lines = createTranscriptLines(cues));
-    return lines;
-  };
+  // Every plan on a transcript reads the same lines and scores: the writer keeps them while the transcript lives (the
+  // memory cache hands every request on a video the same transcript).
+  const linesOf = createLinesKeeper();
   return {
     name: options.name,
     async write(spec) {

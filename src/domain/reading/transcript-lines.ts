@@ -27,3 +27,16 @@ export function createTranscriptLines(cues: readonly Cue[]): TranscriptLines {
     scores: (grain) => scored[grain] ??= lineCentrality(lines(grain)),
   };
 }
+
+/**
+ * @returns where a holder of transcripts keeps each one's lines while the transcript lives: the same cues get the same
+ *   lines, made once
+ */
+export function createLinesKeeper(): (cues: readonly Cue[]) => TranscriptLines {
+  const kept = new WeakMap<readonly Cue[], TranscriptLines>();
+  return (cues) => {
+    let lines = kept.get(cues);
+    if (!lines) kept.set(cues, lines = createTranscriptLines(cues));
+    return lines;
+  };
+}

@@ -1,7 +1,7 @@
 /** @module Tests of a transcript's lines: made once per grain on first ask, scored once. */
 import { describe, expect, test } from "bun:test";
 import { lineCentrality } from "../../../src/domain/reading/condense.ts";
-import { createTranscriptLines } from "../../../src/domain/reading/transcript-lines.ts";
+import { createLinesKeeper, createTranscriptLines } from "../../../src/domain/reading/transcript-lines.ts";
 import { generateCues } from "../../support/long-transcript.ts";
 
 describe("createTranscriptLines()", () => {
@@ -19,5 +19,12 @@ describe("createTranscriptLines()", () => {
     const scores = transcript.scores("coarse");
     expect(transcript.scores("coarse")).toBe(scores);
     expect(scores).toEqual(lineCentrality(transcript.lines("coarse")));
+  });
+
+  test("a keeper hands out the same lines for the same cues, and new ones for other cues", () => {
+    const keep = createLinesKeeper();
+    const cues = generateCues(600);
+    expect(keep(cues)).toBe(keep(cues));
+    expect(keep(generateCues(600))).not.toBe(keep(cues));
   });
 });

@@ -119,12 +119,9 @@ function summaryPlan({ job, transcript, room, costs }: Planning): Choice {
   };
 }
 
-/**
- * After a stale plan: the rest of the transcript, planned on what is known now, combined with the notes already read.
- * When the rest no longer fits before the deadline, the answer from the notes already read: the request has read the
- * start of the video and answers from it (its coverage says how much) rather than failing after its wait.
- */
-function restOfVideo({ job, transcript, room, costs }: Planning, prior: ReadSoFar): Choice {
+/** After a stale plan: the rest of the transcript, planned on what is known now, and the notes already read. */
+function restOfVideo(at: Planning, prior: ReadSoFar): Choice {
+  const { job, transcript, room, costs } = at;
   const { run } = job;
   const coarse = transcript.lines("coarse");
   const total = linesTokens(coarse, run.count);
@@ -132,32 +129,40 @@ function restOfVideo({ job, transcript, room, costs }: Planning, prior: ReadSoFa
   const limits = limitsOf(room);
   const priorNotes = prior.notes.length * costs.notes;
   const plan = planSummary(rest, costs, { ...limits, available: limits.available - priorNotes }, run.count);
-  const budget = callBudget(room, costs);
-  if (plan.shape !== "refused") {
-    const restTokens = linesTokens(rest, run.count);
-    const coverage = (read: number) =>
-      Math.min(1, (prior.tokens + plan.coverage * read * restTokens) / Math.max(1, total));
-    return {
-      hold: plan.cost + priorNotes,
-      value: {
-        kind: "map-reduce",
-        reading: { lines: plan.lines, budget, prior },
-        output: costs.output,
-        plan: `${describe(plan)}+replanned`,
-        coverage,
-      },
-      reduced: plan.shape === "condensed",
-      firm: firmCost(plan, costs, limits, run.count),
-    };
-  }
-  const hold = costs.combinePrompt + priorNotes + costs.output + costs.reasoning;
-  if (hold > room.maxCallTokens || hold > room.tokens) throw refusedFor(plan.retryAfterTokens, room);
+  if (plan.shape === "refused") return readSoFarOnly(at, prior, total, plan.retryAfterTokens);
+  const restTokens = linesTokens(rest, run.count);
+  const coverage = (read: number) =>
+    Math.min(1, (prior.tokens + plan.coverage * read * restTokens) / Math.max(1, total));
+  return {
+    hold: plan.cost + priorNotes,
+    value: {
+      kind: "map-reduce",
+      reading: { lines: plan.lines, budget: callBudget(room, costs), prior },
+      output: costs.output,
+      plan: `${describe(plan)}+replanned`,
+      coverage,
+    },
+    reduced: plan.shape === "condensed",
+    firm: firmCost(plan, costs, limits, run.count),
+  };
+}
+
+/**
+ * When the rest of the video no longer fits before the deadline, the answer from the notes already read: the request
+ * has read the start of the video and answers from it (its coverage says how much) rather than failing after its wait.
+ *
+ * @param total tokens of the whole transcript's lines
+ * @param short how many more tokens the rest's smallest plan needs than the room gives
+ */
+function readSoFarOnly({ room, costs }: Planning, prior: ReadSoFar, total: number, short: number): Choice {
+  const hold = costs.combinePrompt + prior.notes.length * costs.notes + costs.output + costs.reasoning;
+  if (hold > room.maxCallTokens || hold > room.tokens) throw refusedFor(short, room);
   const coverage = Math.min(1, prior.tokens / Math.max(1, total));
   return {
     hold,
     value: {
       kind: "map-reduce",
-      reading: { lines: [], budget, prior },
+      reading: { lines: [], budget: callBudget(room, costs), prior },
       output: costs.output,
       plan: "read-so-far+replanned",
       coverage: () => coverage,
