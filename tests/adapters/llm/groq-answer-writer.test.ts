@@ -3,7 +3,7 @@ import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createMemoryBudgetStore } from "../../../src/adapters/llm/budget/budget-store.ts";
 import { createLlmBudget } from "../../../src/adapters/llm/budget/llm-budget.ts";
 import { createGroqAnswerWriter, type GroqWriterOptions } from "../../../src/adapters/llm/groq-answer-writer.ts";
-import { promptTokens } from "../../../src/adapters/llm/planning/prompts.ts";
+import { promptTokens } from "../../../src/adapters/llm/calls/chat-message.ts";
 import { isAppError } from "../../../src/domain/errors.ts";
 import { ANSWERS, startFakeLlm } from "../../support/fake/llm.ts";
 import { generateCues, NEEDLE } from "../../support/long-transcript.ts";

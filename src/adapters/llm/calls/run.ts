@@ -5,7 +5,7 @@ import { estimateTokens } from "../../../domain/reading/tokens.ts";
 import type { CallPart, Reservation } from "../budget/reservation.ts";
 import type { Completer, OnText } from "./completer.ts";
 import type { ReasoningRoom } from "../models/reasoning.ts";
-import type { ChatMessage } from "../planning/prompts.ts";
+import type { ChatMessage } from "./chat-message.ts";
 import { backoffMs, createRetryBudget, type RetryBudget, sleep } from "./retry.ts";
 import { type CallContext, callInTurn } from "./budgeted-call.ts";
 
