@@ -6,15 +6,16 @@
  * the budget (the whole transcript's lines and tokens for the one-call check,
  * then the coarse lines condensed to fit), on the first plan of a transcript
  * and on a plan made again (a replan, or the next plan on the same
- * transcript). The baseline is parsing the same transcript's caption XML,
- * which every request that reads captions does once.
+ * transcript), which reads the lines and scores kept with the transcript
+ * (see `TranscriptLines`). The baseline is parsing the same transcript's caption XML, which
+ * every request that reads captions does once.
  *
  *   bun bench/planning-cpu.ts [--runs 30]      (or: deno run -A bench/planning-cpu.ts)
  */
 import { parseArgs } from "node:util";
 import { parseTimedText } from "../src/adapters/youtube/timedtext.ts";
-import { linesTokens, planSummary } from "../src/adapters/llm/planning/plan.ts";
-import { transcriptLines } from "../src/domain/reading/chunking.ts";
+import { linesTokens, planSummary } from "../src/adapters/llm/planning/costs.ts";
+import { createTranscriptLines, type TranscriptLines } from "../src/domain/reading/transcript-lines.ts";
 import { estimateTokens } from "../src/domain/reading/tokens.ts";
 import { captionXml, generateCues } from "../tests/support/long-transcript.ts";
 import { median } from "../tests/support/rss.ts";
@@ -26,10 +27,14 @@ const RUNS = Number(args.runs);
 const COSTS = { answerPrompt: 420, notesPrompt: 330, combinePrompt: 310, output: 1000, notes: 320, reasoning: 512 };
 const LIMITS = { maxCallTokens: 8_000, available: 6_000 };
 
-function plan(cues: ReturnType<typeof generateCues>): string {
-  linesTokens(transcriptLines(cues), estimateTokens);
-  return planSummary(transcriptLines(cues, "coarse"), COSTS, LIMITS).shape;
+/** A plan as the writer makes it: on the transcript's lines, kept with their scores for the next plan. */
+function plan(transcript: TranscriptLines): string {
+  linesTokens(transcript.lines(), estimateTokens);
+  return planSummary(transcript.lines("coarse"), COSTS, LIMITS, estimateTokens, () => transcript.scores("coarse"))
+    .shape;
 }
+
+const linesOf = (xml: string) => createTranscriptLines(parseTimedText(xml)!);
 
 /** @returns the median time of `work` over RUNS runs, each on its own input made by `prepare` */
 function timed<T>(prepare: () => T, work: (input: T) => unknown): number {
@@ -49,13 +54,13 @@ console.log("video | parse XML (baseline) | first plan | ratio | plan again | ra
 for (const hours of [1, 3]) {
   const xml = captionXml(generateCues(hours * 3600));
   const parse = timed(() => xml, (body) => parseTimedText(body));
-  const first = timed(() => parseTimedText(xml)!, plan);
+  const first = timed(() => linesOf(xml), plan);
   const again = timed(() => {
-    const cues = parseTimedText(xml)!;
-    plan(cues);
-    return cues;
+    const transcript = linesOf(xml);
+    plan(transcript);
+    return transcript;
   }, plan);
-  const shape = plan(parseTimedText(xml)!);
+  const shape = plan(linesOf(xml));
   const ms = (value: number) => `${value.toFixed(2)} ms`;
   console.log(
     `${hours} h | ${ms(parse)} | ${ms(first)} | ${(first / parse).toFixed(2)} | ${ms(again)} | ${

@@ -69,7 +69,7 @@ export interface ChatServiceDeps {
   /** Bound on the whole request's work. */
   requestTimeoutMs: number;
   now?: () => number;
-  /** Told how each answer-cache lookup was served, failed generations included (metrics). */
+  /** The chat calls this with how it served each answer-cache lookup, failed generations included (metrics). */
   onLookup?: (result: CacheLookup) => void;
 }
 
@@ -81,7 +81,7 @@ export interface AnswerOptions extends Charging {
   listener?: AnswerListener;
   /** The caller's time limit; `requestTimeoutMs` by default. A generation it starts gets the same limit. */
   timeoutMs?: number;
-  /** Told what the adapters do upstream for the work this caller runs (its log line); work it joins tells nothing. */
+  /** Hears what the adapters do upstream for the work this caller runs (its log line); joined work reports nothing. */
   observer?: WorkObserver;
   /** Whose work a generation this caller runs is (its API key's id), for its share of the bound on work in flight. */
   holder?: string;
@@ -280,7 +280,7 @@ async function fetchTranscript(
     signal: bounds.signal,
     deadline: bounds.deadline,
     observer: work.observer,
-    // Speech-to-text is upstream spend: the video's length is told and its minutes held before any audio is fetched.
+    // Speech-to-text is upstream spend: the chat holds the video's minutes before the reader fetches any audio.
     beforeSpeech: async (seconds) => {
       const videoDuration = describeDuration(seconds);
       generation.known(videoDuration);

@@ -22,9 +22,9 @@ export interface AnswerSpec {
   signal?: AbortSignal;
   /** When the answer is due (ms since the epoch); work that cannot end by then is refused early. */
   deadline?: number;
-  /** Told of the work's progress and of the answer as it is written; set only for a streamed request. */
+  /** The writer reports here the work's progress and the answer as it writes it; set only for a streamed request. */
   events?: AnswerEvents;
-  /** Told what the writer itself sent upstream (the offline engine's second reading of the video). */
+  /** Hears what the writer itself sent upstream (the offline engine's second reading of the video). */
   observer?: WorkObserver;
   /** Whose work it is (its API key's id): shared resources (the LLM's budget) are shared fairly by holder. */
   holder?: string;
@@ -189,7 +189,10 @@ export interface FlightEvents {
    * @returns stop
    */
   publish(send: (event: FlightEvent) => void): () => void;
-  /** Told each event of the work running on another instance, in order, from its first; absent, nothing is followed. */
+  /**
+   * The relay calls this with each event of the work running on another instance, in order, from its first; absent,
+   * the relay follows nothing.
+   */
   listen?: (event: FlightEvent) => void;
 }
 
@@ -204,6 +207,6 @@ export interface CallCancels {
    * @returns stops watching; call it once the call has ended
    */
   watch(key: string, cancel: () => void): () => void;
-  /** Cancels the calls watching `key`, wherever they run. Never throws: a cancellation that cannot be told is lost. */
+  /** Cancels the calls watching `key`, wherever they run. Never throws: a cancel it cannot pass on is lost. */
   cancel(key: string): Promise<void>;
 }

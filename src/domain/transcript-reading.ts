@@ -39,9 +39,9 @@ export interface ReadOptions {
   signal?: AbortSignal;
   /** The caller's time limit; the reader's `requestTimeoutMs` by default. */
   timeoutMs?: number;
-  /** Told the work's steps: the transcript, and the pieces of a speech transcription. */
+  /** The reader calls this at each step of the work: the transcript, and the pieces of a speech transcription. */
   onProgress?: (progress: AnswerProgress) => void;
-  /** Told what the adapters do upstream for the fetch, when this caller runs it (its log line). */
+  /** Hears what the adapters do upstream for the fetch, when this caller runs it (its log line). */
   observer?: WorkObserver;
   /**
    * Awaited before a speech transcription run for this caller fetches any audio, with the video's length as
@@ -85,7 +85,7 @@ export function createTranscriptReader(
           beforeSpeech: options.beforeSpeech && ((seconds) => options.beforeSpeech!(describeDuration(seconds))),
         };
         const fetched = deps.gate.run(() => deps.transcripts.fetch(request.videoId, query), options.holder);
-        // A caller that stopped waiting is told why: its time limit, or the reason it was stopped (a shutdown).
+        // The reader tells a caller that stopped waiting why: its time limit, or the reason it stopped (a shutdown).
         const transcript = await raceAbort(fetched, linked.signal, (signal) => stopped(signal, timeoutMs));
         return describeReading(transcript, request.language);
       } finally {

@@ -69,11 +69,11 @@ export interface TranscriptQuery {
    * video then, so that only the transcript itself is requested.
    */
   rereading?: boolean;
-  /** Told what the source did upstream for this fetch; a fetch served from the cache, or shared, tells nothing. */
+  /** Hears what the source did upstream for this fetch; a fetch served from the cache, or shared, reports nothing. */
   observer?: WorkObserver;
   /**
-   * Told of a speech transcription's progress: pieces transcribed out of a total (a transcription that cannot end by
-   * `deadline` is refused at once).
+   * The speech reader calls this as a transcription progresses: pieces transcribed out of a total (the reader refuses
+   * at once a transcription that cannot end by `deadline`).
    */
   onTranscribing?: (done: number, total: number) => void;
   /**
@@ -84,8 +84,8 @@ export interface TranscriptQuery {
 }
 
 /**
- * Told what the adapters did upstream for one caller's work, for that caller's log line. The domain hands it to the
- * work the caller runs and never reads what it is told; work the caller joins, or finds cached, tells it nothing. An
+ * Hears what the adapters did upstream for one caller's work, for that caller's log line. The domain hands it to the
+ * work the caller runs and never reads what it hears; work the caller joins, or finds cached, reports nothing to it. An
  * adapter calls only the hooks the observer has (unbound).
  */
 export interface WorkObserver {

@@ -7,7 +7,8 @@ import type { LlmBudget, Reservation } from "./budget/llm-budget.ts";
 import { createTokenCalibration } from "./planning/calibration.ts";
 import { type Allowance, draftAnswer } from "./planning/draft.ts";
 import { isWrongLanguage } from "./shaping/language-check.ts";
-import type { Drafting } from "./planning/drafting.ts";
+import type { Drafting } from "./planning/types.ts";
+import { createLinesKeeper } from "../../domain/reading/transcript-lines.ts";
 import { messages, promptContext, rewritePrompt } from "./planning/prompts.ts";
 import { createRun } from "./calls/run.ts";
 import { CHARGE_MARGIN } from "./calls/budgeted-call.ts";
@@ -56,6 +57,9 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
   const now = options.now ?? Date.now;
   const calibration = createTokenCalibration();
   const latency = createLatencyRecord();
+  // Every plan on a transcript reads the same lines and scores: the writer keeps them while the transcript lives (the
+  // memory cache hands every request on a video the same transcript).
+  const linesOf = createLinesKeeper();
   return {
     name: options.name,
     async write(spec) {
@@ -86,6 +90,7 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
           run,
           spec,
           prompts: promptContext(spec),
+          lines: linesOf(spec.transcript.cues),
           onText: spec.events && ((piece) => shaper.push(piece)),
         };
         const draft = await draftAnswer(job, allowance(options, reservation, callAllowanceMs));

@@ -31,7 +31,7 @@ export interface OpenAiCompatibleWriterOptions {
   /** Most calls in flight at once for one answer. */
   concurrency: number;
   fetch?: typeof fetch;
-  /** Told how each LLM attempt ended (metrics). */
+  /** The writer calls this as each LLM attempt ends (metrics). */
   observe?: LlmCallObserver;
   /** How hard a reasoning model thinks (`LLM_REASONING_EFFORT`; `low` by default). */
   reasoningEffort?: ReasoningEffort;

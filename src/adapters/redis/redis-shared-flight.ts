@@ -17,7 +17,7 @@ export interface RedisFlightOptions {
   relayMaxEvents?: number;
 }
 
-/** What the owner leaves for the waiters: the value, or the failure as the caller is told it. */
+/** What the owner leaves for the waiters: the value, or the failure as the owner's caller got it. */
 type Outcome = { ok: true; value: unknown } | {
   ok: false;
   code: ErrorCode;

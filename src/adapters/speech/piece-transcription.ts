@@ -7,7 +7,7 @@ import { languageCode } from "./whisper-languages.ts";
 /** How an upload ended, as operators count it. */
 export type UploadOutcome = "ok" | "429" | "error";
 
-/** Told about every upload once it has ended, with the seconds of audio it carried; must not throw. */
+/** The transcription calls this once each upload has ended, with the seconds of audio it carried; it must not throw. */
 export type SpeechObserver = (outcome: UploadOutcome, audioSeconds: number) => void;
 
 /** What the pieces' transcription needs. */

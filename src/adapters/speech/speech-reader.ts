@@ -20,7 +20,7 @@ export interface SpeechReaderOptions {
   budget: SpeechBudget;
   /** Asked first, in order, on the video's transport for a direct audio URL that needs no proof-of-origin token. */
   audioClients: readonly InnertubeClient[];
-  /** Told what each audio client's player call answered (the per-client gauge). */
+  /** The reader reports here what each audio client's player call answered (the per-client gauge). */
   health?: ClientHealth;
   /** `STT_MAX_MINUTES`: longer videos are refused before any download. */
   maxMinutes: number;

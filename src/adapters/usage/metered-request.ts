@@ -21,7 +21,7 @@ import {
   type UsageCounts,
 } from "../../domain/usage/meter.ts";
 
-/** Told of every answer charged, for metrics (no key: its cardinality is unbounded). */
+/** The meter reports here every answer it charges, for metrics (no key: its cardinality is unbounded). */
 export interface UsageObserver {
   answered(minutes: number, cache: CacheLookup): void;
 }

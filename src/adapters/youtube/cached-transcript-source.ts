@@ -12,7 +12,7 @@ export interface CachedTranscriptOptions {
   ttlMs: number;
   /** Where identical fetches in flight are shared (across instances with Redis); this process only by default. */
   flights?: SharedFlight;
-  /** Told how each lookup was served, failed fetches included (metrics). */
+  /** The cache calls this with how it served each lookup, failed fetches included (metrics). */
   observe?: (result: CacheLookup) => void;
   /**
    * Whether transcripts may come from speech (`STT=groq`): one is the same in every language

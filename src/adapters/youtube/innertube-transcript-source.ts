@@ -33,9 +33,9 @@ export interface InnertubeOptions {
    * video, far inside the hours its caption URLs stay valid).
    */
   playerReuseMs?: number;
-  /** Told how each player, watch-page and caption call ended (metrics). */
+  /** The source calls this as each player, watch-page and caption call ends (metrics). */
   observe?: YoutubeObserver;
-  /** Told what each client answered (the per-client gauge, the second strategy's identity). */
+  /** The source reports here what each client answered (the per-client gauge, the second strategy's identity). */
   health?: ClientHealth;
   /**
    * Transcribes the audio of a video whose player response lists no caption track (`STT=groq`); none: such a video is a

@@ -8,7 +8,7 @@ export type YoutubeCall = "player" | "watch_page" | "caption";
 /** How a YouTube call ended, as operators count it (`retired`: YouTube refused the client identity, not the video). */
 export type YoutubeOutcome = "ok" | "blocked" | "unavailable" | "retired" | "timeout" | "error";
 
-/** Told about every YouTube call once it has ended (metrics); must not throw. */
+/** The source calls this once each YouTube call has ended (metrics); it must not throw. */
 export type YoutubeObserver = (call: YoutubeCall, outcome: YoutubeOutcome, seconds: number) => void;
 
 /**

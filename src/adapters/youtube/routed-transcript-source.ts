@@ -37,7 +37,7 @@ export interface RoutedOptions {
    * An `upstream_blocked` it disowns (another service's rate limit met during the read) ends the fetch as it is.
    */
   isBlock?: (error: unknown) => boolean;
-  /** Told how each try on a route ended (metrics). */
+  /** The source calls this as each try on a route ends (metrics). */
   observe?: (route: string, outcome: RouteOutcome) => void;
   now?: () => number;
 }

@@ -1,5 +1,5 @@
 /** @module Asks the endpoint at start-up whether it serves the configured model, and the context window to plan on. */
-import { readModelListing } from "../../adapters/llm/models/model-list.ts";
+import { readModelListing } from "../../adapters/llm/calls/model-list.ts";
 import { unavailableModelAdvice } from "../../adapters/llm/models/model-unavailable.ts";
 import type { LlmLink } from "../config/llm-chain.ts";
 

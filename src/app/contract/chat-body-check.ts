@@ -16,8 +16,8 @@ const checker = TypeCompiler.Compile(ChatBody as unknown as TSchema);
  * throws on values such as `[{"toString": null}]` and recurses through deep
  * nesting: a 500 where the contract says 400.
  *
- * A body that fits is flat, so how deep a value nests is looked at only
- * once it fails, before its errors are described.
+ * A body that fits is flat, so the check measures how deep a value nests
+ * only once it fails, before it describes the errors.
  *
  * @param body the parsed JSON body
  * @param options.maxDepth nesting refused (`nested more than N levels deep`) before describing a failure

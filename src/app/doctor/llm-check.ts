@@ -4,7 +4,7 @@ import { endpointName } from "../../adapters/llm/budget/budget-key.ts";
 import { type LimitDialect, reportFromHeaders } from "../../adapters/llm/budget/limits-report.ts";
 import { createGroqClient } from "../../adapters/llm/calls/groq-client.ts";
 import { type ReasoningEffort, reasoningOf } from "../../adapters/llm/models/model-table.ts";
-import { readModelListing } from "../../adapters/llm/models/model-list.ts";
+import { readModelListing } from "../../adapters/llm/calls/model-list.ts";
 import { unavailableModelAdvice } from "../../adapters/llm/models/model-unavailable.ts";
 import { reasoningParams } from "../../adapters/llm/models/reasoning.ts";
 import type { Config } from "../config/config.ts";

@@ -24,7 +24,7 @@ export function toAppError(code: string | number, error: unknown, request: Reque
 }
 
 /** The path of a request URL; the raw target when it is not a URL (a CONNECT's `host:port`). */
-function pathOf(url: string): string {
+export function pathOf(url: string): string {
   return URL.canParse(url) ? new URL(url).pathname : url;
 }
 

@@ -6,7 +6,7 @@ import type { MeteredRequest } from "../../domain/usage/meter.ts";
 import { answerResult, toChatRequest, type ToolResult } from "./chat-tool.ts";
 import { charging } from "../usage/admission.ts";
 import { createProgressSteps } from "./progress.ts";
-import { runToolCall, type ToolCallDeps, type ToolCallOptions } from "./tool-call.ts";
+import { callTimeoutMs, runToolCall, type ToolCallDeps, type ToolCallOptions, videoCallSteps } from "./tool-call.ts";
 import { MCP_IDENTITY } from "./admission.ts";
 
 export { MCP_IDENTITY } from "./admission.ts";
@@ -30,13 +30,7 @@ export interface ChatCallOptions extends ToolCallOptions {
 export function callChatTool(deps: ChatCallDeps, args: unknown, options: ChatCallOptions = {}): Promise<ToolResult> {
   const callDeps = options.caller ? { ...deps, identity: options.caller } : deps;
   return runToolCall(callDeps, "chat_about_video", args, {
-    timeoutMs: timeoutOf(deps, options),
-    signal: options.signal,
-    check(args, fields) {
-      const request = toChatRequest(args);
-      fields.video_id = request.videoId;
-      return request;
-    },
+    ...videoCallSteps(deps, options, toChatRequest),
     async run(request, fields, metered) {
       const outcome = await answer(deps, request, options, metered, (callDeps.identity ?? MCP_IDENTITY).id);
       metered?.answered(outcome);
@@ -55,19 +49,14 @@ async function answer(
 ) {
   const { progress } = options;
   const charged = charging(metered);
-  const timeoutMs = timeoutOf(deps, options);
+  const timeoutMs = callTimeoutMs(deps, options);
   if (!progress) return await deps.chat.answer(request, { signal: options.signal, timeoutMs, ...charged, holder });
   const steps = createProgressSteps();
-  // Only the steps of the work are told; the answer's text comes whole in the result.
+  // The call reports only the steps of the work; the answer's text comes whole in the result.
   const listener: AnswerListener = (event) => {
     if (event.type !== "progress") return;
     const step = steps.next(event.progress);
     if (step) progress(step);
   };
   return await deps.chat.answer(request, { signal: options.signal, listener, timeoutMs, ...charged, holder });
-}
-
-/** A call followed with a progress token has a stream's time limit. */
-function timeoutOf(deps: ChatCallDeps, options: ChatCallOptions): number {
-  return options.progress ? deps.progressTimeoutMs : deps.requestTimeoutMs;
 }

@@ -1,10 +1,39 @@
-/** @module What `/mcp` checks before any MCP message is read: path, method, Origin, API key; and its refusals. */
+/** @module What `/mcp` checks before any MCP message is read: path, Origin, method, API key; and its refusals. */
+import { quote } from "../../domain/chat-request.ts";
 import { AppError } from "../../domain/errors.ts";
 import type { ApiKeys, KeyIdentity } from "../../domain/ports.ts";
 import { errorResponse } from "../contract/error-response.ts";
+import type { Cors } from "../http/cors.ts";
+import { pathOf } from "../http/framework-errors.ts";
 
 /** The one path the MCP listener serves. */
 export const MCP_PATH = "/mcp";
+
+/** @throws {AppError} `not_found` for any path but {@link MCP_PATH} (a query may follow it) */
+export function checkPath(request: Request): void {
+  const path = pathOf(request.url);
+  if (path !== MCP_PATH) throw new AppError("not_found", `No such path: ${path.slice(0, 100)}; MCP is served at /mcp`);
+}
+
+/** @throws {AppError} `method_not_allowed` for any method but POST (a preflight is answered before) */
+export function checkMethod(request: Request): void {
+  if (request.method !== "POST") {
+    throw new AppError("method_not_allowed", "Only POST is allowed on /mcp: the server keeps no session to stream");
+  }
+}
+
+/**
+ * A browser page may call only from an origin `CORS_ORIGINS` lists: any other is refused with 403.
+ *
+ * @returns the refusal, or undefined when the request sends no `Origin` or a listed one
+ */
+export function refuseOrigin(cors: Cors, request: Request, headers: Record<string, string>): Response | undefined {
+  const origin = request.headers.get("origin");
+  if (origin === null || cors.allows(origin)) return undefined;
+  const message = `Forbidden: pages from ${quote(origin, 100)} may not call this server (CORS_ORIGINS lists those ` +
+    `that may)`;
+  return rpcRefusal(403, -32000, message, headers);
+}
 
 /** What `WWW-Authenticate` says on a 401 (RFC 6750): send the key as a bearer token (or in `x-api-key`). */
 const CHALLENGE = 'Bearer realm="video-chat-service"';
@@ -81,6 +110,12 @@ export function rpcRefusal(
     status,
     headers: { ...headers, "content-type": "application/json" },
   });
+}
+
+/** Sets the endpoint's headers (request id, CORS, session id) on a response made elsewhere: the SDK's, a preflight. */
+export function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
 }
 
 /** Whether the parsed body holds an `initialize` request (alone, or in a batch). */

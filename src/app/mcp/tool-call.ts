@@ -47,6 +47,33 @@ export interface ToolCallSteps<T> {
   run(request: T, fields: Record<string, unknown>, metered?: MeteredRequest): Promise<ToolResult>;
 }
 
+/** A call's time limit: a stream's when the client follows it with a progress token, else a request's. */
+export function callTimeoutMs(deps: ToolCallDeps, options: ToolCallOptions): number {
+  return options.progress ? deps.progressTimeoutMs : deps.requestTimeoutMs;
+}
+
+/**
+ * The steps every call about one video begins with: its time limit and signal as the client follows it, and
+ * its arguments checked by `parse`, the video named on the call's log line.
+ *
+ * @param parse returns the call's request, or throws `invalid_request`
+ */
+export function videoCallSteps<T extends { videoId: string }>(
+  deps: ToolCallDeps,
+  options: ToolCallOptions,
+  parse: (args: unknown) => T,
+): Omit<ToolCallSteps<T>, "run"> {
+  return {
+    timeoutMs: callTimeoutMs(deps, options),
+    signal: options.signal,
+    check(args, fields) {
+      const request = parse(args);
+      fields.video_id = request.videoId;
+      return request;
+    },
+  };
+}
+
 /**
  * Runs one tool call. Never throws: every failure is a result with
  * `isError`, logged (`mcp_call`) as the HTTP request log logs a failed request.

@@ -2,7 +2,7 @@
 import type { TranscriptReader } from "../../domain/transcript-reading.ts";
 import type { ToolResult } from "./chat-tool.ts";
 import { createProgressSteps } from "./progress.ts";
-import { runToolCall, type ToolCallDeps, type ToolCallOptions } from "./tool-call.ts";
+import { callTimeoutMs, runToolCall, type ToolCallDeps, type ToolCallOptions, videoCallSteps } from "./tool-call.ts";
 import { MCP_IDENTITY } from "./admission.ts";
 import { transcriptPage } from "./transcript-page.ts";
 import { describeDuration } from "../../domain/duration.ts";
@@ -26,13 +26,7 @@ export function callTranscriptTool(
   options: ToolCallOptions = {},
 ): Promise<ToolResult> {
   return runToolCall(deps, TRANSCRIPT_TOOL_NAME, args, {
-    timeoutMs: options.progress ? deps.progressTimeoutMs : deps.requestTimeoutMs,
-    signal: options.signal,
-    check(args, fields) {
-      const request = toTranscriptArguments(args);
-      fields.video_id = request.videoId;
-      return request;
-    },
+    ...videoCallSteps(deps, options, toTranscriptArguments),
     async run(request, fields, metered) {
       const { progress } = options;
       const steps = progress ? createProgressSteps() : undefined;
@@ -47,7 +41,7 @@ export function callTranscriptTool(
         beforeSpeech,
         signal: options.signal,
         holder: (deps.identity ?? MCP_IDENTITY).id,
-        timeoutMs: progress ? deps.progressTimeoutMs : deps.requestTimeoutMs,
+        timeoutMs: callTimeoutMs(deps, options),
         onProgress: steps && ((event) => {
           const step = steps.next(event);
           if (step) progress!(step);

@@ -19,7 +19,7 @@ export interface ChatStreamOptions {
   run(listener: AnswerListener, gone: AbortSignal): Promise<ChatResponse>;
   /** The error body of the usual JSON error, for a failure once the stream is open. */
   errorBody(error: unknown): object;
-  /** Told once a stream that opened has ended: whether its `done` was sent (else an error, or its caller left). */
+  /** The stream calls this once it ends after opening: whether it sent `done` (else an error, or its caller left). */
   onEnd?: (done: boolean) => void;
 }
 

@@ -26,6 +26,9 @@ export function renderCues(cues: readonly Cue[]): string {
 /** Words per line: `fine` for short videos and excerpts, `coarse` for map-reduce over long ones. */
 const LINE_WORDS = { fine: { minWords: 8, maxWords: 45 }, coarse: { minWords: 70, maxWords: 140 } } as const;
 
+/** How long a transcript's lines are (see `transcriptLines`). */
+export type LineGrain = keyof typeof LINE_WORDS;
+
 /**
  * Joins short caption cues into lines of one or more sentences (see
  * `groupPassages`), each starting on a cue. A timestamp per line rather
@@ -38,19 +41,14 @@ const LINE_WORDS = { fine: { minWords: 8, maxWords: 45 }, coarse: { minWords: 70
  * @param grain `fine` or `coarse`
  * @returns one cue-like line per passage: start of its first cue, duration to the end of its last
  */
-export function transcriptLines(cues: readonly Cue[], grain: keyof typeof LINE_WORDS = "fine"): readonly Cue[] {
-  // Every plan of every request on a transcript reads the same lines: made once per transcript and grain.
-  let made = linesMade.get(cues);
-  if (!made) linesMade.set(cues, made = {});
-  return made[grain] ??= Object.freeze(
+export function transcriptLines(cues: readonly Cue[], grain: LineGrain = "fine"): readonly Cue[] {
+  return Object.freeze(
     groupPassages(cues, LINE_WORDS[grain]).map((p) => {
       const last = p.cues.at(-1)!;
       return { start: p.start, duration: last.start + last.duration - p.start, text: p.text };
     }),
   );
 }
-
-const linesMade = new WeakMap<readonly Cue[], { fine?: readonly Cue[]; coarse?: readonly Cue[] }>();
 
 /**
  * Splits a transcript on cue boundaries into chunks of at most `budget`

@@ -24,32 +24,32 @@ export interface Condensed {
  * @param lines the transcript as lines, in order (see `transcriptLines`)
  * @param budget most tokens of rendered lines (each line and its newline)
  * @param count token counter
+ * @param scores the lines' TextRank scores (see `lineCentrality`), asked for only when some lines must go
  * @returns the kept lines in transcript order
  */
-export function condenseLines(lines: readonly Cue[], budget: number, count: TokenCounter = estimateTokens): Condensed {
+export function condenseLines(
+  lines: readonly Cue[],
+  budget: number,
+  count: TokenCounter = estimateTokens,
+  scores: () => readonly number[] = () => lineCentrality(lines),
+): Condensed {
   const costs = lines.map((line) => count(cueLine(line)) + 1);
   const totalTokens = costs.reduce((sum, cost) => sum + cost, 0);
   if (totalTokens <= budget) return { lines: [...lines], tokens: totalTokens, totalTokens };
-  const scores = centralityOf(lines);
+  const central = scores();
   const average = totalTokens / Math.max(1, lines.length);
   let stretches = Math.max(1, Math.floor(budget / average));
-  let kept = pickPerStretch(scores, stretches);
-  while (sum(kept, costs) > budget && stretches > 1) kept = pickPerStretch(scores, --stretches);
-  kept = fillUp(kept, scores, costs, budget);
+  let kept = pickPerStretch(central, stretches);
+  while (sum(kept, costs) > budget && stretches > 1) kept = pickPerStretch(central, --stretches);
+  kept = fillUp(kept, central, costs, budget);
   const chosen = kept.filter((index) => costs[index]! <= budget);
   return { lines: chosen.map((index) => lines[index]!), tokens: sum(chosen, costs), totalTokens };
 }
 
-/** TextRank scores of the lines: a transcript's lines (see `transcriptLines`) are scored once for every plan. */
-function centralityOf(lines: readonly Cue[]): readonly number[] {
-  const known = scored.get(lines);
-  if (known) return known;
-  const scores = centrality(lines.map((line) => terms(line.text)));
-  scored.set(lines, scores);
-  return scores;
+/** @returns the TextRank score of each line (see `centrality`), in order */
+export function lineCentrality(lines: readonly Cue[]): readonly number[] {
+  return centrality(lines.map((line) => terms(line.text)));
 }
-
-const scored = new WeakMap<readonly Cue[], readonly number[]>();
 
 /** Indexes of the best line of each of `stretches` equal stretches, first and last lines forced. */
 function pickPerStretch(scores: readonly number[], stretches: number): number[] {

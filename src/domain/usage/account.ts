@@ -18,13 +18,13 @@ export interface Charging {
    */
   admit?: (minutes: number) => Promise<void>;
   /**
-   * Told what this caller's own work spends upstream as soon as it is spent (the audio transcribed, then the model's
-   * tokens), whether or not the caller still waits: the key whose request spent it is charged it.
+   * The work calls this with what it spends upstream for this caller, as soon as it spends it (the audio transcribed,
+   * then the model's tokens), whether or not the caller still waits: the meter charges the key whose request spent it.
    */
   spend?: (spent: Spent) => void;
   /**
-   * Told once this caller's own work is about to ask the model or speech-to-text (after `admit`), with the video's
-   * minutes: from then on the caller pays for the work whatever it does.
+   * The work calls this once, with the video's minutes, just before this caller's own work asks the model or
+   * speech-to-text (after `admit`): from then on the caller pays for the work whatever it does.
    */
   working?: (minutes: number) => void;
 }

@@ -6,8 +6,8 @@ import type { Account } from "./account.ts";
 /**
  * Passes a shared generation's events to one caller. A caller under a quota of minutes gets none of them (not even
  * the first delta of an answer another key paid for) until its quota holds the video's minutes: the work's `length`
- * event starts that admission, and the events meanwhile wait here. A refusal is told to `refuse`, which stops the
- * caller. The `length` event itself is never passed on.
+ * event starts that admission, and the events meanwhile wait here. The listener hands a refusal to `refuse`, which
+ * stops the caller. The `length` event itself is never passed on.
  */
 export class AdmittedListener {
   /** Events held back until the caller is admitted; undefined once it is (or needs no admission). */

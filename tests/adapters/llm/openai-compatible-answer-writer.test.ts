@@ -6,7 +6,7 @@ import {
   createOpenAiCompatibleAnswerWriter,
   type OpenAiCompatibleWriterOptions,
 } from "../../../src/adapters/llm/openai-compatible-answer-writer.ts";
-import { promptTokens } from "../../../src/adapters/llm/planning/prompts.ts";
+import { promptTokens } from "../../../src/adapters/llm/calls/chat-message.ts";
 import { isAppError } from "../../../src/domain/errors.ts";
 import { ANSWERS, startFakeLlm } from "../../support/fake/llm.ts";
 import { generateCues, NEEDLE } from "../../support/long-transcript.ts";

@@ -54,15 +54,6 @@ describe("transcriptLines()", () => {
     expect(lines.at(-1)!.start + lines.at(-1)!.duration).toBe(120);
   });
 
-  test("makes a transcript's lines once per grain, and hands them out frozen", () => {
-    const cues = generateCues(600);
-    const coarse = transcriptLines(cues, "coarse");
-    expect(transcriptLines(cues, "coarse")).toBe(coarse);
-    expect(transcriptLines(cues, "fine")).not.toBe(coarse);
-    expect(transcriptLines(generateCues(600), "coarse")).not.toBe(coarse);
-    expect(Object.isFrozen(coarse)).toBe(true);
-  });
-
   test("renders lines as [m:ss] text, hours when needed", () => {
     expect(renderCues([{ start: 3723, duration: 1, text: "hi" }, { start: 5, duration: 1, text: "yo" }])).toBe(
       "[1:02:03] hi\n[0:05] yo",

@@ -130,7 +130,7 @@ function openReservation(budget: SharedBudget, seq: number, deadline: number, ho
         line.knownTpm = (await store.peek()).limits.tokensPerWindow;
       }
       if (known) first.learn();
-      // The limits may have changed: the line is looked at again now, not after the wait it was told.
+      // The limits may have changed: waking the line makes its waiters check the budget now, not after their wait.
       line.wake();
       if (observer) observer.remaining((await store.peek()).tokens);
     },

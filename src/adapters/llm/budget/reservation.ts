@@ -107,7 +107,7 @@ export interface LlmBudget {
   readonly queueLength: number;
 }
 
-/** Told the budget's state, for metrics. */
+/** The budget reports its state here, for metrics. */
 export interface BudgetObserver {
   /** Tokens left in the window after a call was settled. */
   remaining(tokens: number): void;

@@ -5,7 +5,7 @@ import { AppError } from "../../../domain/errors.ts";
 import { estimateTokens } from "../../../domain/reading/tokens.ts";
 import { type CallPart, type Reservation, StalePlanError } from "../budget/reservation.ts";
 import type { ReasoningRoom } from "../models/reasoning.ts";
-import { type ChatMessage, promptTokens } from "../planning/prompts.ts";
+import { type ChatMessage, promptTokens } from "./chat-message.ts";
 import { type Completer, type Completion, type OnText, ProviderLimitError } from "./completer.ts";
 import type { RetryBudget } from "./retry.ts";
 

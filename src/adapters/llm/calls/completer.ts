@@ -1,7 +1,7 @@
 /** @module The chat-completion port: requests, completions and the provider-limit error. */
 import type { AppError } from "../../../domain/errors.ts";
 import type { LimitReport } from "../budget/limits-report.ts";
-import type { ChatMessage } from "../planning/prompts.ts";
+import type { ChatMessage } from "./chat-message.ts";
 import type { RetryBudget } from "./retry.ts";
 
 /** Receives the answer's text piece by piece as the model streams it (awaited, so a slow reader holds the stream). */

@@ -31,7 +31,7 @@ export interface GroqCompleterOptions {
   /** Clock for HTTP-date `retry-after` values. */
   now?: () => number;
   random?: () => number;
-  /** Told how each attempt ended, with its tokens when it answered (metrics). */
+  /** The completer calls this as each attempt ends, with its tokens when it answered (metrics). */
   observe?: LlmCallObserver;
   /** How the endpoint writes its rate-limit headers (Groq's by default). */
   dialect?: LimitDialect;
@@ -44,7 +44,7 @@ export interface GroqCompleterOptions {
 /** How one LLM attempt ended, as operators count it. */
 export type LlmOutcome = "ok" | "429" | "413" | "5xx" | "timeout" | "model_unavailable" | "error";
 
-/** Told about every LLM attempt once it has ended; must not throw. */
+/** The completer calls this once each LLM attempt has ended; it must not throw. */
 export type LlmCallObserver = (
   outcome: LlmOutcome,
   seconds: number,

@@ -5,7 +5,7 @@ import { estimateTokens } from "../../../domain/reading/tokens.ts";
 import type { CallPart, Reservation } from "../budget/reservation.ts";
 import type { Completer, OnText } from "./completer.ts";
 import type { ReasoningRoom } from "../models/reasoning.ts";
-import type { ChatMessage } from "../planning/prompts.ts";
+import type { ChatMessage } from "./chat-message.ts";
 import { backoffMs, createRetryBudget, type RetryBudget, sleep } from "./retry.ts";
 import { type CallContext, callInTurn } from "./budgeted-call.ts";
 
@@ -53,7 +53,7 @@ export interface RunOptions {
   onCounted?: (estimated: number, counted: number) => void;
   /** The counter as calibrated now, for what a call takes from the budget (it may have learnt since the plan). */
   liveCount?: () => TokenCounter;
-  /** Told how long each answered call took. */
+  /** The run calls this with how long each answered call took. */
   onAnswered?: (ms: number) => void;
   /** Room for a reasoning model's reasoning, added to every call's `max_tokens` and learnt from its answers. */
   reasoning?: ReasoningRoom;

@@ -34,7 +34,7 @@ const STARTING_ROOM: Readonly<Record<ReasoningEffort, number>> = { low: 512, med
 export interface ReasoningRoom {
   /** Tokens to add to a call's `max_tokens` for its reasoning (0 for a model that does not reason). */
   readonly tokens: number;
-  /** Told the reasoning tokens of an answered call. */
+  /** The run reports here the reasoning tokens of an answered call. */
   observe(reasoningTokens: number): void;
   /** @returns the room for a call asked again after its reasoning used up the room it had */
   after(cutShort: { reasoningTokens: number; maxTokens: number }): number;

@@ -4,12 +4,9 @@ import type { Cue } from "../../../domain/transcript.ts";
 import { isAppError } from "../../../domain/errors.ts";
 import { type ReadSoFar, StalePlanError } from "../budget/reservation.ts";
 import { estimateTokens } from "../../../domain/reading/tokens.ts";
-import type { CallBudget } from "./call-budget.ts";
-import { promptTokens } from "./prompts.ts";
-import { combineAsk, type Drafting, EMPTY_PART, notesAsk, writeAnswer } from "./drafting.ts";
-
-/** `max_tokens` of a map call: notes of at most 120 words, with a little slack. */
-export const NOTES_MAX_TOKENS = 320;
+import { type ChatMessage, promptTokens } from "../calls/chat-message.ts";
+import { combineAsk, EMPTY_PART, NOTES_MAX_TOKENS, notesAsk } from "./prompts.ts";
+import type { CallBudget, Drafting } from "./types.ts";
 
 /** What a map-reduce reads, and within what. */
 export interface Reading {
@@ -31,10 +28,11 @@ export interface Reading {
  * is condensed further rather than failing; each notes call must leave
  * time and tokens for the combining call.
  *
- * @returns the final answer, and the share of the lines' tokens read
+ * @returns the messages of the answer's call, which combines the notes (the caller makes it, as every plan's last),
+ *   and the share of the lines' tokens read
  * @throws {StalePlanError} with the notes read so far, when the plan is found stale
  */
-export async function mapReduce(job: Drafting, reading: Reading): Promise<{ text: string; read: number }> {
+export async function mapReduce(job: Drafting, reading: Reading): Promise<{ ask: ChatMessage[]; read: number }> {
   const { run } = job;
   const room = reading.budget.input - promptTokens(notesAsk(job, EMPTY_PART), run.count);
   const chunks = chunkCues(reading.lines, Math.max(1, room), run.count);
@@ -43,12 +41,12 @@ export async function mapReduce(job: Drafting, reading: Reading): Promise<{ text
   const useful = [...(reading.prior?.notes ?? []), ...notes].filter((note): note is string =>
     note !== undefined && note !== "" && !/^\W*NONE\W*$/i.test(note)
   );
-  const text = await reduce(
+  const ask = await reduce(
     job,
     reading.budget,
     useful.length > 0 ? useful : ["(No part of the transcript speaks about this.)"],
   );
-  return { text, read: readTokens / Math.max(1, chunks.reduce((sum, chunk) => sum + chunk.tokens, 0)) };
+  return { ask, read: readTokens / Math.max(1, chunks.reduce((sum, chunk) => sum + chunk.tokens, 0)) };
 }
 
 /**
@@ -92,22 +90,24 @@ async function mapParts(job: Drafting, chunks: readonly Chunk[], { budget, prior
   return notes;
 }
 
-/** Combines the notes; only the last call, the answer's, is streamed to `onText`. */
-async function reduce(job: Drafting, budget: CallBudget, notes: string[]): Promise<string> {
+/** Merges the notes until they fit one call: @returns the messages of the answer's call, which combines them */
+async function reduce(job: Drafting, budget: CallBudget, notes: string[]): Promise<ChatMessage[]> {
   const { run } = job;
-  const final = combineAsk(job, notes, false);
-  if (promptTokens(final, run.count) <= budget.input) return await writeAnswer(job, final, budget.output);
-  if (notes.length === 1) {
-    const clipped = clip(notes[0]!, budget.input - promptTokens(combineAsk(job, [], false), run.count));
-    return await writeAnswer(job, combineAsk(job, [clipped], false), budget.output);
+  // Each round merges the notes in groups, level by level, until the answer's call holds them all.
+  for (let level = notes;;) {
+    const final = combineAsk(job, level, false);
+    if (promptTokens(final, run.count) <= budget.input) return final;
+    if (level.length === 1) {
+      const room = budget.input - promptTokens(combineAsk(job, [], false), run.count);
+      return combineAsk(job, [clip(level[0]!, room)], false);
+    }
+    const room = budget.input - promptTokens(combineAsk(job, [], true), run.count);
+    const groups = pack(level.map((note) => clip(note, Math.floor(room / 2) - 2)), room);
+    level = await run.all(
+      groups,
+      (group) => run.call(combineAsk(job, group, true), Math.min(NOTES_MAX_TOKENS, budget.output)),
+    );
   }
-  const room = budget.input - promptTokens(combineAsk(job, [], true), run.count);
-  const groups = pack(notes.map((note) => clip(note, Math.floor(room / 2) - 2)), room);
-  const merged = await run.all(
-    groups,
-    (group) => run.call(combineAsk(job, group, true), Math.min(NOTES_MAX_TOKENS, budget.output)),
-  );
-  return await reduce(job, budget, merged);
 }
 
 /** A part's notes; undefined when the part was left out. */

@@ -1,155 +1,185 @@
-/** @module Chooses the shape of an answer's work (one call, map-reduce or condensed) from token costs and limits. */
-import { cueLine } from "../../../domain/reading/chunking.ts";
-import { condenseLines } from "../../../domain/reading/condense.ts";
-import type { TokenCounter } from "../../../domain/reading/chunking.ts";
-import { estimateTokens } from "../../../domain/reading/tokens.ts";
-import type { Cue } from "../../../domain/transcript.ts";
+/** @module Picks the cheapest plan for the room there is: one call, the passages that match, or the summary's plan. */
+import type { AppError } from "../../../domain/errors.ts";
+import { renderCues } from "../../../domain/reading/chunking.ts";
+import { selectExcerpts } from "../../../domain/reading/relevance.ts";
+import { createTranscriptLines, type TranscriptLines } from "../../../domain/reading/transcript-lines.ts";
+import { type ChatMessage, promptTokens } from "../calls/chat-message.ts";
+import type { PlanChoice, ReadSoFar } from "../budget/reservation.ts";
+import { dayIsSpent, shortOfBudget } from "../budget/refusals.ts";
+import {
+  callBudget,
+  type CallCosts,
+  callCosts,
+  excerptRoom,
+  firmCost,
+  limitsOf,
+  linesTokens,
+  type Plan,
+  planSummary,
+} from "./costs.ts";
+import type { Reading } from "./map-reduce.ts";
+import { answerAsk } from "./prompts.ts";
+import type { Drafting, Room } from "./types.ts";
 
-/** The fixed costs of each kind of call, in tokens, as the prompts are written. */
-export interface CallCosts {
-  /** Input of a one-call answer, without the transcript. */
-  answerPrompt: number;
-  /** Input of a map call, without its part of the transcript. */
-  notesPrompt: number;
-  /** Input of the reduce call, without the notes. */
-  combinePrompt: number;
-  /** `max_tokens` of the answer's call. */
-  output: number;
-  /** `max_tokens` of a map call (its notes are at most this long). */
-  notes: number;
-  /** Tokens every call adds to its `max_tokens` for a reasoning model's reasoning (0 for other models). */
-  reasoning: number;
+/** The work a plan does, decided before its first call; `coverage` is the share of the transcript's tokens read. */
+export type Work =
+  | { kind: "answer"; ask: () => ChatMessage[]; output: number; plan: string; coverage: number }
+  /** `coverage` from the share of the plan's lines the map-reduce read (parts may be left out, see `mapReduce`). */
+  | { kind: "map-reduce"; reading: Reading; output: number; plan: string; coverage: (read: number) => number };
+
+/** A plan: the tokens it holds, and its work. */
+type Choice = PlanChoice<Work>;
+
+/** What every step of a plan reads: the answer, its transcript, the room and the calls' costs. */
+interface Planning {
+  job: Drafting;
+  transcript: TranscriptLines;
+  room: Room;
+  costs: CallCosts;
 }
-
-/** The shape of the work, chosen before the first call. */
-export type Plan =
-  | { shape: "one-call" | "map-reduce"; lines: Cue[]; cost: number; coverage: number }
-  | { shape: "condensed"; then: "one-call" | "map-reduce"; lines: Cue[]; cost: number; coverage: number }
-  | { shape: "refused"; retryAfterTokens: number; cost: number; coverage: 0 };
-
-export interface PlanLimits {
-  /**
-   * Largest single call, input and `max_tokens` together (the context window, or the provider's whole window budget).
-   */
-  maxCallTokens: number;
-  /** Tokens the budget can give this request before its deadline. */
-  available: number;
-}
-
-/** A summary shorter than this, in transcript tokens, is not worth sending: refuse instead. */
-const MIN_READ_TOKENS = 400;
 
 /**
- * Picks the cheapest shape that reads the whole transcript within the
- * budget: one call, else map-reduce; when neither fits, a condensed
- * transcript (the most informative lines, spread evenly over the whole
- * timeline, first and last kept) as large as the budget allows, read in one
- * call or a small map-reduce. `refused` when even a small one does not fit.
+ * The cheapest plan for the room there is (see `planSummary`): the whole transcript in one call; for a question
+ * about a detail, the passages that match it; otherwise the summary's plan. After a stale plan (`prior`), the rest of
+ * the transcript, combined with the notes already read.
  *
- * @param lines the transcript as lines (see `transcriptLines`)
+ * @param output `max_tokens` of the answer's call, as configured
+ * @throws {AppError} `overloaded` or `upstream_blocked` when not even a small plan fits
  */
-export function planSummary(
-  lines: readonly Cue[],
-  costs: CallCosts,
-  limits: PlanLimits,
-  count: TokenCounter = estimateTokens,
-): Plan {
-  const total = linesTokens(lines, count);
-  const fits = (tokens: number) => costOf(tokens, costs, limits) <= limits.available;
-  if (fits(total)) {
-    const cost = costOf(total, costs, limits);
-    return {
-      shape: oneCallFits(total, costs, limits) ? "one-call" : "map-reduce",
-      lines: [...lines],
-      cost,
-      coverage: 1,
-    };
-  }
-  const target = largestFitting(total, fits);
-  if (target < Math.min(total, MIN_READ_TOKENS)) {
-    const smallest = Math.min(total, MIN_READ_TOKENS);
-    return {
-      shape: "refused",
-      retryAfterTokens: costOf(smallest, costs, limits) - limits.available,
-      cost: 0,
-      coverage: 0,
-    };
-  }
-  const condensed = condenseLines(lines, target, count);
-  const then = oneCallFits(condensed.tokens, costs, limits) ? "one-call" : "map-reduce";
+export function choosePlan(job: Drafting, room: Room, output: number, prior?: ReadSoFar): Choice {
+  const transcript = job.lines ?? createTranscriptLines(job.spec.transcript.cues);
+  // Every call is charged its max_tokens: on a small plan, an eighth of the window is room enough for an answer.
+  const costs = callCosts(job, Math.min(output, Math.max(256, Math.floor(room.tokensPerWindow / 8))));
+  const at = { job, transcript, room, costs };
+  if (prior) return restOfVideo(at, prior);
+  const fine = transcript.lines();
+  const fineTokens = linesTokens(fine, job.run.count);
+  return wholeInOneCall(at, fineTokens) ??
+    (job.spec.intent === "detail" ? matchingPassages(at, fineTokens) : undefined) ??
+    summaryPlan(at);
+}
+
+/** The whole transcript in one call, when it fits. */
+function wholeInOneCall({ job, transcript, room, costs }: Planning, tokens: number): Choice | undefined {
+  const hold = costs.answerPrompt + tokens + costs.output + costs.reasoning;
+  if (hold > room.maxCallTokens || hold > room.tokens) return undefined;
+  const ask = () => answerAsk(job, renderCues(transcript.lines()));
+  return { hold, value: { kind: "answer", ask, output: costs.output, plan: "one-call", coverage: 1 } };
+}
+
+/** A detail is read from the passages that match it, in one call; undefined when none does. */
+function matchingPassages({ job, transcript, room, costs }: Planning, tokens: number): Choice | undefined {
+  const { run } = job;
+  const share = excerptRoom(costs, limitsOf(room), room.tokensPerWindow);
+  const excerpts = selectExcerpts(transcript.lines(), job.spec.prompt, share, run.count);
+  if (!excerpts.matched) return undefined;
+  const ask = answerAsk(job, excerpts.runs.map(renderCues).join("\n…\n"), "matches");
+  const coverage = linesTokens(excerpts.runs.flat(), run.count) / Math.max(1, tokens);
   return {
-    shape: "condensed",
-    then,
-    lines: condensed.lines,
-    cost: costOf(condensed.tokens, costs, limits),
-    coverage: condensed.tokens / Math.max(1, total),
+    hold: promptTokens(ask, run.count) + costs.output + costs.reasoning,
+    value: { kind: "answer", ask: () => ask, output: costs.output, plan: "excerpts", coverage },
   };
 }
 
 /**
- * Tokens of transcript a one-call answer may carry: all the call allows,
- * but, for a question, no more than a share of the provider's window
- * (the best-matching passages come first), so that concurrent questions
- * on a small plan all fit.
+ * The summary's plan (see `planSummary`), for the summary and any request about the whole video: they plan on the
+ * whole fair share. A detail no passage matches is read from a sample, within a third of the window: it must not
+ * starve the others.
  */
-export function excerptRoom(costs: CallCosts, limits: PlanLimits, tokensPerWindow: number): number {
-  const fixed = costs.answerPrompt + costs.output + costs.reasoning;
-  const room = limits.maxCallTokens - fixed;
-  const share = Math.max(600, Math.floor(tokensPerWindow / 10));
-  return Math.max(0, Math.min(room, share, limits.available - fixed));
+function summaryPlan({ job, transcript, room, costs }: Planning): Choice {
+  const limits = limitsOf(room);
+  const fair = job.spec.intent !== "detail"
+    ? limits
+    : { ...limits, available: Math.min(limits.available, Math.max(3_000, Math.floor(room.tokensPerWindow / 3))) };
+  const lines = transcript.lines("coarse");
+  const plan = planSummary(lines, costs, fair, job.run.count, () => transcript.scores("coarse"));
+  if (plan.shape === "refused") throw refusedFor(plan.retryAfterTokens, room);
+  const oneCall = plan.shape === "one-call" || (plan.shape === "condensed" && plan.then === "one-call");
+  const sampled = plan.shape === "condensed" ? "sampled" : undefined;
+  const work: Work = oneCall
+    ? {
+      kind: "answer",
+      ask: () => answerAsk(job, renderCues(plan.lines), sampled),
+      output: costs.output,
+      plan: describe(plan),
+      coverage: plan.coverage,
+    }
+    : {
+      kind: "map-reduce",
+      reading: { lines: plan.lines, budget: callBudget(room, costs) },
+      output: costs.output,
+      plan: describe(plan),
+      coverage: (read) => plan.coverage * read,
+    };
+  return {
+    hold: plan.cost,
+    value: work,
+    reduced: plan.shape === "condensed",
+    firm: firmCost(plan, costs, limits, job.run.count),
+  };
+}
+
+/** After a stale plan: the rest of the transcript, planned on what is known now, and the notes already read. */
+function restOfVideo(at: Planning, prior: ReadSoFar): Choice {
+  const { job, transcript, room, costs } = at;
+  const { run } = job;
+  const coarse = transcript.lines("coarse");
+  const total = linesTokens(coarse, run.count);
+  const rest = coarse.filter((line) => line.start >= prior.until);
+  const limits = limitsOf(room);
+  const priorNotes = prior.notes.length * costs.notes;
+  const plan = planSummary(rest, costs, { ...limits, available: limits.available - priorNotes }, run.count);
+  if (plan.shape === "refused") return readSoFarOnly(at, prior, total, plan.retryAfterTokens);
+  const restTokens = linesTokens(rest, run.count);
+  const coverage = (read: number) =>
+    Math.min(1, (prior.tokens + plan.coverage * read * restTokens) / Math.max(1, total));
+  return {
+    hold: plan.cost + priorNotes,
+    value: {
+      kind: "map-reduce",
+      reading: { lines: plan.lines, budget: callBudget(room, costs), prior },
+      output: costs.output,
+      plan: `${describe(plan)}+replanned`,
+      coverage,
+    },
+    reduced: plan.shape === "condensed",
+    firm: firmCost(plan, costs, limits, run.count),
+  };
 }
 
 /**
- * The part of a plan's cost it cannot do without: all of a one-call plan;
- * of a map-reduce, the first part and the combining call (the parts after
- * it may be left out when the budget runs short).
+ * When the rest of the video no longer fits before the deadline, the answer from the notes already read: the request
+ * has read the start of the video and answers from it (its coverage says how much) rather than failing after its wait.
+ *
+ * @param total tokens of the whole transcript's lines
+ * @param short how many more tokens the rest's smallest plan needs than the room gives
  */
-export function firmCost(
-  plan: Exclude<Plan, { shape: "refused" }>,
-  costs: CallCosts,
-  limits: PlanLimits,
-  count: TokenCounter = estimateTokens,
-): number {
-  const tokens = linesTokens(plan.lines, count);
-  if (oneCallFits(tokens, costs, limits)) return plan.cost;
-  const parts = Math.ceil(tokens / partRoom(costs, limits));
-  const part = Math.ceil(tokens / parts) + costs.notesPrompt + costs.notes + costs.reasoning;
-  return Math.min(plan.cost, part + costs.combinePrompt + parts * costs.notes + costs.output + costs.reasoning);
+function readSoFarOnly({ room, costs }: Planning, prior: ReadSoFar, total: number, short: number): Choice {
+  const hold = costs.combinePrompt + prior.notes.length * costs.notes + costs.output + costs.reasoning;
+  if (hold > room.maxCallTokens || hold > room.tokens) throw refusedFor(short, room);
+  const coverage = Math.min(1, prior.tokens / Math.max(1, total));
+  return {
+    hold,
+    value: {
+      kind: "map-reduce",
+      reading: { lines: [], budget: callBudget(room, costs), prior },
+      output: costs.output,
+      plan: "read-so-far+replanned",
+      coverage: () => coverage,
+    },
+    reduced: true,
+  };
 }
 
-/** @returns tokens of the lines as sent (each line and its newline) */
-export function linesTokens(lines: readonly Cue[], count: TokenCounter = estimateTokens): number {
-  return lines.reduce((sum, line) => sum + count(cueLine(line)) + 1, 0);
+function describe(plan: Exclude<Plan, { shape: "refused" }>): string {
+  return plan.shape === "condensed" ? `condensed+${plan.then}` : plan.shape;
 }
 
-function oneCallFits(tokens: number, costs: CallCosts, limits: PlanLimits): boolean {
-  return costs.answerPrompt + tokens + costs.output + costs.reasoning <= limits.maxCallTokens;
-}
-
-/** Transcript tokens one map call carries: each part leaves room for the answer's `max_tokens`, as the reduce call. */
-function partRoom(costs: CallCosts, limits: PlanLimits): number {
-  return Math.max(1, limits.maxCallTokens - costs.notesPrompt - costs.output - costs.reasoning);
-}
-
-/** Tokens a plan reading `tokens` of transcript takes from the budget, every call's `max_tokens` included. */
-function costOf(tokens: number, costs: CallCosts, limits: PlanLimits): number {
-  if (oneCallFits(tokens, costs, limits)) return costs.answerPrompt + tokens + costs.output + costs.reasoning;
-  const parts = Math.ceil(tokens / partRoom(costs, limits));
-  const mapped = tokens + parts * (costs.notesPrompt + costs.notes + costs.reasoning);
-  const reduced = costs.combinePrompt + parts * costs.notes + costs.output + costs.reasoning;
-  // Notes too long for one reduce call are merged first: about one more pass over them.
-  const merging = reduced > limits.maxCallTokens ? parts * costs.notes * 2 : 0;
-  return mapped + reduced + merging;
-}
-
-/** The largest count in [0, total] for which `fits` holds (it is monotone). */
-function largestFitting(total: number, fits: (tokens: number) => boolean): number {
-  let low = 0;
-  let high = total;
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (fits(mid)) low = mid;
-    else high = mid - 1;
-  }
-  return low;
+/**
+ * @param tokens how many more tokens the smallest plan needs than the room gives
+ * @returns `upstream_blocked` when the provider's daily limit is what is short, else `overloaded`
+ */
+function refusedFor(tokens: number, room: Room): AppError {
+  if (room.dayWaitMs) return dayIsSpent(room.dayWaitMs(room.tokens + tokens));
+  return shortOfBudget((tokens * room.windowMs) / room.tokensPerWindow);
 }

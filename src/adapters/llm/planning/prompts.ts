@@ -1,21 +1,15 @@
-/** @module The prompts of the LLM writer: system rules, notes rules and the fenced user messages. */
+/** @module The prompts of the LLM writer: system rules, notes rules, the fenced user messages and each call's ask. */
 import type { Language, OutputFormat } from "../../../domain/chat-request.ts";
 import { languageFacts, LANGUAGES } from "../../../domain/languages/languages.ts";
 import type { AnswerSpec } from "../../../domain/ports.ts";
 import type { Intent } from "../../../domain/reading/intent.ts";
 import type { TokenCounter } from "../../../domain/reading/chunking.ts";
-import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../../domain/reading/tokens.ts";
+import { type ChatMessage, promptTokens } from "../calls/chat-message.ts";
 
 /** Each answer language's name in English, from the language table. */
 export const LANGUAGE_NAMES = Object.fromEntries(
   LANGUAGES.map((language) => [language, languageFacts(language).name]),
 ) as Record<Language, string>;
-
-/** Chat messages in the OpenAI shape. */
-export interface ChatMessage {
-  role: "system" | "user" | "assistant";
-  content: string;
-}
 
 /** What every prompt of one answer shares: how it is written, the video's title, and what the caller asks. */
 export interface PromptContext {
@@ -80,11 +74,6 @@ export function messages(context: PromptContext, user: string, kind: "answer" | 
     { role: "system", content: system },
     { role: "user", content: user },
   ];
-}
-
-/** @returns the estimated input tokens of a call's messages */
-export function promptTokens(messages: readonly ChatMessage[], count: TokenCounter = estimateTokens): number {
-  return messages.reduce((sum, m) => sum + count(m.content) + MESSAGE_OVERHEAD_TOKENS, 0);
 }
 
 /** The title is YouTube's data like the transcript: fenced, on one line, with no tags of its own. */
@@ -194,4 +183,52 @@ const FENCE_TAG = /<\s*(\/?)\s*(transcript|notes|request)\b[^>]*>/gi;
  */
 export function fenced(transcript: string): string {
   return transcript.replace(FENCE_TAG, "‹$1$2›");
+}
+
+/** `max_tokens` of a map call: notes of at most 120 words (as `partNotesPrompt` asks), with a little slack. */
+export const NOTES_MAX_TOKENS = 320;
+
+/** A map call's part with no transcript and the widest numbers: what every map call costs besides its text. */
+export const EMPTY_PART = { transcript: "", index: 999, count: 999 };
+
+/** Whatever carries an answer's prompt context (see `Drafting`). */
+interface Prompted {
+  prompts: PromptContext;
+}
+
+/** The messages of a one-call answer; `excerpted` when only parts of the transcript are sent. */
+export function answerAsk(job: Prompted, transcript: string, excerpted?: "matches" | "sampled"): ChatMessage[] {
+  return messages(job.prompts, answerPrompt(job.prompts, { transcript, excerpted }));
+}
+
+/** The messages of a map call: notes on one part. */
+export function notesAsk(job: Prompted, part: { transcript: string; index: number; count: number }): ChatMessage[] {
+  return messages(job.prompts, partNotesPrompt(job.prompts, part), "notes");
+}
+
+/** The messages of a reduce call: the answer from the notes, or (`partial`) shorter notes. */
+export function combineAsk(job: Prompted, notes: readonly string[], partial: boolean): ChatMessage[] {
+  const user = combinePrompt(job.prompts, { notes: notes.join("\n\n"), partial });
+  return messages(job.prompts, user, partial ? "notes" : "answer");
+}
+
+/** What each kind of call's messages cost, in tokens, without the transcript or the notes they carry. */
+export interface PromptCosts {
+  /** Input of a one-call answer, without the transcript. */
+  answerPrompt: number;
+  /** Input of a map call, without its part of the transcript. */
+  notesPrompt: number;
+  /** Input of the reduce call, without the notes. */
+  combinePrompt: number;
+}
+
+/** @returns what each kind of call's messages cost as `count` counts them */
+export function promptCosts(job: Prompted, count: TokenCounter): PromptCosts {
+  const asks = [answerAsk(job, "", "sampled"), notesAsk(job, EMPTY_PART), combineAsk(job, [], false)];
+  const [answerPrompt, notesPrompt, combinePrompt] = asks.map((ask) => promptTokens(ask, count)) as [
+    number,
+    number,
+    number,
+  ];
+  return { answerPrompt, notesPrompt, combinePrompt };
 }

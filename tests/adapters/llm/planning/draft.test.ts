@@ -8,9 +8,14 @@ import { createGroqCompleter } from "../../../../src/adapters/llm/calls/groq-com
 import { createRun } from "../../../../src/adapters/llm/calls/run.ts";
 import { type Reservation, StalePlanError } from "../../../../src/adapters/llm/budget/reservation.ts";
 import { draftAnswer } from "../../../../src/adapters/llm/planning/draft.ts";
-import { answerAsk, combineAsk, type Drafting } from "../../../../src/adapters/llm/planning/drafting.ts";
-import { NOTES_MAX_TOKENS } from "../../../../src/adapters/llm/planning/map-reduce.ts";
-import { promptContext, promptTokens } from "../../../../src/adapters/llm/planning/prompts.ts";
+import type { Drafting } from "../../../../src/adapters/llm/planning/types.ts";
+import {
+  answerAsk,
+  combineAsk,
+  NOTES_MAX_TOKENS,
+  promptContext,
+} from "../../../../src/adapters/llm/planning/prompts.ts";
+import { promptTokens } from "../../../../src/adapters/llm/calls/chat-message.ts";
 import { isAppError } from "../../../../src/domain/errors.ts";
 
 const llm = startFakeLlm();

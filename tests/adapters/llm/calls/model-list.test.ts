@@ -1,6 +1,6 @@
 /** @module Tests of readModelListing() against servers that list their models as Groq, vLLM, OpenRouter and Ollama do. */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readModelListing } from "../../../../src/adapters/llm/models/model-list.ts";
+import { readModelListing } from "../../../../src/adapters/llm/calls/model-list.ts";
 import { type FakeLlm, startFakeLlm } from "../../../support/fake/llm.ts";
 
 const servers: FakeLlm[] = [];

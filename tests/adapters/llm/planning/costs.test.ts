@@ -1,6 +1,6 @@
 /** @module Tests of summary planning (one call, map-reduce, condensed or refused) and of excerpt room. */
 import { describe, expect, test } from "bun:test";
-import { type CallCosts, excerptRoom, linesTokens, planSummary } from "../../../../src/adapters/llm/planning/plan.ts";
+import { type CallCosts, excerptRoom, linesTokens, planSummary } from "../../../../src/adapters/llm/planning/costs.ts";
 import { transcriptLines } from "../../../../src/domain/reading/chunking.ts";
 import { generateCues } from "../../../support/long-transcript.ts";
 

@@ -1,6 +1,6 @@
 /** @module Asks the endpoint which models it serves (`GET /models`), and the context window it states for one. */
 // deno-lint-ignore-file no-explicit-any -- reads JSON whose shape differs by server and is checked field by field
-import { createGroqClient } from "../calls/groq-client.ts";
+import { createGroqClient } from "./groq-client.ts";
 
 /** What the endpoint said about the configured model. */
 export type ModelListing =

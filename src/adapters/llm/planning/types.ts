@@ -1,0 +1,42 @@
+/** @module The shapes the planner's steps share: the answer's drafting, the room it plans in, each call's limits. */
+import type { AnswerSpec } from "../../../domain/ports.ts";
+import type { TranscriptLines } from "../../../domain/reading/transcript-lines.ts";
+import type { OnText } from "../calls/completer.ts";
+import type { Run } from "../calls/run.ts";
+import type { PromptContext } from "./prompts.ts";
+
+/** One answer's drafting, as every step of the planner passes it on. */
+export interface Drafting {
+  /** The answer's calls go through it. */
+  run: Run;
+  spec: AnswerSpec;
+  /** What every prompt of the answer shares (see `promptContext`). */
+  prompts: PromptContext;
+  /** Where the answer's text streams: the last call's only. */
+  onText?: OnText;
+  /**
+   * The transcript's lines and scores, kept by the writer for every answer on the same transcript; each plan makes
+   * its own when none is given.
+   */
+  lines?: TranscriptLines;
+}
+
+/** What the budget allows a request, as it stands when the request is planned. */
+export interface Room {
+  /** Largest single call (input and `max_tokens`): context window, optional cap, provider's window budget. */
+  maxCallTokens: number;
+  /** Tokens this request can get before it must start its last call. */
+  tokens: number;
+  tokensPerWindow: number;
+  windowMs: number;
+  /** Set when the provider's daily limit is what bounds `tokens`: ms until the day has that many tokens. */
+  dayWaitMs?: (tokens: number) => number;
+}
+
+/** Token limits of every call. */
+export interface CallBudget {
+  /** Most input tokens of one call, prompt included. */
+  input: number;
+  /** `max_tokens` of the answer's final call. */
+  output: number;
+}
