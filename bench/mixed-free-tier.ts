@@ -64,7 +64,7 @@ async function run(tree: string, dir: string): Promise<Result> {
     YOUTUBE_BASE_URL: youtube.origin,
     GROQ_API_KEY: "gsk_bench",
     GROQ_BASE_URL: llm.baseUrl,
-    LLM_BUDGET_WINDOW_MS: String(WINDOW_MS),
+    TEST_LLM_BUDGET_WINDOW_MS: String(WINDOW_MS),
     REQUEST_TIMEOUT_MS: String(120_000 / SCALE),
     ANSWER_CACHE_TTL_MS: "0",
   });

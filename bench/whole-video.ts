@@ -98,7 +98,7 @@ async function measure(tree: string, minutes: number, ask: (typeof PROMPTS)[numb
     LOG_FORMAT: "json",
     ...(SCALE === 1
       ? {}
-      : { LLM_BUDGET_WINDOW_MS: String(WINDOW_MS), REQUEST_TIMEOUT_MS: String(Math.round(120_000 / SCALE)) }),
+      : { TEST_LLM_BUDGET_WINDOW_MS: String(WINDOW_MS), REQUEST_TIMEOUT_MS: String(Math.round(120_000 / SCALE)) }),
   };
   const service = tree === "after" ? await startService(env) : await startTree(tree, env);
   try {

@@ -52,7 +52,7 @@ export async function servedInADay(
     GROQ_API_KEY: "gsk_bench_day",
     GROQ_BASE_URL: llm.baseUrl,
     LLM_MODELS: models.join(","),
-    LLM_BUDGET_WINDOW_MS: String(DAY_WINDOW_MS),
+    TEST_LLM_BUDGET_WINDOW_MS: String(DAY_WINDOW_MS),
     REQUEST_TIMEOUT_MS: String(DEADLINE_MS),
     ANSWER_CACHE_TTL_MS: "0",
   });

@@ -1,4 +1,4 @@
-/** @module Caps how much of an upstream response body is read, releasing the connection past the cap. */
+/** @module Bodies read in chunks: a cap on an upstream's, releasing the connection past it, and the chunks joined. */
 /**
  * Caps how much of an upstream's response body is read, so that a broken or
  * hostile upstream cannot make the service hold an unbounded body in memory.
@@ -84,4 +84,22 @@ export function limitBody(
 /** @returns `bytes` in whole MiB for messages, e.g. `10 MiB` */
 export function mebibytes(bytes: number): string {
   return `${Math.round(bytes / 1024 / 1024)} MiB`;
+}
+
+/**
+ * Joins the chunks of a body read piece by piece.
+ *
+ * @param chunks the chunks, in order
+ * @param length their total length in bytes
+ * @returns one array of the bytes: the only chunk itself when there is one, else a copy
+ */
+export function joinChunks(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0]!.byteLength === length) return chunks[0]!;
+  const whole = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return whole;
 }

@@ -1,6 +1,6 @@
-/** @module Tests of `limitBody()`: the body cap, declared lengths and cancellation on the request's signal. */
+/** @module Tests of `limitBody()` (the cap, declared lengths, cancellation on the signal) and `joinChunks()`. */
 import { describe, expect, test } from "bun:test";
-import { limitBody } from "../../src/adapters/body-limit.ts";
+import { joinChunks, limitBody } from "../../src/adapters/body-limit.ts";
 
 class TooLarge extends Error {}
 const tooLarge = () => new TooLarge("too large");
@@ -79,5 +79,14 @@ describe("limitBody() and the request's signal", () => {
     expect(ends).toBe(1);
     controller.abort();
     expect(ends).toBe(1);
+  });
+});
+
+describe("joinChunks()", () => {
+  test("joins chunks in order, hands back a lone chunk as it is, and makes an empty array of none", () => {
+    const one = new Uint8Array([1, 2]);
+    expect(joinChunks([one, new Uint8Array([3]), new Uint8Array([4, 5])], 5)).toEqual(new Uint8Array([1, 2, 3, 4, 5]));
+    expect(joinChunks([one], 2)).toBe(one);
+    expect(joinChunks([], 0)).toEqual(new Uint8Array(0));
   });
 });

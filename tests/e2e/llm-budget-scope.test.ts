@@ -17,7 +17,7 @@ import { API_KEY } from "./llm-harness.ts";
  */
 const WINDOW_MS = 6_000;
 const FREE = gptOss20bFreePlan(WINDOW_MS);
-const SCALED = { LLM_BUDGET_WINDOW_MS: String(WINDOW_MS), REQUEST_TIMEOUT_MS: "12000", ANSWER_CACHE_TTL_MS: "0" };
+const SCALED = { TEST_LLM_BUDGET_WINDOW_MS: String(WINDOW_MS), REQUEST_TIMEOUT_MS: "12000", ANSWER_CACHE_TTL_MS: "0" };
 
 const started: { services: RunningService[]; llms: FakeLlm[]; youtube?: FakeYoutube } = { services: [], llms: [] };
 afterEach(async () => {

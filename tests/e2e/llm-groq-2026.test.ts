@@ -11,7 +11,7 @@ import { postChat, type RunningService, startService } from "../support/service/
 const API_KEY = "e2e-groq-2026-key-0123";
 const GROQ_KEY = "gsk_fake_groq_2026_secret";
 const WINDOW_MS = 6_000;
-const SCALED = { LLM_BUDGET_WINDOW_MS: String(WINDOW_MS), REQUEST_TIMEOUT_MS: "12000", ANSWER_CACHE_TTL_MS: "0" };
+const SCALED = { TEST_LLM_BUDGET_WINDOW_MS: String(WINDOW_MS), REQUEST_TIMEOUT_MS: "12000", ANSWER_CACHE_TTL_MS: "0" };
 
 const started: { services: RunningService[]; llms: FakeLlm[]; youtube?: FakeYoutube } = { services: [], llms: [] };
 afterEach(async () => {

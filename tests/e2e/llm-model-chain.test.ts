@@ -14,7 +14,7 @@ const PRIMARY = "openai/gpt-oss-20b";
 const SECOND = "openai/gpt-oss-120b";
 /** Groq's free plans played ten times faster, as the other free-plan tests play them: a 6 s minute, a 12 s deadline. */
 const WINDOW_MS = 6_000;
-const SCALED = { LLM_BUDGET_WINDOW_MS: String(WINDOW_MS), REQUEST_TIMEOUT_MS: "12000", ANSWER_CACHE_TTL_MS: "0" };
+const SCALED = { TEST_LLM_BUDGET_WINDOW_MS: String(WINDOW_MS), REQUEST_TIMEOUT_MS: "12000", ANSWER_CACHE_TTL_MS: "0" };
 
 /** Groq's free plan for one model (gpt-oss-20b and -120b publish the same figures), with some of its day used. */
 function plan(model: string, dayTokensUsed = 0): ProviderLimitsOptions {

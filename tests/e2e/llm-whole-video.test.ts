@@ -19,7 +19,7 @@ import { type LlmHarness, startLlmHarness } from "./llm-harness.ts";
  */
 const WINDOW_MS = 6_000;
 const FREE = gptOss20bFreePlan(WINDOW_MS);
-const SCALED = { LLM_BUDGET_WINDOW_MS: String(WINDOW_MS), REQUEST_TIMEOUT_MS: "12000", ANSWER_CACHE_TTL_MS: "0" };
+const SCALED = { TEST_LLM_BUDGET_WINDOW_MS: String(WINDOW_MS), REQUEST_TIMEOUT_MS: "12000", ANSWER_CACHE_TTL_MS: "0" };
 const MINUTES = 30;
 const cues = generateCues(MINUTES * 60, { needleAt: 20 * 60 });
 const NOTES = "- [0:00] The reviewer covers one aspect of the device.\n- [0:40] And how well it holds up.";

@@ -3,6 +3,7 @@ import { AppError, isAppError } from "../../domain/errors.ts";
 import type { AudioFormat } from "../youtube/audio-formats.ts";
 import { onOrigin } from "../youtube/origin.ts";
 import { httpStatusOf, type YoutubeTransport } from "../youtube/transport.ts";
+import { joinChunks } from "../body-limit.ts";
 
 /**
  * Bytes asked per range request (YouTube throttles a plain GET of a whole format; ranges of ~10 MB are served at full
@@ -61,7 +62,7 @@ export async function downloadAudio(
     if (body.byteLength < asked || range === null || (total !== undefined && at >= total)) break;
   }
   if (at === 0) throw audioUnreadable(videoId, "YouTube sent no audio bytes");
-  return concat(parts, at);
+  return joinChunks(parts, at);
 }
 
 async function readRange(
@@ -90,14 +91,4 @@ async function readRange(
 function rangeTotal(header: string | null): number | undefined {
   const total = /\/(\d+)\s*$/.exec(header ?? "")?.[1];
   return total === undefined ? undefined : Number(total);
-}
-
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
-  const whole = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    whole.set(part, offset);
-    offset += part.byteLength;
-  }
-  return whole;
 }

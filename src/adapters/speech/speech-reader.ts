@@ -6,6 +6,7 @@ import type { ClientHealth } from "../youtube/client-health.ts";
 import type { InnertubeClient } from "../youtube/innertube-clients.ts";
 import type { PlayerInfo } from "../youtube/player-response.ts";
 import type { YoutubeTransport } from "../youtube/transport.ts";
+import type { SpeechInput, SpeechReader } from "../youtube/speech-fallback.ts";
 import { audioUnreadable } from "./audio-download.ts";
 import { type AudioSources, audioSources, downloadFirst } from "./audio-sources.ts";
 import type { AudioPiece } from "./audio-pieces.ts";
@@ -13,25 +14,6 @@ import { type SpeechObserver, transcribePieces } from "./piece-transcription.ts"
 import type { SpeechBudget } from "./speech-budget.ts";
 import type { Transcriber } from "./groq-transcriber.ts";
 import { createTranscriptionSlots } from "./transcription-slots.ts";
-
-/** What the InnerTube source hands over for a video whose player response lists no caption track. */
-export interface SpeechInput {
-  /** The transport that made the video's player call: its route is the one its audio URLs are bound to. */
-  transport: YoutubeTransport;
-  videoId: string;
-  info: PlayerInfo;
-  /** The client that got `info`. */
-  client?: InnertubeClient;
-  query: TranscriptQuery;
-}
-
-/** Transcribes a caption-less video from its audio. */
-export interface SpeechReader {
-  /**
-   * @throws {AppError} transcript_unavailable (too long, audio unreadable), overloaded (budget), upstream_*
-   */
-  read(input: SpeechInput): Promise<Transcript>;
-}
 
 export interface SpeechReaderOptions {
   transcribe: Transcriber;

@@ -11,7 +11,7 @@ import { createRecentSessions } from "./recent-sessions.ts";
 import { chooseTrack, spokenLanguage, type TrackChoice } from "./track-choice.ts";
 import { countingTransport, createYoutubeTransport, type YoutubeTransport } from "./transport.ts";
 import type { YoutubeObserver } from "./observed-call.ts";
-import type { SpeechReader } from "../speech/speech-reader.ts";
+import type { SpeechReader } from "./speech-fallback.ts";
 
 export type { InnertubeClient } from "./player-request.ts";
 
@@ -71,7 +71,7 @@ export function createInnertubeTranscriptSource(options: InnertubeOptions): Tran
 }
 
 /** Reads one video's transcript with every request sent through `transport` (one egress route). */
-export type TranscriptReader = (
+export type ReadThroughTransport = (
   transport: YoutubeTransport,
   videoId: string,
   query: TranscriptQuery,
@@ -81,7 +81,7 @@ export type TranscriptReader = (
  * @param options clients, origin and player reuse, as for {@linkcode createInnertubeTranscriptSource}
  * @returns the same reader, sending through the transport each fetch is given
  */
-export function createInnertubeReader(options: Omit<InnertubeOptions, "timeoutMs" | "fetch">): TranscriptReader {
+export function createInnertubeReader(options: Omit<InnertubeOptions, "timeoutMs" | "fetch">): ReadThroughTransport {
   const clients = options.clients;
   if (clients.length === 0) throw new RangeError("An InnerTube reader needs at least one client: none was given");
   const sessions = createPlayerSessions({ clients, observe: options.observe });

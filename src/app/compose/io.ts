@@ -8,4 +8,6 @@ export interface ServiceIo {
   /** Replaces every upstream `fetch` (YouTube routes, the LLM, speech) in tests. */
   fetch?: typeof fetch;
   metrics?: ServiceMetrics;
+  /** The provider's minute in the LLM budget; tests shorten it (`TestSettings`), a real minute unset. */
+  llmBudgetWindowMs?: number;
 }

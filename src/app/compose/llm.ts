@@ -8,12 +8,13 @@ import { createHeaderlessRule, PROVISIONAL_LIMITS } from "../../adapters/llm/bud
 import { createRedisBudgetStore } from "../../adapters/llm/budget/redis-budget-store.ts";
 import { budgetKey } from "../../adapters/llm/budget/budget-key.ts";
 import { sha256Hex } from "../../adapters/keys/key-digest.ts";
-import { createGroqAnswerWriter } from "../../adapters/llm/groq-answer-writer.ts";
+import { createOpenAiCompatibleAnswerWriter } from "../../adapters/llm/openai-compatible-answer-writer.ts";
 import { type ChainLink, createChainAnswerWriter } from "../../adapters/llm/chain-answer-writer.ts";
 import { createOfflineAnswerWriter } from "../../adapters/offline/offline-answer-writer.ts";
 import type { RedisConnection } from "../../adapters/redis/redis-connection.ts";
 import type { Config } from "../config/config.ts";
 import type { LlmLink } from "../config/llm-chain.ts";
+import { MINUTE_MS } from "../config/test-settings.ts";
 import { llmBudgetObserver } from "../metrics/service-metrics.ts";
 import type { ModelCheck } from "./model-check.ts";
 
@@ -57,13 +58,12 @@ function composeModelLink(
   parts: { redis?: RedisConnection; check?: ModelCheck; chained: boolean },
 ): ChainLink {
   // Without metrics, no observer: telling it the level would cost a look at the budget per call.
-  const { budget, store } = composeLlmBudget(
-    config,
-    link,
-    io.metrics ? llmBudgetObserver(io.metrics) : undefined,
-    parts.redis,
-  );
-  const writer = createGroqAnswerWriter({
+  const { budget, store } = composeLlmBudget(link, {
+    windowMs: io.llmBudgetWindowMs ?? MINUTE_MS,
+    observer: io.metrics ? llmBudgetObserver(io.metrics) : undefined,
+    redis: parts.redis,
+  });
+  const writer = createOpenAiCompatibleAnswerWriter({
     apiKey: link.apiKey,
     baseUrl: link.baseUrl,
     model: link.model,
@@ -95,13 +95,10 @@ function composeModelLink(
  * the organisation, not the process), with this process's own budget while Redis is unreachable.
  */
 function composeLlmBudget(
-  config: Config,
   link: LlmLink,
-  observer: BudgetObserver | undefined,
-  redis?: RedisConnection,
+  { windowMs, observer, redis }: { windowMs: number; observer?: BudgetObserver; redis?: RedisConnection },
 ): { budget: LlmBudget; store: BudgetStore } {
   const figures = link.figures;
-  const windowMs = config.llm.budgetWindowMs;
   const limits = {
     tokensPerWindow: figures.tokensPerMinute,
     requestsPerWindow: figures.requestsPerMinute,

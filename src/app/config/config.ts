@@ -34,8 +34,6 @@ export interface Config {
     inputTokenBudget?: number;
     maxOutputTokens: number;
     concurrency: number;
-    /** The provider's window (a minute; tests shorten it). */
-    budgetWindowMs: number;
   } & ModelFigures;
   requestTimeoutMs: number;
   /** A streamed request's time limit, and the longest silence on its stream (at most 15 s). */
@@ -116,7 +114,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxOutputTokens: read.int("LLM_MAX_OUTPUT_TOKENS", 1_024, { min: 64, max: 32_768 }),
       // 16: a long video's parts are mapped in one wave when the provider's budget allows (docs/decisions.md).
       concurrency: read.int("LLM_CONCURRENCY", 16, { min: 1, max: 64 }),
-      budgetWindowMs: read.int("LLM_BUDGET_WINDOW_MS", 60_000, { min: 100, max: 3_600_000 }),
       ...readModelFigures(read, llmApi),
     },
     requestTimeoutMs: read.int("REQUEST_TIMEOUT_MS", 120_000, { min: 1_000, max: 900_000 }),

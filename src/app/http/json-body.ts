@@ -1,6 +1,7 @@
 /** @module Reads a JSON request body's text with content-type, size, time and UTF-8 checks, and parses its object. */
 import { AppError } from "../../domain/errors.ts";
 import { describeInvalidBody } from "../contract/validation-message.ts";
+import { joinChunks } from "../../adapters/body-limit.ts";
 
 /**
  * Reads a JSON request body's text, checking the content type first, then
@@ -138,14 +139,7 @@ async function readChunks(request: Request, maxBytes: number): Promise<Uint8Arra
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return all;
+  return joinChunks(chunks, size);
 }
 
 function decodeUtf8(bytes: Uint8Array): string {

@@ -4,6 +4,7 @@ import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/s
 import { createBufferedLines } from "../log/buffered-lines.ts";
 import { composeMcp } from "../compose/service.ts";
 import { loadConfigOrExit } from "../config/config.ts";
+import { readTestSettings } from "../config/test-settings.ts";
 import { createLogger } from "../log/logger.ts";
 import { createMcpServer } from "./mcp-server.ts";
 
@@ -36,7 +37,7 @@ export async function runMcp(runtime: McpRuntime): Promise<void> {
   // Logs go to stderr, one write per timer turn; stdout carries only JSON-RPC.
   const lines = createBufferedLines((text) => runtime.printError(text));
   const logger = createLogger({ write: lines.line, pretty: config.logFormat === "pretty" });
-  const core = await composeMcp(config, { logger });
+  const core = await composeMcp(config, { logger, llmBudgetWindowMs: readTestSettings(runtime.env).llmBudgetWindowMs });
   const deps = {
     chat: core.chat,
     transcripts: core.transcripts,

@@ -2,6 +2,7 @@
 import { bannerLines } from "./banner.ts";
 import { composeService } from "../compose/service.ts";
 import { type Config, loadConfigOrExit } from "../config/config.ts";
+import { readTestSettings } from "../config/test-settings.ts";
 import { createBufferedLines } from "../log/buffered-lines.ts";
 import { createLogger } from "../log/logger.ts";
 import { createRequestLog } from "../log/request-log.ts";
@@ -72,6 +73,7 @@ export async function runService(runtime: Runtime): Promise<void> {
     metrics: admin?.metrics,
     onRedisAvailability,
     streams,
+    llmBudgetWindowMs: readTestSettings(runtime.env).llmBudgetWindowMs,
   });
   const inFlight = createInFlight();
   admin?.metrics.watchInFlight(() => inFlight.count + streams.count);

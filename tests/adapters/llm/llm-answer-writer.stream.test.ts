@@ -1,6 +1,9 @@
 /** @module Tests of the LLM answer writer on a streamed request: deltas, rewrites, progress and cut streams. */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { createGroqAnswerWriter, type GroqWriterOptions } from "../../../src/adapters/llm/groq-answer-writer.ts";
+import {
+  createOpenAiCompatibleAnswerWriter,
+  type OpenAiCompatibleWriterOptions,
+} from "../../../src/adapters/llm/openai-compatible-answer-writer.ts";
 import type { AnswerSpec } from "../../../src/domain/ports.ts";
 import { isAppError } from "../../../src/domain/errors.ts";
 import { ANSWERS, startFakeLlm } from "../../support/fake/llm.ts";
@@ -11,7 +14,7 @@ const llm = startFakeLlm();
 afterAll(() => llm.close());
 beforeEach(() => llm.reset());
 
-const options = (overrides: Partial<GroqWriterOptions> = {}) => writerOptions(llm.baseUrl, overrides);
+const options = (overrides: Partial<OpenAiCompatibleWriterOptions> = {}) => writerOptions(llm.baseUrl, overrides);
 const spec = writerSpec;
 
 /** A spec whose events are recorded. */
@@ -25,12 +28,12 @@ function streamed(overrides: Partial<AnswerSpec> = {}): { spec: AnswerSpec; delt
   };
 }
 
-describe("createGroqAnswerWriter() with events (a streamed request)", () => {
+describe("createOpenAiCompatibleAnswerWriter() with events (a streamed request)", () => {
   test("asks the model to stream and sends deltas that join to the answer's text", async () => {
     const content = `${ANSWERS.en!}\n\nA second paragraph with **bold** words [0:01].\n\nA third.`;
     llm.respondWith(() => ({ content, chunkChars: 5 }));
     const run = streamed();
-    const answer = await createGroqAnswerWriter(options()).write(run.spec);
+    const answer = await createOpenAiCompatibleAnswerWriter(options()).write(run.spec);
     expect(llm.calls[0]!.stream).toBe(true);
     expect(run.deltas.length).toBe(3);
     expect(run.deltas.join("")).toBe(answer.text);
@@ -42,14 +45,14 @@ describe("createGroqAnswerWriter() with events (a streamed request)", () => {
   test("a first answer in the wrong language sends nothing: only the rewrite is streamed", async () => {
     llm.respondWith((_, index) => ({ content: index === 0 ? ANSWERS.en! : ANSWERS.es!, chunkChars: 4 }));
     const run = streamed({ language: "es" });
-    const answer = await createGroqAnswerWriter(options()).write(run.spec);
+    const answer = await createOpenAiCompatibleAnswerWriter(options()).write(run.spec);
     expect(run.deltas.join("")).toBe(ANSWERS.es!);
     expect(answer.text).toBe(ANSWERS.es!);
   });
 
   test("a long video reports the parts read, done out of total, before writing", async () => {
     const run = streamed({ transcript: { ...short, cues: generateCues(3600) } });
-    await createGroqAnswerWriter(options()).write(run.spec);
+    await createOpenAiCompatibleAnswerWriter(options()).write(run.spec);
     const reading = run.progress.filter((p) => (p as { stage: string }).stage === "reading") as {
       done: number;
       total: number;
@@ -75,7 +78,7 @@ describe("createGroqAnswerWriter() with events (a streamed request)", () => {
       : { content: ANSWERS.en! })
     );
     const run = streamed();
-    const error = await createGroqAnswerWriter(options()).write(run.spec).catch((e) => e);
+    const error = await createOpenAiCompatibleAnswerWriter(options()).write(run.spec).catch((e) => e);
     expect(run.deltas.join("")).toBe(ANSWERS.en!);
     expect(isAppError(error, "upstream_error")).toBe(true);
     expect(llm.calls).toHaveLength(1);

@@ -1,12 +1,15 @@
 /** @module Shared writer settings, a short transcript and an answer spec for the LLM writer tests. */
 import { createMemoryBudgetStore } from "../../../src/adapters/llm/budget/budget-store.ts";
 import { createLlmBudget } from "../../../src/adapters/llm/budget/llm-budget.ts";
-import type { GroqWriterOptions } from "../../../src/adapters/llm/groq-answer-writer.ts";
+import type { OpenAiCompatibleWriterOptions } from "../../../src/adapters/llm/openai-compatible-answer-writer.ts";
 import type { AnswerSpec } from "../../../src/domain/ports.ts";
 import type { Transcript } from "../../../src/domain/transcript.ts";
 
 /** Writer settings against a fake LLM at `baseUrl`, on a paid plan's budget: the writer tests are about the pipeline, not the provider's limits. */
-export const writerOptions = (baseUrl: string, overrides: Partial<GroqWriterOptions> = {}): GroqWriterOptions => ({
+export const writerOptions = (
+  baseUrl: string,
+  overrides: Partial<OpenAiCompatibleWriterOptions> = {},
+): OpenAiCompatibleWriterOptions => ({
   apiKey: "gsk_unit",
   baseUrl,
   model: "fake-model",

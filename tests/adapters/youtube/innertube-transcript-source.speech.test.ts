@@ -1,6 +1,6 @@
 /** @module Tests of innertube-transcript-source.ts handing caption-less videos to speech-to-text with its transport. */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import type { SpeechInput, SpeechReader } from "../../../src/adapters/speech/speech-reader.ts";
+import type { SpeechInput, SpeechReader } from "../../../src/adapters/youtube/speech-fallback.ts";
 import { createInnertubeTranscriptSource } from "../../../src/adapters/youtube/innertube-transcript-source.ts";
 import type { Transcript } from "../../../src/domain/transcript.ts";
 import { startFakeYoutube } from "../../support/fake/youtube.ts";

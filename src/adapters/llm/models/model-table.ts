@@ -28,9 +28,8 @@ export interface ReasoningTraits {
 export type ReasoningEffort = "low" | "medium" | "high";
 export const REASONING_EFFORTS: readonly ReasoningEffort[] = ["low", "medium", "high"];
 
-/** One model the service knows, with the day its figures were read. */
+/** One model the service knows (its id is its key in {@linkcode KNOWN_MODELS}), with the day its figures were read. */
 export interface ModelFacts {
-  id: string;
   /** Free-plan limits, as the provider published them on `readOn`. */
   freePlan?: ModelLimits;
   contextTokens: number;
@@ -57,39 +56,47 @@ const QWEN3: ReasoningTraits = {
 /** Groq's rate-limits page and model pages, read 2026-10-01 (console.groq.com/docs/rate-limits). */
 const GROQ_2026_10 = "Groq's rate-limits and model pages, 2026-10-01";
 
-/** Models the service knows, by id (the id the endpoint is asked for). */
-export const KNOWN_MODELS: Readonly<Record<string, ModelFacts>> = {
+/** The table as written: its keys are the ids the compiler checks `DEFAULT_MODEL` and replacements against. */
+const TABLE = {
   "openai/gpt-oss-20b": {
-    id: "openai/gpt-oss-20b",
     freePlan: { tokensPerMinute: 8_000, requestsPerMinute: 30, tokensPerDay: 200_000, requestsPerDay: 1_000 },
     contextTokens: 131_072,
     reasoning: GPT_OSS,
     readOn: GROQ_2026_10,
   },
   "openai/gpt-oss-120b": {
-    id: "openai/gpt-oss-120b",
     freePlan: { tokensPerMinute: 8_000, requestsPerMinute: 30, tokensPerDay: 200_000, requestsPerDay: 1_000 },
     contextTokens: 131_072,
     reasoning: GPT_OSS,
     readOn: GROQ_2026_10,
   },
   "qwen/qwen3.8-27b": {
-    id: "qwen/qwen3.8-27b",
     // Its free-plan limits were not published with the preview: the provider's headers teach them.
     contextTokens: 131_072,
     reasoning: QWEN3,
     preview: true,
     readOn: GROQ_2026_10,
   },
-};
+} as const satisfies Readonly<Record<string, ModelFacts>>;
+
+/** The id of a model the service knows: a key of {@linkcode KNOWN_MODELS}. */
+export type KnownModel = keyof typeof TABLE;
+
+/** Models the service knows, by id (the id the endpoint is asked for). */
+export const KNOWN_MODELS: Readonly<Record<KnownModel, ModelFacts>> = TABLE;
+
+/** @returns whether the service knows the model `id` names (an own key of the table, never `toString` and the like) */
+function isKnownModel(id: string): id is KnownModel {
+  return Object.hasOwn(KNOWN_MODELS, id);
+}
 
 /** The default model behind `chat-1.0`: the small model Groq's free plan serves since 2026-08-16. */
-export const DEFAULT_MODEL = "openai/gpt-oss-20b";
+export const DEFAULT_MODEL: KnownModel = "openai/gpt-oss-20b";
 
 /** A model the provider stopped serving, and the replacement it named. */
 export interface RetiredModel {
   retiredOn: string;
-  replacement: string;
+  replacement: KnownModel;
 }
 
 /** Models Groq shut down for free and developer keys (its deprecations page, entries up to 2026-09-21). */
@@ -101,19 +108,23 @@ export const RETIRED_MODELS: Readonly<Record<string, RetiredModel>> = {
 };
 
 /**
- * What the service knows of a model: by its id, or by its family when an endpoint names it otherwise
- * (`gpt-oss:20b` on Ollama, `openai/gpt-oss-20b:free` on OpenRouter): the family tells how it reasons, never its
- * limits.
+ * What the service knows of a model, by its exact id: a model an endpoint names otherwise (`gpt-oss:20b` on Ollama,
+ * `openai/gpt-oss-20b:free` on OpenRouter) has no figures here; {@linkcode reasoningOf} still tells how it reasons.
  *
  * @returns the facts, or undefined for a model the service does not know
  */
 export function modelFacts(id: string): ModelFacts | undefined {
-  return KNOWN_MODELS[id];
+  return isKnownModel(id) ? KNOWN_MODELS[id] : undefined;
 }
 
-/** @returns how a model reasons, from its id or its family's name; undefined for a model not known to reason */
+/**
+ * How a model reasons: from the table for a known id, else from its family's name in the id (`gpt-oss`, `qwen3`), so a
+ * model an endpoint names otherwise still has its reasoning kept out of answers.
+ *
+ * @returns the traits; undefined for a model not known to reason
+ */
 export function reasoningOf(id: string): ReasoningTraits | undefined {
-  const known = KNOWN_MODELS[id]?.reasoning;
+  const known = modelFacts(id)?.reasoning;
   if (known) return known;
   if (/gpt-oss/i.test(id)) return GPT_OSS;
   if (/qwen-?3/i.test(id)) return QWEN3;

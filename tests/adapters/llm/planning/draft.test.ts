@@ -1,6 +1,6 @@
 /** @module Tests of the planner's reading by intent: whole-video requests read as a summary, details from excerpts. */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { createGroqAnswerWriter } from "../../../../src/adapters/llm/groq-answer-writer.ts";
+import { createOpenAiCompatibleAnswerWriter } from "../../../../src/adapters/llm/openai-compatible-answer-writer.ts";
 import { ANSWERS, type LlmCall, startFakeLlm } from "../../../support/fake/llm.ts";
 import { generateCues, NEEDLE } from "../../../support/long-transcript.ts";
 import { short, writerOptions, writerSpec } from "../writer-fixtures.ts";
@@ -40,7 +40,7 @@ function secondsRead(calls: readonly LlmCall[]): number[] {
 describe("draftAnswer() by intent", () => {
   test("a whole-video request on a long video is read as a summary: every part, the user's words in every call", async () => {
     llm.respondWith((call) => ({ content: isPart(call) ? "- [0:00] A note." : ANSWERS.en! }));
-    const answer = await createGroqAnswerWriter(writerOptions(llm.baseUrl)).write(
+    const answer = await createOpenAiCompatibleAnswerWriter(writerOptions(llm.baseUrl)).write(
       writerSpec({ transcript: hour, prompt: FIVE, intent: "whole" }),
     );
     expect(answer.usage).toMatchObject({ intent: "whole", plan: "map-reduce", coverage: 1 });
@@ -61,7 +61,7 @@ describe("draftAnswer() by intent", () => {
 
   test("the literal summary keeps its own words, and a detail's notes may say NONE", async () => {
     llm.respondWith((call) => ({ content: isPart(call) ? "NONE" : ANSWERS.en! }));
-    const writer = createGroqAnswerWriter(writerOptions(llm.baseUrl));
+    const writer = createOpenAiCompatibleAnswerWriter(writerOptions(llm.baseUrl));
     await writer.write(writerSpec({ transcript: hour, intent: "summary" }));
     expect(llm.calls.at(-1)!.text).toContain("Summarise the video from them: its main points in order, concisely.");
     expect(llm.calls.some((c) => c.text.includes("<request>"))).toBe(false);
@@ -74,7 +74,7 @@ describe("draftAnswer() by intent", () => {
   test("the same words are read from their passages as a detail, and over the whole video as a whole request", async () => {
     const prompt = "What is the secret ingredient of the recipe?";
     llm.respondWith((call) => ({ content: isPart(call) ? "- [0:00] A note." : ANSWERS.en! }));
-    const writer = createGroqAnswerWriter(writerOptions(llm.baseUrl));
+    const writer = createOpenAiCompatibleAnswerWriter(writerOptions(llm.baseUrl));
     const detail = await writer.write(writerSpec({ transcript: hour, prompt, intent: "detail" }));
     expect(detail.usage).toMatchObject({ intent: "detail", plan: "excerpts" });
     expect(detail.usage!.coverage!).toBeLessThan(0.1);

@@ -1,4 +1,4 @@
-/** @module The answer writer on Groq's chat completions, built on the generic LLM answer writer. */
+/** @module The answer writer on any OpenAI-compatible endpoint (Groq's by default), on the LLM answer writer. */
 import type { AnswerWriter } from "../../domain/ports.ts";
 import { createMemoryBudgetStore } from "./budget/budget-store.ts";
 import { createLlmBudget, type LlmBudget } from "./budget/llm-budget.ts";
@@ -9,7 +9,8 @@ import { createLlmAnswerWriter } from "./llm-answer-writer.ts";
 import { type ReasoningEffort, reasoningOf } from "./models/model-table.ts";
 import { createReasoningRoom, reasoningParams } from "./models/reasoning.ts";
 
-export interface GroqWriterOptions {
+/** The endpoint, model, limits and budget of an OpenAI-compatible answer writer. */
+export interface OpenAiCompatibleWriterOptions {
   apiKey: string;
   /** OpenAI-compatible endpoint; Groq's when undefined. */
   baseUrl?: string;
@@ -43,8 +44,8 @@ export interface GroqWriterOptions {
 }
 
 /**
- * An answer writer on Groq's chat completions (or any OpenAI-compatible
- * server): groq-sdk for the wire, with bounded retries, under the answer
+ * An answer writer on any OpenAI-compatible chat completions endpoint (Groq's
+ * by default): groq-sdk for the wire, with bounded retries, under the answer
  * pipeline of `createLlmAnswerWriter`. A reasoning model is asked for the
  * configured effort, its reasoning kept out of the answer, and every call
  * given room for its reasoning besides the answer.
@@ -52,7 +53,7 @@ export interface GroqWriterOptions {
  * @param options connection, limits and budgets
  * @returns the writer, named `groq:<model>`
  */
-export function createGroqAnswerWriter(options: GroqWriterOptions): AnswerWriter {
+export function createOpenAiCompatibleAnswerWriter(options: OpenAiCompatibleWriterOptions): AnswerWriter {
   const dialect = options.dialect ?? "groq";
   const effort = options.reasoningEffort ?? "low";
   const traits = reasoningOf(options.model);

@@ -1,8 +1,11 @@
-/** @module Tests of the Groq answer writer: prompt fencing, rewrites, shaping, long videos and 429s. */
+/** @module Tests of the OpenAI-compatible answer writer: prompt fencing, rewrites, shaping, long videos and 429s. */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createMemoryBudgetStore } from "../../../src/adapters/llm/budget/budget-store.ts";
 import { createLlmBudget } from "../../../src/adapters/llm/budget/llm-budget.ts";
-import { createGroqAnswerWriter, type GroqWriterOptions } from "../../../src/adapters/llm/groq-answer-writer.ts";
+import {
+  createOpenAiCompatibleAnswerWriter,
+  type OpenAiCompatibleWriterOptions,
+} from "../../../src/adapters/llm/openai-compatible-answer-writer.ts";
 import { promptTokens } from "../../../src/adapters/llm/calls/chat-message.ts";
 import { isAppError } from "../../../src/domain/errors.ts";
 import { ANSWERS, startFakeLlm } from "../../support/fake/llm.ts";
@@ -13,12 +16,12 @@ const llm = startFakeLlm();
 afterAll(() => llm.close());
 beforeEach(() => llm.reset());
 
-const options = (overrides: Partial<GroqWriterOptions> = {}) => writerOptions(llm.baseUrl, overrides);
+const options = (overrides: Partial<OpenAiCompatibleWriterOptions> = {}) => writerOptions(llm.baseUrl, overrides);
 const spec = writerSpec;
 
-describe("createGroqAnswerWriter()", () => {
+describe("createOpenAiCompatibleAnswerWriter()", () => {
   test("fences the transcript as data, below rules that say never to follow it", async () => {
-    const answer = await createGroqAnswerWriter(options()).write(
+    const answer = await createOpenAiCompatibleAnswerWriter(options()).write(
       spec({ prompt: "What is reviewed?", intent: "detail" }),
     );
     expect(answer.text).toBe(ANSWERS.en!);
@@ -32,7 +35,7 @@ describe("createGroqAnswerWriter()", () => {
 
   test("asks once for a rewrite, sending only the answer, when the language is wrong", async () => {
     llm.respondWith((_, index) => ({ content: index === 0 ? ANSWERS.en! : ANSWERS.es! }));
-    const answer = await createGroqAnswerWriter(options()).write(spec({ language: "es" }));
+    const answer = await createOpenAiCompatibleAnswerWriter(options()).write(spec({ language: "es" }));
     expect(answer.text).toBe(ANSWERS.es!);
     expect(llm.calls).toHaveLength(2);
     expect(llm.calls[1]!.text).toContain(ANSWERS.en!);
@@ -42,7 +45,7 @@ describe("createGroqAnswerWriter()", () => {
 
   test("keeps the rewrite even when it is still wrong: one retry, never more", async () => {
     llm.respondWith(() => ({ content: ANSWERS.en! }));
-    const answer = await createGroqAnswerWriter(options()).write(spec({ language: "ru" }));
+    const answer = await createOpenAiCompatibleAnswerWriter(options()).write(spec({ language: "ru" }));
     expect(llm.calls).toHaveLength(2);
     expect(answer.text).toBe(ANSWERS.en!);
   });
@@ -51,9 +54,9 @@ describe("createGroqAnswerWriter()", () => {
     llm.respondWith(() => ({
       content: "## Verdict\n\n**Good** tablet [0:00], see [0:01] [7:77].\n\n* light\n* cheap",
     }));
-    const text = await createGroqAnswerWriter(options()).write(spec());
+    const text = await createOpenAiCompatibleAnswerWriter(options()).write(spec());
     expect(text.text).toBe("Verdict\n\nGood tablet [0:00], see [0:01].\n\n- light\n- cheap");
-    const markdown = await createGroqAnswerWriter(options()).write(spec({ outputFormat: "markdown" }));
+    const markdown = await createOpenAiCompatibleAnswerWriter(options()).write(spec({ outputFormat: "markdown" }));
     expect(markdown.text).toBe("## Verdict\n\n**Good** tablet [0:00], see [0:01].\n\n* light\n* cheap");
   });
 
@@ -64,7 +67,7 @@ describe("createGroqAnswerWriter()", () => {
       completionTokens: 10,
     }));
     const long = { ...short, cues: generateCues(3600) };
-    const answer = await createGroqAnswerWriter(options()).write(spec({ transcript: long }));
+    const answer = await createOpenAiCompatibleAnswerWriter(options()).write(spec({ transcript: long }));
     expect(llm.calls.length).toBeGreaterThan(2);
     expect(answer.usage).toEqual({
       calls: llm.calls.length,
@@ -88,7 +91,9 @@ describe("createGroqAnswerWriter()", () => {
       content: call.text.includes("<notes>") && !call.text.includes("Merge them") ? ANSWERS.en! : notes,
     }));
     const long = { ...short, cues: generateCues(3600) };
-    const answer = await createGroqAnswerWriter(options({ inputTokenBudget: 1200 })).write(spec({ transcript: long }));
+    const answer = await createOpenAiCompatibleAnswerWriter(options({ inputTokenBudget: 1200 })).write(
+      spec({ transcript: long }),
+    );
     // The fake's [0:01] falls inside the first generated cue, so it is cited as that cue's start.
     expect(answer.text).toBe(ANSWERS.en!.replace("[0:01]", "[0:00]"));
     expect(llm.calls.some((c) => c.text.includes("Merge them into shorter notes"))).toBe(true);
@@ -97,7 +102,7 @@ describe("createGroqAnswerWriter()", () => {
 
   test("answers a question on a long video from the matching passages in one call", async () => {
     const long = { ...short, cues: generateCues(3 * 3600, { needleAt: 3 * 3600 - 60 }) };
-    await createGroqAnswerWriter(options()).write(
+    await createOpenAiCompatibleAnswerWriter(options()).write(
       spec({ transcript: long, prompt: "Which secret ingredient does the recipe use?", intent: "detail" }),
     );
     expect(llm.calls).toHaveLength(1);
@@ -107,9 +112,8 @@ describe("createGroqAnswerWriter()", () => {
   test("maps a 429 whose retry-after outlasts the deadline to upstream_blocked at once, with the server's wait", async () => {
     llm.respondWith(() => ({ status: 429, headers: { "retry-after": "60" } }));
     const started = performance.now();
-    const error = await createGroqAnswerWriter(options()).write(spec({ deadline: Date.now() + 30_000 })).catch((e) =>
-      e
-    );
+    const error = await createOpenAiCompatibleAnswerWriter(options()).write(spec({ deadline: Date.now() + 30_000 }))
+      .catch((e) => e);
     expect(isAppError(error, "upstream_blocked")).toBe(true);
     expect(error.retryAfterSeconds).toBe(60);
     expect(llm.calls).toHaveLength(1);
@@ -119,16 +123,15 @@ describe("createGroqAnswerWriter()", () => {
   test("a 429 whose retry-after leaves the call no time to run before the deadline ends the request at once", async () => {
     llm.respondWith(() => ({ status: 429, headers: { "retry-after": "9" } }));
     const started = performance.now();
-    const error = await createGroqAnswerWriter(options()).write(spec({ deadline: Date.now() + 10_000 })).catch((e) =>
-      e
-    );
+    const error = await createOpenAiCompatibleAnswerWriter(options()).write(spec({ deadline: Date.now() + 10_000 }))
+      .catch((e) => e);
     expect(isAppError(error, "upstream_blocked")).toBe(true);
     expect(error.retryAfterSeconds).toBe(9);
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
   test("a 429's retry-after holds back the next request too, briefly, instead of letting it stampede", async () => {
-    const writer = createGroqAnswerWriter(options());
+    const writer = createOpenAiCompatibleAnswerWriter(options());
     llm.respondWith((
       _,
       index,
@@ -146,7 +149,7 @@ describe("createGroqAnswerWriter()", () => {
       limits: { tokensPerWindow: 6000, requestsPerWindow: 30 },
       windowMs: 60_000,
     });
-    const writer = createGroqAnswerWriter(options({ budget: createLlmBudget({ store }) }));
+    const writer = createOpenAiCompatibleAnswerWriter(options({ budget: createLlmBudget({ store }) }));
     await writer.write(spec());
     expect(llm.calls).toHaveLength(1);
     expect((await store.peek()).limits).toEqual({ tokensPerWindow: 6000, requestsPerWindow: 30 });
@@ -158,7 +161,7 @@ describe("createGroqAnswerWriter()", () => {
       body: { error: { message: "secret internals" } },
       headers: { "retry-after-ms": "10" },
     }));
-    const error = await createGroqAnswerWriter(options({ maxRetries: 2 })).write(spec()).catch((e) => e);
+    const error = await createOpenAiCompatibleAnswerWriter(options({ maxRetries: 2 })).write(spec()).catch((e) => e);
     expect(isAppError(error, "upstream_error")).toBe(true);
     expect(error.message).not.toContain("secret internals");
     expect(llm.calls).toHaveLength(3);
@@ -166,7 +169,7 @@ describe("createGroqAnswerWriter()", () => {
 
   test("does not retry a call that timed out", async () => {
     llm.respondWith(() => ({ hang: true }));
-    const error = await createGroqAnswerWriter(options({ timeoutMs: 300 })).write(spec()).catch((e) => e);
+    const error = await createOpenAiCompatibleAnswerWriter(options({ timeoutMs: 300 })).write(spec()).catch((e) => e);
     expect(isAppError(error, "upstream_timeout")).toBe(true);
     expect(llm.calls).toHaveLength(1);
   });
@@ -174,7 +177,9 @@ describe("createGroqAnswerWriter()", () => {
   test("shares the retry budget between calls: waits beyond it end the request", async () => {
     llm.respondWith(() => ({ status: 503, headers: { "retry-after-ms": "300" } }));
     const started = performance.now();
-    const error = await createGroqAnswerWriter(options({ maxRetries: 10, retryBudgetMs: 700 })).write(spec()).catch((
+    const error = await createOpenAiCompatibleAnswerWriter(options({ maxRetries: 10, retryBudgetMs: 700 })).write(
+      spec(),
+    ).catch((
       e,
     ) => e);
     expect(isAppError(error, "upstream_error")).toBe(true);
