@@ -5,7 +5,7 @@ import { type KeyDigest, sha256Hex } from "./key-digest.ts";
 import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord, withSettings } from "./issued-api-keys.ts";
 import type { RedisConnection } from "../redis/redis-connection.ts";
 
-/** How long a caller is told to wait while the keys cannot be read. */
+/** How long the store asks a caller to wait while the keys cannot be read. */
 const KEY_STORE_RETRY_SECONDS = 5;
 
 /** Replaces a key's record only if the key is still issued. */
@@ -61,7 +61,7 @@ export function createRedisApiKeys(
       } catch {
         const known = remembered.get(digest);
         if (known && known.until > now()) return known.identity;
-        // Not known to be unknown: the caller is told to come back, never that its key is wrong (nor let in).
+        // Not known to be unknown: the store asks the caller to come back, never says its key is wrong, nor lets it in.
         throw new AppError("overloaded", "The store of API keys cannot be reached; send the request again shortly", {
           retryAfterSeconds: KEY_STORE_RETRY_SECONDS,
         });

@@ -29,7 +29,7 @@ export interface PieceTranscript {
   report: LimitReport;
 }
 
-/** A 429 from the provider: its report teaches the budget; `error` is what the caller is told. */
+/** A 429 from the provider: its report teaches the budget; `error` is what the caller gets. */
 export class SpeechLimitError extends Error {
   override name = "SpeechLimitError";
   constructor(readonly report: LimitReport, readonly error: AppError) {

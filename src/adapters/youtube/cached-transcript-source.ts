@@ -42,7 +42,7 @@ export function createCachedTranscriptSource(options: CachedTranscriptOptions): 
     if (finished) return finished;
     const heard = options.speech ? await options.cache.get(speechKey(videoId)).catch(() => undefined) : undefined;
     if (heard) return heard;
-    // The owner's observer is told of the work; callers sharing the fetch or served from the cache made none.
+    // The cache reports the work to the owner's observer; callers sharing the fetch or served from the cache made none.
     const { languages, translate, rereading, deadline, observer, onTranscribing, beforeSpeech } = query;
     const fresh = await options.source.fetch(videoId, {
       languages,

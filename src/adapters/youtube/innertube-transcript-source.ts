@@ -59,7 +59,7 @@ export interface InnertubeOptions {
  * are, in order, and the first that lists the same track ungated serves it:
  * never another track than the choice rules picked from the first answer.
  *
- * The query's observer is told, at the end of each try, which client served it and what each client answered.
+ * The source tells the query's observer, at the end of each try, which client served it and what each client answered.
  *
  * @param options origin, clients, time limit and fetch
  * @returns the transcript source

@@ -54,7 +54,7 @@ export interface RoutedOptions {
  * trial always counts). When every breaker is open the fetch fails at once
  * with `upstream_blocked` and the earliest trial's Retry-After.
  *
- * The query's observer is told the route and retry count of each try.
+ * The source tells the query's observer the route and retry count of each try.
  *
  * @returns the source
  */

@@ -45,7 +45,7 @@ export interface HttpCalls {
   serve(request: Request, body: unknown, caller: Caller, headers: Record<string, string>): Promise<Response>;
 }
 
-/** What a remote caller is told of a bug: the details are in the service's log, which the operator reads. */
+/** What the handler tells a remote caller of a bug: the details are in the service's log, which the operator reads. */
 const INTERNAL_CALL_ERROR =
   "Something went wrong on our side; try again, and tell the service's operator the time of the call if it persists";
 

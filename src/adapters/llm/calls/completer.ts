@@ -49,7 +49,7 @@ export class ProviderLimitError extends Error {
   constructor(
     readonly kind: "rate" | "size",
     readonly report: LimitReport,
-    /** What the caller is told if the request gives up here. */
+    /** What the completer tells the caller if the request gives up here. */
     readonly error: AppError,
   ) {
     super(error.message, { cause: error });
