@@ -2,7 +2,7 @@
 import { AdmittedListener } from "./usage/admitted-listener.ts";
 import type { ChatRequest, Language, OutputFormat } from "./chat-request.ts";
 import { createLocalFlight } from "./coalesce.ts";
-import { describeDuration } from "./duration.ts";
+import { describeDuration, videoSeconds } from "./duration.ts";
 import { deadline, withDeadline } from "./deadline.ts";
 import { linkSignals } from "./linked-signal.ts";
 import { type AnswerListener, type Generation, Generations } from "./generation.ts";
@@ -36,7 +36,11 @@ export interface ChatResponse {
 /** What was generated for a request; shared by equal requests and cached. */
 export interface GeneratedAnswer {
   output: string;
-  videoDuration: string;
+  /**
+   * The video's length in seconds (YouTube's metadata, else the transcript's last cue end); absent when unknown.
+   * `video_duration` words it, and the caller is charged its minutes.
+   */
+  videoSeconds?: number;
   transcriptLanguage: string;
   usage?: AnswerUsage;
   timings: { transcriptMs: number; generationMs: number };
@@ -136,7 +140,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const cached = await deps.answers.get(key);
     if (!cached) return await answerShared(key, asking);
     deps.onLookup?.("hit");
-    if (account.checked) await account.admit(cached.videoDuration);
+    if (account.checked) await account.admit(cached.videoSeconds);
     return outcome(request, cached, "hit");
   }
 
@@ -163,7 +167,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         signal: stops.signal,
         events: flightEvents(generation, streamed),
       });
-      if (account.checked) await account.admit(value.videoDuration);
+      if (account.checked) await account.admit(value.videoSeconds);
       follower?.flush();
       const cache = role === "owner" ? "miss" : "shared";
       deps.onLookup?.(cache);
@@ -220,16 +224,16 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const started = now();
     const { transcript, transcribed } = await fetchTranscript(deps.transcripts, work, bounds);
     const fetched = now();
-    const videoDuration = describeDuration(transcript.durationSeconds, lastCueEnd(transcript.cues));
+    const seconds = videoSeconds(transcript.durationSeconds, lastCueEnd(transcript.cues));
     if (transcribed && transcript.speech) work.account.spend({ audioSeconds: transcript.speech.audioSeconds });
-    work.generation.known(videoDuration);
-    if (work.account.checked) await work.account.admit(videoDuration);
-    work.account.working(videoDuration);
+    work.generation.known(seconds);
+    if (work.account.checked) await work.account.admit(seconds);
+    work.account.working(seconds);
     const answer = await writeAnswer(deps.writer, work, transcript, bounds);
     work.account.spend(tokensOf(answer));
     return {
       output: answer.text,
-      videoDuration,
+      ...(seconds !== undefined ? { videoSeconds: seconds } : {}),
       transcriptLanguage: transcript.language,
       usage: answer.usage,
       timings: { transcriptMs: fetched - started, generationMs: now() - fetched },
@@ -282,10 +286,10 @@ async function fetchTranscript(
     observer: work.observer,
     // Speech-to-text is upstream spend: the chat holds the video's minutes before the reader fetches any audio.
     beforeSpeech: async (seconds) => {
-      const videoDuration = describeDuration(seconds);
-      generation.known(videoDuration);
-      if (account.checked) await account.admit(videoDuration);
-      account.working(videoDuration);
+      const known = videoSeconds(seconds);
+      generation.known(known);
+      if (account.checked) await account.admit(known);
+      account.working(known);
     },
     onTranscribing: (done, total) => {
       transcribed = true;
@@ -325,17 +329,11 @@ function tokensOf(answer: Answer): Partial<Spent> {
 
 /** Requests that must get the same answer share this key. */
 export function answerKey(request: ChatRequest): string {
-  let key = keys.get(request);
-  if (key === undefined) {
-    const ask = request.isSummary ? "summary" : request.prompt;
-    key = JSON.stringify([request.videoId, request.language, request.outputFormat, ask]);
-    keys.set(request, key);
-  }
-  return key;
+  const ask = request.isSummary ? "summary" : request.prompt;
+  // `v2`: answers keep the video's seconds. Answers of the previous version (its wording only) are never read, in a
+  // shared cache or from another instance's work during an upgrade: each is written again once, in seconds.
+  return `v2:${JSON.stringify([request.videoId, request.language, request.outputFormat, ask])}`;
 }
-
-// A request object asked again (the HTTP app hands out the same one for the same body) keeps its key.
-const keys = new WeakMap<ChatRequest, string>();
 
 function outcome(request: ChatRequest, answer: GeneratedAnswer, cache: ChatOutcome["cache"]): ChatOutcome {
   return {
@@ -348,7 +346,7 @@ function outcome(request: ChatRequest, answer: GeneratedAnswer, cache: ChatOutco
       language: request.language,
       output_format: request.outputFormat,
       output: answer.output,
-      video_duration: answer.videoDuration,
+      video_duration: describeDuration(answer.videoSeconds),
     },
   };
 }

@@ -94,8 +94,8 @@ export class Generation {
   }
 
   /** The work learnt the video's length: its callers' quotas admit them to its minutes before they follow it. */
-  known(videoDuration: string): void {
-    this.#own({ type: "length", videoDuration });
+  known(videoSeconds: number | undefined): void {
+    this.#own({ type: "length", videoSeconds });
   }
 
   /** The work ended (answer or failure): no more events, and leaving cancels nothing. */

@@ -1,6 +1,6 @@
 /** @module The transcript use case: a video's timed transcript in the language asked, and what kind of track it is. */
 import { raceAbort, timedOut } from "./deadline.ts";
-import { describeDuration } from "./duration.ts";
+import { describeDuration, videoSeconds } from "./duration.ts";
 import { isAppError } from "./errors.ts";
 import { linkSignals } from "./linked-signal.ts";
 import type { AnswerProgress, TranscriptSource, WorkGate } from "./ports.ts";
@@ -44,10 +44,10 @@ export interface ReadOptions {
   /** Hears what the adapters do upstream for the fetch, when this caller runs it (its log line). */
   observer?: WorkObserver;
   /**
-   * Awaited before a speech transcription run for this caller fetches any audio, with the video's length as
-   * `video_duration` words: the caller's quota holds its minutes (it throws the refusal; nothing is transcribed).
+   * Awaited before a speech transcription run for this caller fetches any audio, with the video's length in seconds
+   * (undefined: unknown): the caller's quota holds its minutes (it throws the refusal; nothing is transcribed).
    */
-  beforeSpeech?: (videoDuration: string) => Promise<void>;
+  beforeSpeech?: (videoSeconds: number | undefined) => Promise<void>;
   /** Whose read it is (its API key's id), for its share of the bound on work in flight. */
   holder?: string;
 }
@@ -82,7 +82,7 @@ export function createTranscriptReader(
           deadline: Date.now() + timeoutMs,
           observer: options.observer,
           onTranscribing: (done, total) => options.onProgress?.({ stage: "transcribing", done, total }),
-          beforeSpeech: options.beforeSpeech && ((seconds) => options.beforeSpeech!(describeDuration(seconds))),
+          beforeSpeech: options.beforeSpeech && ((seconds) => options.beforeSpeech!(videoSeconds(seconds))),
         };
         const fetched = deps.gate.run(() => deps.transcripts.fetch(request.videoId, query), options.holder);
         // The reader tells a caller that stopped waiting why: its time limit, or the reason it stopped (a shutdown).

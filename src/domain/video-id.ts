@@ -13,22 +13,6 @@ const PATH_PREFIXES = ["shorts", "embed", "live", "v"];
  * @returns the video id, or `undefined` when `input` is not a YouTube video URL
  */
 export function parseVideoId(input: string): string | undefined {
-  if (input.length > MEMO_MAX_LENGTH) return parse(input);
-  const known = memo.get(input);
-  if (known !== undefined) return known ?? undefined;
-  const id = parse(input);
-  memo.set(input, id ?? null);
-  if (memo.size > MEMO_MAX_ENTRIES) memo.delete(memo.keys().next().value!);
-  return id;
-}
-
-// Answers repeat for the same few URLs, and URL parsing is a fifth of a cached request's
-// work, so recent results are kept (oldest dropped first; long inputs never kept).
-const MEMO_MAX_ENTRIES = 1_000;
-const MEMO_MAX_LENGTH = 256;
-const memo = new Map<string, string | null>();
-
-function parse(input: string): string | undefined {
   const text = input.trim();
   const url = hasUserinfo(text) ? undefined : parseHttpUrl(text);
   if (!url || url.username || url.password || url.port) return undefined;

@@ -169,7 +169,7 @@ describe("ChatService.answer()", () => {
         return {
           value: {
             output: "from elsewhere",
-            videoDuration: "1 minute",
+            videoSeconds: 60,
             transcriptLanguage: "en",
             timings: { transcriptMs: 1, generationMs: 2 },
           } as T,

@@ -5,7 +5,6 @@ import type { CacheLookup } from "../../domain/ports.ts";
 import {
   chargedMinutes,
   periodEnd,
-  periodsAt,
   type Quota,
   type QuotaAmounts,
   type UsagePeriods,
@@ -37,6 +36,8 @@ export interface MeterParts {
   /** Tells what the meter knows that a request gave back what it held. */
   gaveBack(keyId: string, periods: UsagePeriods, amounts: QuotaAmounts): void;
   now(): number;
+  /** The UTC day and month of an instant: the same object all day long (the ledger buffer groups by it). */
+  periodsAt(ms: number): UsagePeriods;
   /** Counts answered here but not written yet: the store still counts their holds as held. */
   waitingFor?(keyId: string, periods: UsagePeriods): Partial<UsageCounts> | undefined;
   observe?: UsageObserver;
@@ -76,9 +77,9 @@ export class Metered implements MeteredRequest {
    *
    * @param lifeMs how long its holds outlive it should its instance die before writing its entry
    */
-  static begin(parts: MeterParts, keyId: string, quotas: readonly Quota[], lifeMs: number): Metered | Promise<Metered> {
+  static async begin(parts: MeterParts, keyId: string, quotas: readonly Quota[], lifeMs: number): Promise<Metered> {
     const metered = new Metered(parts, keyId, quotas, lifeMs);
-    return quotas.length === 0 ? metered : metered.#check();
+    return quotas.length === 0 ? metered : await metered.#check();
   }
 
   /** The check at the start: a request and a minute left; the request held under a `req` quota. */
@@ -99,7 +100,7 @@ export class Metered implements MeteredRequest {
     this.#keyId = keyId;
     this.#quotas = quotas;
     this.#startedAt = parts.now();
-    this.#periods = periodsAt(this.#startedAt);
+    this.#periods = parts.periodsAt(this.#startedAt);
     this.#expiresAt = this.#startedAt + lifeMs;
     this.#others = quotas.map(() => 0);
     if (quotas.length > 0) this.#holdId = nextHoldId(this.#startedAt);
@@ -144,7 +145,7 @@ export class Metered implements MeteredRequest {
   answered(outcome: AnsweredRequest): void {
     if (this.#done) return;
     this.#done = true;
-    const minutes = chargedMinutes(outcome.answer.videoDuration);
+    const minutes = chargedMinutes(outcome.answer.videoSeconds);
     const spent = this.#spendTold ? undefined : outcome.spent;
     this.#record({
       requests: 1,

@@ -1,6 +1,6 @@
 /** @module The usage meter: quotas checked and held in the store, ledger entries written behind. */
 import type { KeyIdentity } from "../../domain/ports.ts";
-import { periodsAt, type Quota } from "../../domain/usage/quota.ts";
+import { periodEnd, periodsAt, type Quota, type UsagePeriods } from "../../domain/usage/quota.ts";
 import { type UsageMeter, type UsageStore } from "../../domain/usage/meter.ts";
 import { KnownUsage } from "./known-usage.ts";
 import { createLedgerBuffer, describe, type UsageLog } from "./ledger-buffer.ts";
@@ -40,6 +40,7 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter & { flu
   const buffer = createLedgerBuffer({ store, flushMs: options.flushMs, log });
   const known = new KnownUsage();
   let down = false;
+  const periodsOf = samePeriodsAllDay();
   const parts = {
     async hold(request: Parameters<UsageStore["hold"]>[0]) {
       try {
@@ -68,6 +69,7 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter & { flu
     gaveBack: known.gaveBack.bind(known),
     waitingFor: buffer.waitingFor,
     now,
+    periodsAt: periodsOf,
     observe: options.observe,
   };
   return {
@@ -76,12 +78,26 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter & { flu
       return Metered.begin(parts, caller.id, options.quotasFor(caller), lifeMs);
     },
     refuse(caller, code) {
-      buffer.add({ keyId: caller.id, periods: periodsAt(now()), counts: { refused: { [code]: 1 } } });
+      buffer.add({ keyId: caller.id, periods: periodsOf(now()), counts: { refused: { [code]: 1 } } });
     },
     flush: buffer.flush,
     async close() {
       await buffer.close();
       await store.close();
     },
+  };
+}
+
+/**
+ * @returns `periodsAt(ms)` handing out one frozen object for every instant of the same UTC day: the ledger buffer
+ *   groups a day's entries by that object, so adding one builds no lookup string
+ */
+function samePeriodsAllDay(): (ms: number) => UsagePeriods {
+  let day: { from: number; to: number; periods: UsagePeriods } = { from: 0, to: 0, periods: { day: "", month: "" } };
+  return (ms) => {
+    if (ms >= day.from && ms < day.to) return day.periods;
+    const to = periodEnd("day", ms);
+    day = { from: to - 86_400_000, to, periods: Object.freeze(periodsAt(ms)) };
+    return day.periods;
   };
 }

@@ -18,7 +18,6 @@ import { readJsonText } from "./json-body.ts";
 import { quotaHeaders } from "./quota-headers.ts";
 import { admitRequest, charging } from "../usage/admission.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
-import { createResponseJson } from "./response-json.ts";
 import { serverTiming } from "./server-timing.ts";
 
 /** Server-Sent Events on `Accept: text/event-stream`: the streams open, their time limit and keep-alive. */
@@ -53,7 +52,6 @@ export interface ChatHandlerDeps {
  */
 export function createChatHandler(deps: ChatHandlerDeps): (request: Request) => Promise<Response> {
   const requestOf = createChatRequests();
-  const toJson = createResponseJson();
   return async (request) => {
     const exchange = deps.exchanges.of(request);
     try {
@@ -66,7 +64,7 @@ export function createChatHandler(deps: ChatHandlerDeps): (request: Request) => 
       exchange.facts.promptLength = [...chatRequest.prompt].length;
       if (streams) return await streamed(deps, exchange, chatRequest, streams);
       const outcome = await work(deps, exchange, chatRequest);
-      return answer(deps.exchanges, exchange, outcome, toJson(outcome.response, outcome.answer, chatRequest));
+      return answer(deps.exchanges, exchange, outcome, JSON.stringify(outcome.response));
     } catch (error) {
       return await deps.errors.answer("UNKNOWN", error, exchange);
     }

@@ -5,7 +5,6 @@ import { createProgressSteps } from "./progress.ts";
 import { callTimeoutMs, runToolCall, type ToolCallDeps, type ToolCallOptions, videoCallSteps } from "./tool-call.ts";
 import { MCP_IDENTITY } from "./admission.ts";
 import { transcriptPage } from "./transcript-page.ts";
-import { describeDuration } from "../../domain/duration.ts";
 import { chargedMinutes } from "../../domain/usage/quota.ts";
 import { toTranscriptArguments, TRANSCRIPT_TOOL_NAME } from "./transcript-tool.ts";
 
@@ -31,11 +30,11 @@ export function callTranscriptTool(
       const { progress } = options;
       const steps = progress ? createProgressSteps() : undefined;
       // Speech-to-text run for this call transcribes the whole video: its minutes are held first, and charged.
-      let transcribed: string | undefined;
-      const beforeSpeech = metered && (async (videoDuration: string) => {
-        await metered.admit?.(chargedMinutes(videoDuration));
-        metered.working(chargedMinutes(videoDuration));
-        transcribed = videoDuration;
+      let transcribed: { videoSeconds?: number } | undefined;
+      const beforeSpeech = metered && (async (videoSeconds: number | undefined) => {
+        await metered.admit?.(chargedMinutes(videoSeconds));
+        metered.working(chargedMinutes(videoSeconds));
+        transcribed = { videoSeconds };
       });
       const reading = await deps.transcripts.read(request, {
         beforeSpeech,
@@ -53,12 +52,12 @@ export function callTranscriptTool(
       if (page.next_from_seconds !== undefined) fields.next_from_seconds = page.next_from_seconds;
       // A page is charged the minutes of video it covers, so a video read page by page costs about its length. They
       // are held before the page is handed over: concurrent calls cannot share the last minutes.
-      const videoDuration = transcribed ?? describeDuration(pageSeconds(page));
-      if (!transcribed) await metered?.admit?.(chargedMinutes(videoDuration));
+      const videoSeconds = transcribed ? transcribed.videoSeconds : pageSeconds(page);
+      if (!transcribed) await metered?.admit?.(chargedMinutes(videoSeconds));
       const audioSeconds = transcribed ? reading.transcript.speech?.audioSeconds ?? 0 : 0;
       metered?.answered({
         cache: "miss",
-        answer: { videoDuration },
+        answer: { videoSeconds },
         spent: { inputTokens: 0, outputTokens: 0, audioSeconds },
       });
       return result;

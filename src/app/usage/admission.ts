@@ -36,9 +36,7 @@ export async function admitRequest(
     const refusal = new AppError("rate_limited", options.rateLimited, { retryAfterSeconds: decision.resetSeconds });
     return { decision, refusal };
   }
-  // A caller without a quota is metered at once: no promise to wait for on a cached answer's path.
-  const begun = deps.usage?.begin(identity, { timeoutMs: options.timeoutMs });
-  const metered = begun instanceof Promise ? await begun : begun;
+  const metered = await deps.usage?.begin(identity, { timeoutMs: options.timeoutMs });
   return { decision, metered, refusal: metered?.refusal };
 }
 

@@ -60,11 +60,14 @@ export class Account {
     this.#working = charging.working;
   }
 
-  /** The caller's own work is about to ask the model or speech-to-text about a video of this length (told once). */
-  working(videoDuration: string): void {
+  /**
+   * The caller's own work is about to ask the model or speech-to-text about a video of this length in seconds
+   * (undefined: unknown), told once.
+   */
+  working(videoSeconds: number | undefined): void {
     if (this.#worked) return;
     this.#worked = true;
-    this.#working?.(chargedMinutes(videoDuration));
+    this.#working?.(chargedMinutes(videoSeconds));
   }
 
   /** Whether the caller's quota must admit it to its answer (else `admit` does nothing). */
@@ -73,12 +76,12 @@ export class Account {
   }
 
   /**
-   * Admits the caller to an answer about a video of this length (once: a second call, concurrent or later, shares
-   * the first one's outcome).
+   * Admits the caller to an answer about a video of this length in seconds (undefined: unknown), once: a second
+   * call, concurrent or later, shares the first one's outcome.
    */
-  admit(videoDuration: string): Promise<void> {
+  admit(videoSeconds: number | undefined): Promise<void> {
     if (!this.#admit) return Promise.resolve();
-    this.#admission ??= this.#admit(chargedMinutes(videoDuration)).then(
+    this.#admission ??= this.#admit(chargedMinutes(videoSeconds)).then(
       () => void (this.#admitted = true),
       (error: unknown) => {
         this.#refusal = error;

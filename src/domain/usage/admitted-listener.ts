@@ -27,7 +27,7 @@ export class AdmittedListener {
   readonly listen: FlightListener = (event: FlightEvent) => {
     if (this.#closed) return;
     if (event.type === "length") {
-      if (this.#waiting) this.#account.admit(event.videoDuration).then(() => this.flush(), this.#refuse);
+      if (this.#waiting) this.#account.admit(event.videoSeconds).then(() => this.flush(), this.#refuse);
       return;
     }
     if (this.#waiting) this.#waiting.push(event);

@@ -89,7 +89,8 @@ export interface QuotaState {
 /** What the ledger needs of an answer (a `ChatOutcome` is one). */
 export interface AnsweredRequest {
   cache: CacheLookup;
-  answer: { videoDuration: string };
+  /** The video's length in seconds (undefined when unknown): what its minutes are charged from. */
+  answer: { videoSeconds?: number };
   spent?: Spent;
 }
 
@@ -140,10 +141,9 @@ export interface UsageMeter {
    * request itself against a `req` quota, and asking for a minute left under a `min` one).
    *
    * @param options.timeoutMs the request's time limit: what it holds lapses some time after, should its instance die
-   * @returns the request, at once for a caller without a quota (no store is asked), else once its quotas were
-   *   checked; `await` works for both
+   * @returns the request, once its quotas were checked (a caller without a quota asks no store: it settles at once)
    */
-  begin(caller: KeyIdentity, options?: { timeoutMs?: number }): MeteredRequest | Promise<MeteredRequest>;
+  begin(caller: KeyIdentity, options?: { timeoutMs?: number }): Promise<MeteredRequest>;
   /** Counts a request refused before it began (invalid, rate limited) against its caller. */
   refuse(caller: KeyIdentity, code: ErrorCode): void;
   /** Writes what is not written yet (at shutdown). */

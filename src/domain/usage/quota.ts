@@ -22,17 +22,12 @@ export interface UsagePeriods {
 
 const DAY_MS = 86_400_000;
 
-/** The last day asked for, kept: every request of a day is in it. */
-let lastDay = { from: 0, to: 0, periods: { day: "", month: "" } };
-
-/** @returns the UTC day and month of the instant `ms` (since the epoch); the same object all day long */
+/** @returns the UTC day and month of the instant `ms` (since the epoch) */
 export function periodsAt(ms: number): UsagePeriods {
-  if (ms >= lastDay.from && ms < lastDay.to) return lastDay.periods;
   // Epoch milliseconds count every UTC day as 86,400,000 (no leap seconds).
   const from = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
   const day = new Date(from).toISOString().slice(0, 10);
-  lastDay = { from, to: from + DAY_MS, periods: Object.freeze({ day, month: day.slice(0, 7) }) };
-  return lastDay.periods;
+  return { day, month: day.slice(0, 7) };
 }
 
 /** @returns when the UTC period holding the instant `ms` ends (ms since the epoch): the next midnight or 1st */
@@ -44,17 +39,13 @@ export function periodEnd(period: QuotaPeriod, ms: number): number {
 }
 
 /**
- * The minutes an answer is charged: its `video_duration` in whole minutes,
- * rounded down, and at least 1 (a video under a minute, or of unknown length).
+ * The minutes an answer is charged: the video's length in whole minutes,
+ * rounded down, and at least 1 (a video under a minute, or of unknown length),
+ * as `video_duration` words it.
  *
- * @param videoDuration the response's wording, e.g. `"5 minutes"`, `"45 seconds"`, `"unknown"`
+ * @param videoSeconds the video's length (see `videoSeconds`); undefined when unknown
  */
-export function chargedMinutes(videoDuration: string): number {
-  // Cached answers repeat the same wording: the last one read is remembered (a hot path).
-  if (videoDuration === lastDuration.wording) return lastDuration.minutes;
-  const minutes = /^(\d+) minutes?$/.exec(videoDuration);
-  lastDuration = { wording: videoDuration, minutes: minutes ? Math.max(1, Number(minutes[1])) : 1 };
-  return lastDuration.minutes;
+export function chargedMinutes(videoSeconds: number | undefined): number {
+  const whole = videoSeconds !== undefined && Number.isFinite(videoSeconds) ? Math.floor(videoSeconds) : 0;
+  return Math.max(1, Math.floor(whole / 60));
 }
-
-let lastDuration = { wording: "", minutes: 1 };

@@ -38,7 +38,7 @@ function meterWith(quotas: Quota[], options: { store?: UsageStore; at?: number; 
 const caller: KeyIdentity = { id: "key_meter", name: "meter" };
 const answer = (minutes: number, more: Partial<AnsweredRequest> = {}): AnsweredRequest => ({
   cache: "miss",
-  answer: { videoDuration: minutes === 1 ? "1 minute" : `${minutes} minutes` },
+  answer: { videoSeconds: minutes * 60 },
   ...more,
 });
 

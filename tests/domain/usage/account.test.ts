@@ -7,16 +7,16 @@ describe("Account", () => {
   test("admits once, with the video's minutes; a caller without a quota check is always admitted", async () => {
     const asked: number[] = [];
     const account = new Account({ admit: async (minutes) => void asked.push(minutes) });
-    await account.admit("25 minutes");
-    await account.admit("25 minutes");
+    await account.admit(25 * 60);
+    await account.admit(25 * 60);
     expect(asked).toEqual([25]);
-    await new Account().admit("5 minutes");
+    await new Account().admit(5 * 60);
   });
 
   test("tells its own refusal from another caller's met through shared work", async () => {
     const own = new AppError("quota_exceeded", "mine");
     const account = new Account({ admit: () => Promise.reject(own) });
-    await expect(account.admit("5 minutes")).rejects.toBe(own);
+    await expect(account.admit(5 * 60)).rejects.toBe(own);
     expect(account.foreign(own)).toBe(false);
     expect(account.foreign(new AppError("quota_exceeded", "another's"))).toBe(true);
     expect(account.foreign(new AppError("upstream_error", "not a quota"))).toBe(false);
@@ -25,7 +25,7 @@ describe("Account", () => {
   test("admissions asked at once share one check (a joiner's events and its work's own step)", async () => {
     let asked = 0;
     const account = new Account({ admit: async () => void asked++ });
-    await Promise.all([account.admit("5 minutes"), account.admit("5 minutes")]);
+    await Promise.all([account.admit(5 * 60), account.admit(5 * 60)]);
     expect(asked).toBe(1);
     expect(account.checked).toBe(false);
   });

@@ -18,7 +18,7 @@ describe("AdmittedListener", () => {
     const heard: AnswerEvent[] = [];
     const listener = new AdmittedListener(account, (event) => heard.push(event), () => {});
     listener.listen(WRITING);
-    listener.listen({ type: "length", videoDuration: "30 minutes" });
+    listener.listen({ type: "length", videoSeconds: 30 * 60 });
     listener.listen(DELTA);
     await Bun.sleep(0);
     expect(asked).toEqual([30]);
@@ -35,7 +35,7 @@ describe("AdmittedListener", () => {
     const heard: AnswerEvent[] = [];
     const refused: unknown[] = [];
     const listener = new AdmittedListener(account, (event) => heard.push(event), (error) => refused.push(error));
-    listener.listen({ type: "length", videoDuration: "30 minutes" });
+    listener.listen({ type: "length", videoSeconds: 30 * 60 });
     listener.listen(DELTA);
     await Bun.sleep(0);
     expect(refused).toEqual([refusal]);
@@ -45,7 +45,7 @@ describe("AdmittedListener", () => {
   test("a caller without a quota follows at once; the length is never passed on; nothing after close", () => {
     const heard: AnswerEvent[] = [];
     const listener = new AdmittedListener(new Account(), (event) => heard.push(event), () => {});
-    listener.listen({ type: "length", videoDuration: "5 minutes" });
+    listener.listen({ type: "length", videoSeconds: 5 * 60 });
     listener.listen(DELTA);
     listener.close();
     listener.listen(WRITING);

@@ -20,10 +20,10 @@ describe("periodsAt() and periodEnd()", () => {
 
 describe("chargedMinutes()", () => {
   test("is the video_duration's whole minutes, and at least 1", () => {
-    expect(chargedMinutes("5 minutes")).toBe(5);
-    expect(chargedMinutes("1 minute")).toBe(1);
-    expect(chargedMinutes("386 minutes")).toBe(386);
-    expect(chargedMinutes("45 seconds")).toBe(1);
-    expect(chargedMinutes("unknown")).toBe(1);
+    expect(chargedMinutes(300)).toBe(5);
+    expect(chargedMinutes(119.9)).toBe(1);
+    expect(chargedMinutes(386 * 60 + 59)).toBe(386);
+    expect(chargedMinutes(45)).toBe(1);
+    expect(chargedMinutes(undefined)).toBe(1);
   });
 });
