@@ -31,7 +31,7 @@ export async function startAdmin(
   options: {
     redisConfigured: boolean;
     keysInRedisOnly?: boolean;
-    serve: (options: ServeOptions) => Listener | Promise<Listener>;
+    serve: (options: ServeOptions) => Listener;
     /** The chain of models, whose LLM call counters start at 0. */
     models?: readonly string[];
   },

@@ -31,7 +31,7 @@ export interface McpListener {
 export async function startMcpListener(
   config: Config & { mcp: NonNullable<Config["mcp"]> },
   tools: ToolsCore,
-  options: { logger: Logger; serve: (options: ServeOptions) => Listener | Promise<Listener> },
+  options: { logger: Logger; serve: (options: ServeOptions) => Listener },
 ): Promise<McpListener> {
   const { createMcpHttpHandler } = await import("../mcp/http-handler.ts");
   const calls = createLiveStreams();

@@ -23,7 +23,7 @@ export interface Runtime {
   print(line: string): void;
   printError(line: string): void;
   exit(code: number): never;
-  serve(options: ServeOptions): Listener | Promise<Listener>;
+  serve(options: ServeOptions): Listener;
   /** Calls `handler` on SIGTERM and SIGINT. */
   onStopSignal(handler: (signal: string) => void): void;
 }
@@ -82,7 +82,7 @@ export async function runService(runtime: Runtime): Promise<void> {
     // Last, so probes and scrapes are answered while requests drain; nothing on it needs finishing.
     await admin?.listener.abort();
   };
-  const serveMain = () =>
+  const serveMain = async () =>
     runtime.serve({
       port: config.port,
       host: config.host,
@@ -159,7 +159,7 @@ async function listenOrExit<T>(
   host: string,
   port: number,
   settings: string,
-  listen: () => Promise<T> | T,
+  listen: () => Promise<T>,
   cleanUp?: () => Promise<void>,
 ): Promise<T> {
   try {
