@@ -32,6 +32,8 @@ export interface ChatRequest {
   readonly isSummary: boolean;
   readonly language: Language;
   readonly outputFormat: OutputFormat;
+  /** Requests that must get the same answer share this key: the answer cache's and the shared work's. */
+  readonly answerKey: string;
 }
 
 /**
@@ -44,15 +46,25 @@ export interface ChatRequest {
 export function createChatRequest(input: ChatInput): ChatRequest {
   const videoId = requireVideoId(input.url);
   const prompt = normalizePrompt(input.prompt);
+  const isSummary = isSummaryPrompt(prompt);
+  const language = input.language ?? "en";
+  const outputFormat = input.output_format ?? "text";
   return {
     url: input.url,
     videoId,
     model: MODEL_ID,
     prompt,
-    isSummary: isSummaryPrompt(prompt),
-    language: input.language ?? "en",
-    outputFormat: input.output_format ?? "text",
+    isSummary,
+    language,
+    outputFormat,
+    answerKey: answerKey(videoId, language, outputFormat, isSummary ? "summary" : prompt),
   };
+}
+
+function answerKey(videoId: string, language: Language, outputFormat: OutputFormat, ask: string): string {
+  // `v2`: answers keep the video's seconds. Answers of the previous version (its wording only) are never read, in a
+  // shared cache or from another instance's work during an upgrade: each is written again once, in seconds.
+  return `v2:${JSON.stringify([videoId, language, outputFormat, ask])}`;
 }
 
 /**

@@ -106,7 +106,7 @@ interface Asking {
 
 /** A generation's work as the caller that runs it started it: whoever joins it shares it as it is. */
 interface Work {
-  /** The answer's key (see {@link answerKey}). */
+  /** The answer's key (see `ChatRequest.answerKey`). */
   key: string;
   request: ChatRequest;
   generation: Generation;
@@ -136,7 +136,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   /** One try at the answer: from the cache, else from a generation shared by equal requests. */
   async function answerOnce(asking: Asking): Promise<ChatOutcome> {
     const { request, account } = asking;
-    const key = answerKey(request);
+    const key = request.answerKey;
     const cached = await deps.answers.get(key);
     if (!cached) return await answerShared(key, asking);
     deps.onLookup?.("hit");
@@ -325,14 +325,6 @@ async function writeAnswer(writer: AnswerWriter, work: Work, transcript: Transcr
 /** The answer's tokens, as the model reported them. */
 function tokensOf(answer: Answer): Partial<Spent> {
   return { inputTokens: answer.usage?.inputTokens ?? 0, outputTokens: answer.usage?.outputTokens ?? 0 };
-}
-
-/** Requests that must get the same answer share this key. */
-export function answerKey(request: ChatRequest): string {
-  const ask = request.isSummary ? "summary" : request.prompt;
-  // `v2`: answers keep the video's seconds. Answers of the previous version (its wording only) are never read, in a
-  // shared cache or from another instance's work during an upgrade: each is written again once, in seconds.
-  return `v2:${JSON.stringify([request.videoId, request.language, request.outputFormat, ask])}`;
 }
 
 function outcome(request: ChatRequest, answer: GeneratedAnswer, cache: ChatOutcome["cache"]): ChatOutcome {

@@ -15,7 +15,18 @@ describe("createChatRequest()", () => {
       isSummary: true,
       language: "en",
       outputFormat: "text",
+      answerKey: 'v2:["GJLlxj_dtq8","en","text","summary"]',
     });
+  });
+
+  test("gives requests that must get the same answer one answer key, and others another", () => {
+    const keyOf = (input: Parameters<typeof createChatRequest>[0]) => createChatRequest(input).answerKey;
+    expect(keyOf({ url: URL, prompt: " Summary " })).toBe(keyOf({ url: "https://youtu.be/GJLlxj_dtq8" }));
+    expect(keyOf({ url: URL, prompt: "Why?" })).toBe(
+      keyOf({ url: "https://www.youtube.com/watch?v=GJLlxj_dtq8", prompt: "Why?" }),
+    );
+    expect(keyOf({ url: URL, prompt: "Why?" })).not.toBe(keyOf({ url: URL, prompt: "Why?", language: "es" }));
+    expect(keyOf({ url: URL })).not.toBe(keyOf({ url: URL, output_format: "markdown" }));
   });
 
   test("keeps the URL exactly as sent", () => {

@@ -18,6 +18,7 @@ describe("createChatRequests", () => {
       isSummary: false,
       language: "es",
       outputFormat: "text",
+      answerKey: 'v2:["GJLlxj_dtq8","es","text","Why?"]',
     });
     expect(Object.isFrozen(request)).toBe(true);
     expect(requestOf(text)).toBe(request);

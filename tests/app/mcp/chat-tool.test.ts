@@ -70,6 +70,7 @@ describe("toChatRequest", () => {
       isSummary: true,
       language: "en",
       outputFormat: "text",
+      answerKey: 'v2:["GJLlxj_dtq8","en","text","summary"]',
     });
   });
 
