@@ -1,9 +1,9 @@
 /** @module Chat requests from body text, remembered: a popular question is parsed and checked once. */
 /*
  * The one speed trick of the cached path. Remembering the last 1,000 bodies' requests saves the JSON parse, the
- * schema check and the URL parse of a repeated body: without it a cached `POST /chat` ran at 0.48 of bare
- * `Bun.serve` against 0.56 with it (16.5 against 13.9 µs of CPU a request; `bench/cached-revisions.ts`). Kept
- * answers' JSON text and answer keys per request object bought nothing that bench could tell from its noise: gone.
+ * schema check, the URL parse and the answer key of a repeated body: without it a cached `POST /chat` ran at 0.48
+ * of bare `Bun.serve` against 0.56 with it (16.5 against 13.9 µs of CPU a request; `bench/cached-revisions.ts`).
+ * Kept answers' JSON text bought nothing that bench could tell from its noise: gone.
  */
 import { type ChatInput, type ChatRequest, createChatRequest } from "../../domain/chat-request.ts";
 import { checkChatBody } from "../contract/chat-body-check.ts";
