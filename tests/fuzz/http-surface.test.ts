@@ -1,6 +1,7 @@
 /** @module Property-based fuzzing of the running service's HTTP surface: bodies, URLs, prompts, headers, sizes. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import { isUtf8 } from "node:buffer";
 import { buildRequest } from "../support/raw-http.ts";
 import { entriesArb, type Entry, isLabelled, writeEntries } from "./body-arbitrary.ts";
 import {
@@ -96,7 +97,9 @@ describe("fuzzing the HTTP surface of the running service", () => {
           const cut = Math.min(at + 8, valid.length - 3);
           return new Uint8Array([...valid.subarray(0, cut), ...junk, ...valid.subarray(cut)]);
         },
-      ),
+        // High bytes can still spell a valid character (C2 AD is a soft hyphen, which a URL's host drops): only
+        // invalid UTF-8 is this case's.
+      ).filter((body) => !isUtf8(body)),
       fc.constantFrom(
         "",
         " ",
