@@ -1,11 +1,10 @@
 /** @module Reads a caption-less video's transcript from its audio: format, download, pieces, transcription. */
 import { AppError } from "../../domain/errors.ts";
-import type { Cue, Transcript, TranscriptQuery } from "../../domain/transcript.ts";
+import type { Cue, Transcript } from "../../domain/transcript.ts";
 import type { AudioFormat } from "../youtube/audio-formats.ts";
 import type { ClientHealth } from "../youtube/client-health.ts";
 import type { InnertubeClient } from "../youtube/innertube-clients.ts";
 import type { PlayerInfo } from "../youtube/player-response.ts";
-import type { YoutubeTransport } from "../youtube/transport.ts";
 import type { SpeechInput, SpeechReader } from "../youtube/speech-fallback.ts";
 import { audioUnreadable } from "./audio-download.ts";
 import { type AudioSources, audioSources, downloadFirst } from "./audio-sources.ts";
