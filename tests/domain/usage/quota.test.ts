@@ -1,5 +1,6 @@
 /** @module Tests of the quota rules: UTC periods and their ends, and the minutes an answer is charged. */
 import { describe, expect, test } from "bun:test";
+import { describeDuration } from "../../../src/domain/duration.ts";
 import { chargedMinutes, periodEnd, periodsAt } from "../../../src/domain/usage/quota.ts";
 
 describe("periodsAt() and periodEnd()", () => {
@@ -25,5 +26,15 @@ describe("chargedMinutes()", () => {
     expect(chargedMinutes(386 * 60 + 59)).toBe(386);
     expect(chargedMinutes(45)).toBe(1);
     expect(chargedMinutes(undefined)).toBe(1);
+  });
+
+  test("charges the minutes video_duration shows for the same seconds, whatever they are", () => {
+    const shown = (seconds: number | undefined) =>
+      Math.max(1, Number(/^(\d+) minutes?$/.exec(describeDuration(seconds))?.[1] ?? 1));
+    for (
+      const seconds of [undefined, -5, 0, 0.4, 1, 59.99, 60, 61, 119.9, 120, 3599, 3600, 86_399.5, Number.NaN, Infinity]
+    ) {
+      expect(chargedMinutes(seconds), String(seconds)).toBe(shown(seconds));
+    }
   });
 });
