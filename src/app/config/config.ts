@@ -199,13 +199,24 @@ export const EXIT_BAD_CONFIG = 2;
  *
  * @param io the environment, where problems are printed, and how the process exits
  */
-export function loadConfigOrExit(io: {
+export function loadConfigOrExit(io: SettingsIo): Config {
+  return readOrExit(io, loadConfig);
+}
+
+/** Where settings are read from, and how a process with bad ones says so and exits. */
+export interface SettingsIo {
   env: Record<string, string | undefined>;
   printError(line: string): void;
   exit(code: number): never;
-}): Config {
+}
+
+/**
+ * @param read reads settings from the environment, throwing `ConfigError` naming every bad one
+ * @returns what `read` returns; on a `ConfigError`, its message printed and the process exited with 2
+ */
+export function readOrExit<T>(io: SettingsIo, read: (env: Record<string, string | undefined>) => T): T {
   try {
-    return loadConfig(io.env);
+    return read(io.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     io.printError(error.message);

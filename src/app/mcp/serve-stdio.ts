@@ -3,7 +3,7 @@ import type { Readable, Writable } from "node:stream";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { createBufferedLines } from "../log/buffered-lines.ts";
 import { composeMcp } from "../compose/service.ts";
-import { loadConfigOrExit } from "../config/config.ts";
+import { loadConfigOrExit, readOrExit } from "../config/config.ts";
 import { readTestSettings } from "../config/test-settings.ts";
 import { createLogger } from "../log/logger.ts";
 import { createMcpServer } from "./mcp-server.ts";
@@ -34,10 +34,11 @@ export interface McpRuntime {
  */
 export async function runMcp(runtime: McpRuntime): Promise<void> {
   const config = loadConfigOrExit(runtime);
+  const testSettings = readOrExit(runtime, readTestSettings);
   // Logs go to stderr, one write per timer turn; stdout carries only JSON-RPC.
   const lines = createBufferedLines((text) => runtime.printError(text));
   const logger = createLogger({ write: lines.line, pretty: config.logFormat === "pretty" });
-  const core = await composeMcp(config, { logger, llmBudgetWindowMs: readTestSettings(runtime.env).llmBudgetWindowMs });
+  const core = await composeMcp(config, { logger, llmBudgetWindowMs: testSettings.llmBudgetWindowMs });
   const deps = {
     chat: core.chat,
     transcripts: core.transcripts,

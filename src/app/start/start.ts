@@ -1,7 +1,7 @@
 /** @module Starts the service on a runtime: settings, composition, listeners, banner and signals. */
 import { bannerLines } from "./banner.ts";
 import { composeService } from "../compose/service.ts";
-import { type Config, loadConfigOrExit } from "../config/config.ts";
+import { type Config, loadConfigOrExit, readOrExit } from "../config/config.ts";
 import { readTestSettings } from "../config/test-settings.ts";
 import { createBufferedLines } from "../log/buffered-lines.ts";
 import { createLogger } from "../log/logger.ts";
@@ -37,6 +37,7 @@ export interface Runtime {
  */
 export async function runService(runtime: Runtime): Promise<void> {
   const config = loadConfigOrExit(runtime);
+  const testSettings = readOrExit(runtime, readTestSettings);
   const pretty = config.logFormat === "pretty" || (config.logFormat === "auto" && runtime.stdoutIsTerminal);
   // Log lines go out together once per timer turn (one write for many requests), and are flushed before every exit.
   const lines = createBufferedLines((text) => runtime.print(text));
@@ -73,7 +74,7 @@ export async function runService(runtime: Runtime): Promise<void> {
     metrics: admin?.metrics,
     onRedisAvailability,
     streams,
-    llmBudgetWindowMs: readTestSettings(runtime.env).llmBudgetWindowMs,
+    llmBudgetWindowMs: testSettings.llmBudgetWindowMs,
   });
   const inFlight = createInFlight();
   admin?.metrics.watchInFlight(() => inFlight.count + streams.count);

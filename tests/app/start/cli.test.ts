@@ -38,4 +38,11 @@ describe("runCli()", () => {
     expect(printed()).toContain("PORT must be");
     expect(fake.served.size).toBe(0);
   });
+
+  test("a test setting out of range exits 2 with its message before serving, as a bad setting does", async () => {
+    const fake = cliRuntime([], { TEST_LLM_BUDGET_WINDOW_MS: "5" });
+    await expect(runCli(fake.cli)).rejects.toThrow("exit 2");
+    expect(printed()).toContain("TEST_LLM_BUDGET_WINDOW_MS");
+    expect(fake.served.size).toBe(0);
+  });
 });
