@@ -14,6 +14,9 @@ bash scripts/install-system-deps.sh || echo "warning: could not install system p
 passed=0
 failed=0
 summary=""
+# Failed tests with the lines bun printed just before each (their error), repeated at the
+# end: CI shows only the tail of a long log.
+failures=""
 # Runs one suite, counting bun's "N pass" / "N fail" lines; a suite that prints no
 # count (a crash, a type error) counts as one failure.
 suite() {
@@ -32,6 +35,8 @@ suite() {
   if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
   passed=$((passed + p)); failed=$((failed + f))
   summary="$summary\n  $name: $p passed, $f failed"
+  local failed_names; failed_names=$(grep -B12 -E '^\(fail\)' "$log" | cut -c1-300 | head -150 || true)
+  [ -z "$failed_names" ] || failures="$failures"$'\n'"  [$name]"$'\n'"$failed_names"
   rm -f "$log"
 }
 
@@ -57,6 +62,7 @@ rm -rf "$binary_dir"
 suite "container image (podman)" bash scripts/image/test.sh
 
 stop_test_redis
+[ -z "$failures" ] || printf "failed tests:%s\n" "$failures"
 printf "suites:$summary\n"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
