@@ -41,7 +41,7 @@ async function until<T>(read: () => Promise<T>, wanted: T): Promise<T> {
 
 const GENERATED = "generated one key";
 
-/** The banner in full: its lines after "listening on" arrive a moment later, and a request's log line after them. */
+/** The output through a refused request's log line: the whole banner, and the proof that no key was let in unasked. */
 async function wholeBanner(service: RunningService): Promise<string> {
   const refused = await postChat(service.url, { url: watchUrl("normal"), prompt: "summary" }, {});
   expect(refused.status).toBe(401);

@@ -52,14 +52,6 @@ async function chainOn(llmOptions: FakeLlmOptions, env: Record<string, string>) 
   return { llm, service, ask };
 }
 
-/** The banner, once its lines after "listening on" have been read too (they may come in a later chunk). */
-async function bannerOf(service: RunningService): Promise<string> {
-  const deadline = Date.now() + 2_000;
-  while (!/LLM backend: .*\n/.test(service.output()) && Date.now() < deadline) await Bun.sleep(10);
-  await Bun.sleep(50);
-  return service.output();
-}
-
 const question = (i: number) => ({ url: watchUrl("normal"), prompt: `What does the reviewer say about part ${i}?` });
 const callsTo = (llm: FakeLlm, model: string) => llm.calls.filter((c) => c.model === model);
 
@@ -69,7 +61,7 @@ describe("a chain of models on Groq's per-model free plans (time scaled by 10)",
       { limitsByModel: { [PRIMARY]: plan(PRIMARY, 199_000), [SECOND]: plan(SECOND) } },
       { LLM_MODELS: `${PRIMARY},${SECOND}`, ANSWER_CACHE_TTL_MS: "60000" },
     );
-    const banner = await bannerOf(service);
+    const banner = service.output();
     expect(banner).toContain(`groq:${PRIMARY} (context 131,072 tokens`);
     expect(banner).toContain(`> groq:${SECOND} (context 131,072 tokens`);
     const first = await ask(question(1));
@@ -136,7 +128,7 @@ describe("a chain of models on Groq's per-model free plans (time scaled by 10)",
       { limitsByModel: { [PRIMARY]: plan(PRIMARY) } },
       { LLM_MODELS: `${retired},${PRIMARY}` },
     );
-    const banner = await bannerOf(service);
+    const banner = service.output();
     expect(banner).toContain(`Warning: the language model endpoint does not serve the model "${retired}"`);
     expect(banner).toContain("set LLM_MODELS");
     const statuses = [(await ask(question(1))).status, (await ask(question(2))).status];
@@ -229,7 +221,7 @@ describe("a second endpoint after Groq (LLM_FALLBACK_*)", () => {
         LLM_FALLBACK_MODELS: "meta-llama/Llama-3.1-8B-Instruct",
       },
     );
-    expect(await bannerOf(service)).toContain(
+    expect(service.output()).toContain(
       "> groq:meta-llama/Llama-3.1-8B-Instruct (context 32,768 tokens, from the endpoint's /models)",
     );
     const first = await ask(question(1));

@@ -183,19 +183,17 @@ function printBanner(
   mcp: McpListener | undefined,
 ): void {
   const shown = hostForUrl(config.host);
-  for (
-    const line of bannerLines({
-      url: `http://${shown}:${listener.port}`,
-      backend: service.banner.backend,
-      generatedKey: service.banner.generatedKey,
-      warnings: service.banner.warnings,
-      runtime: runtime.name,
-      adminUrl: admin?.url,
-      mcpUrl: mcp?.url,
-    })
-  ) {
-    runtime.print(line);
-  }
+  const lines = bannerLines({
+    url: `http://${shown}:${listener.port}`,
+    backend: service.banner.backend,
+    generatedKey: service.banner.generatedKey,
+    warnings: service.banner.warnings,
+    runtime: runtime.name,
+    adminUrl: admin?.url,
+    mcpUrl: mcp?.url,
+  });
+  // One write: a reader of the output (a supervisor, a script waiting for the URL) gets the whole banner at once.
+  runtime.print(lines.join("\n"));
 }
 
 function connectionBounds(config: Config): { headersTimeoutMs: number; idleTimeoutMs: number } {

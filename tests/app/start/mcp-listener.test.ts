@@ -25,7 +25,7 @@ describe("runService() with MCP_PORT", () => {
   test("serves /mcp on its own listener (banner line), the public port's limits, 404 on the public port", async () => {
     const fake = fakeRuntime({ API_KEYS: KEY, PORT: "0", HOST: "127.0.0.1", MCP_PORT: String(MCP_PORT) });
     await runService(fake.runtime);
-    expect(fake.printed).toContain(
+    expect(fake.printedLines()).toContain(
       `  MCP:         http://127.0.0.1:${MCP_PORT}/mcp (Streamable HTTP; API key in x-api-key or Authorization: Bearer)`,
     );
     const mcp = fake.served.get("mcp")!;

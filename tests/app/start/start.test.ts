@@ -42,13 +42,16 @@ describe("runService()", () => {
       LOG_FORMAT: "json",
     });
     await runService(fake.runtime);
-    expect(fake.printed[0]).toBe("Video Chat Service listening on http://[::1]:4321 (Fake 1.0)");
+    // The banner is one print, so a reader of the output never sees half of it.
+    const banner = fake.printed.find((text) => text.startsWith("Video Chat Service listening on"))!.split("\n");
+    expect(banner[0]).toBe("Video Chat Service listening on http://[::1]:4321 (Fake 1.0)");
+    expect(banner).toContain("  API docs:    http://[::1]:4321/swagger");
     const response = await fake.fetch(new Request("http://[::1]:4321/nowhere"));
     expect(response.status).toBe(404);
     // Log lines are written together once per timer turn, several to a print.
     const requestLine = async (): Promise<string | undefined> => {
       for (let turn = 0; turn < 50; turn++) {
-        const found = fake.printed.flatMap((text) => text.split("\n")).find((l) => l.includes('"event":"request"'));
+        const found = fake.printedLines().find((l) => l.includes('"event":"request"'));
         if (found) return found;
         await Bun.sleep(2);
       }
@@ -72,7 +75,7 @@ describe("runService() with ADMIN_PORT", () => {
       LOG_FORMAT: "json",
     });
     await runService(fake.runtime);
-    expect(fake.printed).toContain("  Admin:       http://127.0.0.1:9100 (/healthz, /readyz, /metrics)");
+    expect(fake.printedLines()).toContain("  Admin:       http://127.0.0.1:9100 (/healthz, /readyz, /metrics)");
     expect((await fake.adminFetch("/readyz")).status).toBe(200);
     await fake.fetch(new Request("http://127.0.0.1:4321/nowhere"));
     expect(await (await fake.adminFetch("/metrics")).text()).toContain(

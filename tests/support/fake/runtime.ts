@@ -51,6 +51,8 @@ export function fakeRuntime(env: Record<string, string>, named: Record<number, s
   return {
     runtime,
     printed,
+    /** What was printed, line by line (one print may hold several lines: the banner, a turn's log lines). */
+    printedLines: () => printed.flatMap((text) => text.split("\n")),
     errors,
     events,
     served,

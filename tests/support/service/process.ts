@@ -92,7 +92,8 @@ export async function runToExit(
 
 /**
  * Starts the real service as a child process on a free port and waits for
- * its banner. The environment is exactly `env` plus PATH and HOME, so the
+ * its banner, through its "LLM backend" line (the banner is one write, so the
+ * lines after it, such as a generated key, have come with it). The environment is exactly `env` plus PATH and HOME, so the
  * developer's own settings never leak into a test.
  */
 export async function startService(
@@ -118,7 +119,7 @@ export async function startService(
   const deadline = Date.now() + (options.timeoutMs ?? 20_000);
   let url: string | undefined;
   while (!url) {
-    url = /listening on (http:\/\/[^\s]+)/.exec(output)?.[1];
+    url = /listening on (http:\/\/[^\s]+)[\s\S]*\n {2}LLM backend: [^\n]*\n/.exec(output)?.[1];
     if (url) break;
     if (child.exitCode !== null || Date.now() > deadline) {
       killTree(child, "SIGKILL");
