@@ -56,7 +56,7 @@ describe(`graceful shutdown (${targetFromEnv()})`, () => {
       const responses = await Promise.all(inFlight);
       expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
       for (const response of responses) expect((await response.json()).output).toContain("Surface Go");
-      expect(await service.process.exited).toBe(0);
+      expect(await service.finished()).toBe(0);
       expect(service.output()).toContain("shutdown_complete");
     },
     30_000,
@@ -78,7 +78,7 @@ describe(`graceful shutdown (${targetFromEnv()})`, () => {
     await waitFor(() => rig.llm.calls.length >= 1, 10_000);
     const started = Date.now();
     service.process.kill("SIGTERM");
-    expect(await service.process.exited).toBe(0);
+    expect(await service.finished()).toBe(0);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(await stuck).toBe("cut");
     expect(service.output()).toContain("shutdown_grace_exceeded");

@@ -62,7 +62,7 @@ describe(`streams at shutdown (${targetFromEnv()})`, () => {
       const events = await reading;
       expect(eventNames(events)).toEqual(["progress", "progress", "error"]);
       expect(events.at(-1)!.data.error.code).toBe("overloaded");
-      expect(await service.process.exited).toBe(0);
+      expect(await service.finished()).toBe(0);
       expect(service.output()).toContain("shutdown_grace_exceeded");
     },
     30_000,

@@ -46,7 +46,8 @@ describe(`usage while Redis is down (${targetFromEnv()})`, () => {
     const refused = await ask("during 3");
     expect(refused.status).toBe(429);
     expect((await refused.json()).error.code).toBe("quota_exceeded");
-    expect(service.output()).toContain('"event":"usage_store_unavailable"');
+    const unavailable = '"event":"usage_store_unavailable"';
+    expect(await service.outputWith(unavailable)).toContain(unavailable);
 
     await redis.start();
     let usage: { requests: number; refused: Record<string, number> } | undefined;

@@ -137,7 +137,7 @@ describe(`the container image (${IMAGE})`, () => {
     const stopped = podman(["stop", "--time", "30", NAME]);
     const responses = await Promise.all(inFlight);
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(await service!.process.exited).toBe(0);
+    expect(await service!.finished()).toBe(0);
     expect(Date.now() - started).toBeLessThan(GRACE_MS);
     expect((await stopped).code).toBe(0);
     expect(service!.output()).toContain("shutdown_complete");

@@ -31,7 +31,7 @@ beforeEach(() => {
   h.llm.reset();
 });
 
-async function chat(body: unknown, key = KEY): Promise<{ status: number; text: string }> {
+async function chat(body: unknown, key = KEY): Promise<{ status: number; text: string; requestId: string }> {
   const response = await fetch(`${h.service.url}/chat`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-api-key": key },
@@ -41,7 +41,18 @@ async function chat(body: unknown, key = KEY): Promise<{ status: number; text: s
   const text = await response.text();
   checkContract({ status: response.status, headers: response.headers, text }, false);
   expect(text).not.toMatch(STACK);
-  return { status: response.status, text };
+  return { status: response.status, text, requestId: response.headers.get("x-request-id")! };
+}
+
+/**
+ * The service's output once the request-log line of `requestId` is in it. Lines are
+ * written in order, a timer turn after their responses: waiting for the last request's
+ * line means every earlier line is there too, so a "not in the logs" check sees them all.
+ */
+async function outputThrough(requestId: string): Promise<string> {
+  const output = await h.service.outputWith(requestId);
+  expect(output).toContain(requestId);
+  return output;
 }
 
 describe("keys are never logged or echoed", () => {
@@ -55,8 +66,8 @@ describe("keys are never logged or echoed", () => {
       expect(seen.text).not.toContain(key);
     }
     // A key sent where a request id or a URL goes is not a key, but it must not be logged as one either.
-    await chat({ url: `https://www.youtube.com/watch?v=GJLlxj_dtq8&k=${KEY}` }, "nope");
-    const output = h.service.output();
+    const last = await chat({ url: `https://www.youtube.com/watch?v=GJLlxj_dtq8&k=${KEY}` }, "nope");
+    const output = await outputThrough(last.requestId);
     for (const secret of [KEY, SECOND_KEY, GROQ_KEY, ...WRONG_KEYS]) expect(output).not.toContain(secret);
     expect(output).toContain('"status":401');
   });
@@ -75,6 +86,7 @@ describe("error bodies carry no stack, upstream body or secret", () => {
   ];
 
   test("YouTube errors whose bodies hold a canary string: the canary reaches neither the caller nor the logs", async () => {
+    let lastId = "";
     for (const [endpoint, fault] of youtubeFaults) {
       h.youtube.reset();
       h.youtube.setFault(endpoint, fault);
@@ -83,8 +95,9 @@ describe("error bodies carry no stack, upstream body or secret", () => {
       const seen = await chat({ url: NORMAL_URL, prompt: `fault ${endpoint} ${JSON.stringify(fault).length}` });
       expect(seen.status, `${endpoint} ${JSON.stringify(fault)}`).not.toBe(200);
       expect(seen.text, `${endpoint} ${JSON.stringify(fault)}`).not.toContain(CANARY);
+      lastId = seen.requestId;
     }
-    expect(h.service.output()).not.toContain(CANARY);
+    expect(await outputThrough(lastId)).not.toContain(CANARY);
   });
 
   test("YouTube's own words reach a caller only as video_unplayable's reason, as one short line", async () => {
@@ -134,6 +147,7 @@ describe("error bodies carry no stack, upstream body or secret", () => {
       { status: 200, body: { choices: [], error: `${GROQ_KEY} ${CANARY}` } },
       { status: 200, body: `not json ${GROQ_KEY} ${CANARY}` },
     ];
+    let lastId = "";
     for (const reply of replies) {
       h.llm.respondWith(() => reply);
       const seen = await chat({
@@ -143,8 +157,9 @@ describe("error bodies carry no stack, upstream body or secret", () => {
       expect(seen.status, JSON.stringify(reply)).not.toBe(200);
       expect(seen.text).not.toContain(GROQ_KEY);
       expect(seen.text).not.toContain(CANARY);
+      lastId = seen.requestId;
     }
-    const output = h.service.output();
+    const output = await outputThrough(lastId);
     expect(output).not.toContain(GROQ_KEY);
     expect(output).not.toContain(CANARY);
   });

@@ -14,6 +14,14 @@ export interface RunningService {
   process: Subprocess;
   /** Everything the process printed so far (stdout and stderr). */
   output(): string;
+  /**
+   * The output once it holds `text`, or at the deadline (the caller's expect then says what is missing):
+   * log lines are written a timer turn after the response, so they can come after it.
+   */
+  outputWith(text: string, timeoutMs?: number): Promise<string>;
+  /** The exit code, once the process has exited and all it printed has been read. */
+  finished(): Promise<number>;
+  /** Sends `signal` (SIGTERM by default) and returns `finished()`. */
   stop(signal?: NodeJS.Signals): Promise<number>;
 }
 
@@ -114,8 +122,7 @@ export async function startService(
     const decoder = new TextDecoder();
     for await (const chunk of stream) output += decoder.decode(chunk, { stream: true });
   };
-  void collect(child.stdout);
-  void collect(child.stderr);
+  const read = Promise.all([collect(child.stdout), collect(child.stderr)]);
   const deadline = Date.now() + (options.timeoutMs ?? 20_000);
   let url: string | undefined;
   while (!url) {
@@ -127,13 +134,26 @@ export async function startService(
     }
     await Bun.sleep(25);
   }
+  const finished = async () => {
+    const code = await child.exited;
+    // A grandchild still holding the pipes must not hang the test: the rest of the output gets 2 s.
+    await Promise.race([read, Bun.sleep(2_000)]);
+    return code;
+  };
   return {
     url,
     process: child,
     output: () => output,
+    async outputWith(text, timeoutMs = 5_000) {
+      for (const deadline = Date.now() + timeoutMs; !output.includes(text) && Date.now() < deadline;) {
+        await Bun.sleep(10);
+      }
+      return output;
+    },
+    finished,
     async stop(signal = "SIGTERM") {
       if (child.exitCode === null) killTree(child, signal);
-      return await child.exited;
+      return await finished();
     },
   };
 }
