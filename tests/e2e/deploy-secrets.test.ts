@@ -60,7 +60,7 @@ describe(`the manifests' settings (${targetFromEnv()})`, () => {
     const short = "short-but-secret-key";
     const long = `vcs_${"k".repeat(40)}`;
     service = await startService({ API_KEYS: `${long},${short}`, YOUTUBE_BASE_URL: youtube.origin });
-    const warnings = service.output().split("\n").filter((line) => line.includes("api_key_short"));
+    const warnings = (await service.outputWith("api_key_short")).split("\n").filter((l) => l.includes("api_key_short"));
     expect(warnings).toHaveLength(1);
     expect(JSON.parse(warnings[0]!)).toMatchObject({ level: "warn", event: "api_key_short", position: 2, length: 20 });
     expect(service.output()).not.toContain(short);
