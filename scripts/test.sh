@@ -15,7 +15,8 @@ passed=0
 failed=0
 summary=""
 # Failed tests with the lines bun printed just before each (their error), repeated at the
-# end: CI shows only the tail of a long log.
+# end: CI shows only the tail of a long log. Bun's own list of failures at the end of a run
+# is left out (it names them again, without errors).
 failures=""
 # Runs one suite, counting bun's "N pass" / "N fail" lines; a suite that prints no
 # count (a crash, a type error) counts as one failure.
@@ -35,7 +36,7 @@ suite() {
   if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
   passed=$((passed + p)); failed=$((failed + f))
   summary="$summary\n  $name: $p passed, $f failed"
-  local failed_names; failed_names=$(grep -B12 -E '^\(fail\)' "$log" | cut -c1-300 | head -150 || true)
+  local failed_names; failed_names=$(sed '/^[0-9]* tests\? failed:$/,$d' "$log" | grep -B12 -E '^\(fail\)' | cut -c1-300 | head -150 || true)
   [ -z "$failed_names" ] || failures="$failures"$'\n'"  [$name]"$'\n'"$failed_names"
   rm -f "$log"
 }
