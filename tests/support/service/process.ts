@@ -100,9 +100,10 @@ export async function runToExit(
 
 /**
  * Starts the real service as a child process on a free port and waits for
- * its banner, through its "LLM backend" line (the banner is one write, so the
- * lines after it, such as a generated key, have come with it). The environment is exactly `env` plus PATH and HOME, so the
- * developer's own settings never leak into a test.
+ * its banner through its "LLM backend" line (the banner is one write, so the
+ * lines after it, such as a generated key, have come with it). The
+ * environment is exactly `env` plus PATH and HOME, so the developer's own
+ * settings never leak into a test.
  */
 export async function startService(
   env: Record<string, string>,
