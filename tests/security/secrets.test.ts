@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Endpoint, Fault } from "../support/fake/youtube.ts";
 import { checkContract, GROQ_KEY, type Harness, KEY, NORMAL_URL, startHarness } from "../fuzz/harness.ts";
+import { requestLogLines } from "../support/request-log-lines.ts";
 
 /**
  * Secrets and upstream bodies never reach a caller or the logs: the caller's
@@ -31,7 +32,7 @@ beforeEach(() => {
   h.llm.reset();
 });
 
-async function chat(body: unknown, key = KEY): Promise<{ status: number; text: string; requestId: string }> {
+async function chat(body: unknown, key = KEY): Promise<{ status: number; text: string; response: Response }> {
   const response = await fetch(`${h.service.url}/chat`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-api-key": key },
@@ -41,18 +42,17 @@ async function chat(body: unknown, key = KEY): Promise<{ status: number; text: s
   const text = await response.text();
   checkContract({ status: response.status, headers: response.headers, text }, false);
   expect(text).not.toMatch(STACK);
-  return { status: response.status, text, requestId: response.headers.get("x-request-id")! };
+  return { status: response.status, text, response };
 }
 
 /**
- * The service's output once the request-log line of `requestId` is in it. Lines are
+ * The service's output once the request-log line of `response` is in it. Lines are
  * written in order, a timer turn after their responses: waiting for the last request's
  * line means every earlier line is there too, so a "not in the logs" check sees them all.
  */
-async function outputThrough(requestId: string): Promise<string> {
-  const output = await h.service.outputWith(requestId);
-  expect(output).toContain(requestId);
-  return output;
+async function outputThrough(response: Response): Promise<string> {
+  expect(await requestLogLines(h.service, response)).toHaveLength(1);
+  return h.service.output();
 }
 
 describe("keys are never logged or echoed", () => {
@@ -67,7 +67,7 @@ describe("keys are never logged or echoed", () => {
     }
     // A key sent where a request id or a URL goes is not a key, but it must not be logged as one either.
     const last = await chat({ url: `https://www.youtube.com/watch?v=GJLlxj_dtq8&k=${KEY}` }, "nope");
-    const output = await outputThrough(last.requestId);
+    const output = await outputThrough(last.response);
     for (const secret of [KEY, SECOND_KEY, GROQ_KEY, ...WRONG_KEYS]) expect(output).not.toContain(secret);
     expect(output).toContain('"status":401');
   });
@@ -86,7 +86,7 @@ describe("error bodies carry no stack, upstream body or secret", () => {
   ];
 
   test("YouTube errors whose bodies hold a canary string: the canary reaches neither the caller nor the logs", async () => {
-    let lastId = "";
+    let last: Response | undefined;
     for (const [endpoint, fault] of youtubeFaults) {
       h.youtube.reset();
       h.youtube.setFault(endpoint, fault);
@@ -95,9 +95,9 @@ describe("error bodies carry no stack, upstream body or secret", () => {
       const seen = await chat({ url: NORMAL_URL, prompt: `fault ${endpoint} ${JSON.stringify(fault).length}` });
       expect(seen.status, `${endpoint} ${JSON.stringify(fault)}`).not.toBe(200);
       expect(seen.text, `${endpoint} ${JSON.stringify(fault)}`).not.toContain(CANARY);
-      lastId = seen.requestId;
+      last = seen.response;
     }
-    expect(await outputThrough(lastId)).not.toContain(CANARY);
+    expect(await outputThrough(last!)).not.toContain(CANARY);
   });
 
   test("YouTube's own words reach a caller only as video_unplayable's reason, as one short line", async () => {
@@ -147,7 +147,7 @@ describe("error bodies carry no stack, upstream body or secret", () => {
       { status: 200, body: { choices: [], error: `${GROQ_KEY} ${CANARY}` } },
       { status: 200, body: `not json ${GROQ_KEY} ${CANARY}` },
     ];
-    let lastId = "";
+    let last: Response | undefined;
     for (const reply of replies) {
       h.llm.respondWith(() => reply);
       const seen = await chat({
@@ -157,9 +157,9 @@ describe("error bodies carry no stack, upstream body or secret", () => {
       expect(seen.status, JSON.stringify(reply)).not.toBe(200);
       expect(seen.text).not.toContain(GROQ_KEY);
       expect(seen.text).not.toContain(CANARY);
-      lastId = seen.requestId;
+      last = seen.response;
     }
-    const output = await outputThrough(lastId);
+    const output = await outputThrough(last!);
     expect(output).not.toContain(GROQ_KEY);
     expect(output).not.toContain(CANARY);
   });
