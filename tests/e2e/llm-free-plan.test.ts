@@ -1,5 +1,6 @@
 /** @module End-to-end tests on Groq's free-plan limits, time-scaled: long videos, 429s, overload and paid plans. */
 import { gptOss20bFreePlan } from "../support/fake/provider-limits.ts";
+import { isSearchCall } from "../support/fake/llm.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues, NEEDLE } from "../support/long-transcript.ts";
@@ -64,8 +65,11 @@ describe("POST /chat on Groq's free plan (time scaled by 10)", () => {
     h.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3600, { needleAt: 3600 - 120 })));
     const response = await h.chat({ url: watchUrl("normal"), prompt: "What is the secret ingredient of the recipe?" });
     expect(response.status).toBe(200);
-    expect(h.llm.calls).toHaveLength(1);
-    expect(h.llm.calls[0]!.text).toContain(NEEDLE);
+    // The search call, then the answer's one call, both within the free plan's minute (the fake refuses none).
+    expect(h.llm.calls).toHaveLength(2);
+    expect(h.llm.calls.filter((call) => call.refused)).toEqual([]);
+    expect(isSearchCall(h.llm.calls[0]!)).toBe(true);
+    expect(h.llm.calls[1]!.text).toContain(NEEDLE);
   });
 
   test("a 429 from another user of the key is waited out, not failed", async () => {

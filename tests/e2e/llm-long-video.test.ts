@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import llama3Tokenizer from "llama3-tokenizer-js";
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS } from "../../src/domain/reading/tokens.ts";
-import { ANSWERS, type LlmCall } from "../support/fake/llm.ts";
+import { ANSWERS, besidesSearch, isSearchCall, type LlmCall } from "../support/fake/llm.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues, NEEDLE } from "../support/long-transcript.ts";
 import { type LlmHarness, startLlmHarness } from "./llm-harness.ts";
@@ -28,7 +28,7 @@ beforeEach(() => {
   h.youtube.reset();
   h.llm.reset();
   h.youtube.setCaption(VIDEOS.normal.id, captionXml(cues));
-  h.llm.respondWith((call) => ({ content: isPart(call) ? NOTES : ANSWERS.en!, delayMs: 100 }));
+  h.llm.respondWith(besidesSearch((call) => ({ content: isPart(call) ? NOTES : ANSWERS.en!, delayMs: 100 })));
 });
 
 describe("POST /chat on a three-hour video (fake LLM)", () => {
@@ -66,11 +66,18 @@ describe("POST /chat on a three-hour video (fake LLM)", () => {
   });
 
   test("a question whose answer sits in the last minutes reaches the model in one call with that passage", async () => {
-    h.llm.respondWith(() => ({ content: "Smoked paprika from Extremadura [2:58:32]." }));
+    h.llm.respondWith((call) => ({
+      content: isSearchCall(call)
+        ? "secret ingredient, recipe, spice, SEARCH-ONLY"
+        : "Smoked paprika from Extremadura [2:58:32].",
+    }));
     const response = await h.chat({ url: watchUrl("normal"), prompt: "What is the secret ingredient of the recipe?" });
     expect(response.status).toBe(200);
-    expect(h.llm.calls).toHaveLength(1);
-    expect(h.llm.calls[0]!.text).toContain(NEEDLE);
+    // The search call first (the model's words for the transcript's), then the answer's one call.
+    expect(h.llm.calls).toHaveLength(2);
+    expect(isSearchCall(h.llm.calls[0]!)).toBe(true);
+    expect(h.llm.calls[1]!.text).toContain(NEEDLE);
+    expect(h.llm.calls[1]!.text).not.toContain("SEARCH-ONLY");
     expect((await response.json()).output).toBe("Smoked paprika from Extremadura [2:58:32].");
   });
 

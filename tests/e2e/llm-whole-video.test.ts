@@ -1,6 +1,6 @@
 /** @module End-to-end tests of whole-video requests on Groq's free plan, time-scaled: read as `summary` is. */
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { type LlmCall } from "../support/fake/llm.ts";
+import { besidesSearch, isSearchCall, type LlmCall } from "../support/fake/llm.ts";
 import { gptOss20bFreePlan } from "../support/fake/provider-limits.ts";
 import { VIDEOS, watchUrl } from "../support/fixtures.ts";
 import { captionXml, generateCues, NEEDLE } from "../support/long-transcript.ts";
@@ -44,7 +44,7 @@ interface Asked {
 async function ask(body: Record<string, unknown>, answer?: string): Promise<Asked> {
   h = await startLlmHarness(SCALED, { limits: FREE, model: "default" });
   h.youtube.setCaption(VIDEOS.normal.id, captionXml(cues));
-  if (answer !== undefined) h.llm.respondWith((call) => ({ content: isPart(call) ? NOTES : answer }));
+  if (answer !== undefined) h.llm.respondWith(besidesSearch((call) => ({ content: isPart(call) ? NOTES : answer })));
   const response = await h.chat({ url: watchUrl("normal"), ...body });
   const json = await response.json();
   const [line] = await requestLogLines(h.service, response);
@@ -113,10 +113,12 @@ describe(`whole-video requests on Groq's free plan, a ${MINUTES}-minute video ($
     test(`a detail question, "${prompt}" (${language}), still finds its passage with excerpts, in one cheap call`, async () => {
       const asked = await ask({ prompt, language });
       expect(asked.status).toBe(200);
-      expect(asked.line).toMatchObject({ intent: "detail", plan: "excerpts" });
-      expect(asked.timing).toContain("intent;desc=detail, plan;desc=excerpts");
-      expect(asked.sent).toHaveLength(1);
-      expect(asked.sent[0]!.text).toContain(NEEDLE);
+      expect(asked.line).toMatchObject({ intent: "detail", plan: "excerpts+terms" });
+      expect(asked.timing).toContain("intent;desc=detail, plan;desc=excerpts+terms");
+      // The small search call, then the answer's one call.
+      expect(asked.sent).toHaveLength(2);
+      expect(isSearchCall(asked.sent[0]!)).toBe(true);
+      expect(asked.sent[1]!.text).toContain(NEEDLE);
       expect(asked.line.coverage as number).toBeLessThan(0.15);
     });
   }

@@ -1,4 +1,5 @@
 /** @module English: what the service needs to answer in it (an entry of the language table). */
+import { stemmer } from "@orama/stemmers/english";
 import type { LanguageFacts } from "./language-facts.ts";
 
 export const ENGLISH: LanguageFacts = {
@@ -8,6 +9,7 @@ export const ENGLISH: LanguageFacts = {
     "the an and or of to in on at for with is are was were be been it its this that these those what which who how " +
     "why when where do does did can could would should will he she they we you his her their our your my me him " +
     "them not no yes there here as by from about into than then so if but just also very",
+  stem: stemmer,
   genericWords:
     "say says said tell talk talking speak mention mentions think thinks opinion explain video videos guy speaker " +
     "author host presenter narrator reviewer",

@@ -1,4 +1,5 @@
 /** @module Spanish: what the service needs to answer in it (an entry of the language table). */
+import { stemmer } from "@orama/stemmers/spanish";
 import type { LanguageFacts } from "./language-facts.ts";
 
 export const SPANISH: LanguageFacts = {
@@ -7,6 +8,7 @@ export const SPANISH: LanguageFacts = {
   stopWords:
     "el la los las un una unos unas de del al y o en es son fue que qué se su sus por para con como cómo no sí lo " +
     "le les ya muy más pero este esta esto ese esa eso hay cuál cuándo dónde quién",
+  stem: stemmer,
   genericWords: "dice dijo opina piensa habla cuenta explica vídeo autor",
   questionCues: {
     words: "el la los las es qué cómo cuánto cuánta cuántos cuántas dónde cuándo quién cuál del y una un dice piensa " +

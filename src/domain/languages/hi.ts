@@ -1,4 +1,5 @@
 /** @module Hindi: what the service needs to answer in it (an entry of the language table). */
+import { stemmer } from "@orama/stemmers/indian";
 import type { LanguageFacts } from "./language-facts.ts";
 
 export const HINDI: LanguageFacts = {
@@ -6,6 +7,7 @@ export const HINDI: LanguageFacts = {
   script: "devanagari",
   stopWords: "है हैं था थे थी का की के को में से पर और या यह वह ये वे कि जो तो भी ने एक इस उस कर क्या कैसे कब " +
     "कहाँ क्यों नहीं हो",
+  stem: stemmer,
   genericWords: "कहता कहती कहा बोलता बोलती सोचता सोचती बताता बताती वीडियो",
   wholeVideoPhrases: [
     // Hinglish included: the Latin-letter spellings most people type come after the Devanagari phrases.

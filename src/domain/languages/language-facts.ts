@@ -41,6 +41,11 @@ export interface LanguageFacts {
   /** Its commonest function words, space-separated: dropped from the index terms passages are found by. */
   stopWords: string;
   /**
+   * Its Snowball stemmer (a word, lower case, to its stem), so that a transcript read in it finds "paint" for
+   * "painted" and "ферма" for "ферме". Applied to words in its own script only.
+   */
+  stem: (word: string) => string;
+  /**
    * Words of a question that say nothing of its subject (verbs of saying and thinking, "video", the speaker),
    * space-separated: a question made only of them is not about the video's own subject.
    */

@@ -1,4 +1,5 @@
 /** @module Portuguese: what the service needs to answer in it (an entry of the language table). */
+import { stemmer } from "@orama/stemmers/portuguese";
 import type { LanguageFacts } from "./language-facts.ts";
 
 export const PORTUGUESE: LanguageFacts = {
@@ -7,6 +8,7 @@ export const PORTUGUESE: LanguageFacts = {
   stopWords:
     "os as um uma uns umas do da dos das ao aos no na nos nas em é são foi que se seu sua seus suas por para com " +
     "como não sim mais mas muito este esta isso isto esse essa há qual quando onde quem ele ela eles elas",
+  stem: stemmer,
   genericWords: "diz disse acha fala pensa conta vídeo autor",
   questionCues: {
     words: "o os as é quanto quanta quantos quantas onde quando quem qual do da dos das um uma e diz acha fala há na " +

@@ -1,4 +1,5 @@
 /** @module Russian: what the service needs to answer in it (an entry of the language table). */
+import { stemmer } from "@orama/stemmers/russian";
 import type { LanguageFacts } from "./language-facts.ts";
 
 export const RUSSIAN: LanguageFacts = {
@@ -7,6 +8,7 @@ export const RUSSIAN: LanguageFacts = {
   stopWords:
     "и в во не на что как это он она они мы вы я с со к по из за от до для о об но а же ли то все так его её их " +
     "был была были есть бы у ну вот",
+  stem: stemmer,
   genericWords: "говорит сказал думает считает рассказывает видео автор",
   wholeVideoPhrases: [
     String.raw`перескаж\p{L}*|пересказ\p{L}*|резюм\p{L}*|конспект\p{L}*|саммари|суммариз\p{L}*|в двух словах`,

@@ -1,10 +1,11 @@
 /** @module Picks the transcript passages that best answer a question within a token budget. */
-import { createBm25 } from "./bm25.ts";
+import { type Bm25, createBm25 } from "./bm25.ts";
 import { cueLine, type TokenCounter } from "./chunking.ts";
 import { groupPassages, type Passage } from "./passages.ts";
-import { terms } from "./terms.ts";
+import { termReader } from "./terms.ts";
 import { estimateTokens } from "./tokens.ts";
 import type { Cue } from "../transcript.ts";
+import type { Language } from "../chat-request.ts";
 
 /** The parts of a transcript chosen for a question. */
 export interface Excerpts {
@@ -14,6 +15,19 @@ export interface Excerpts {
   matched: boolean;
 }
 
+/** What the passages are ranked for. */
+export interface ExcerptQuery {
+  /** The caller's prompt. */
+  question: string;
+  /** The transcript's language: its words, and the query's, are stemmed by it. */
+  language?: Language;
+  /**
+   * Words the transcript probably uses for what the question asks, in its language (the model's search terms): a
+   * second ranking beside the question's own words.
+   */
+  searchWords?: string;
+}
+
 /**
  * Picks the passages that best answer a question, within a token budget:
  * passages ranked by BM25 on the question's words (plus any passage at a
@@ -21,20 +35,33 @@ export interface Excerpts {
  * context, until the budget is full. Words found in more than half of the
  * passages are ignored: they are that transcript's function words.
  *
+ * With search words, passages are ranked on them too, and the two rankings
+ * are merged (see `mergeRankings`): the best of each comes first, so a
+ * question in the transcript's own words loses nothing to search words that
+ * miss, and a question in other words is found by its search words.
+ *
  * @param cues the transcript, in order
- * @param question the caller's prompt
+ * @param query the caller's prompt, or the prompt with its language and search words
  * @param budget most tokens of rendered cue lines
  * @param count token counter
  * @returns the chosen runs of cues
  */
 export function selectExcerpts(
   cues: readonly Cue[],
-  question: string,
+  query: string | ExcerptQuery,
   budget: number,
   count: TokenCounter = estimateTokens,
 ): Excerpts {
+  const { question, language, searchWords } = typeof query === "string" ? { question: query } : query;
   const passages = groupPassages(cues);
-  const ranked = rankPassages(passages, question);
+  const read = termReader(language);
+  const bm25 = createBm25(passages.map((p) => read(p.text)));
+  const own = rankPassages(bm25, read(question));
+  for (const seconds of timestampsIn(question)) {
+    const at = passages.findLastIndex((p) => p.start <= seconds);
+    if (at >= 0) own[at] = Number.POSITIVE_INFINITY;
+  }
+  const ranked = mergeRankings(own, searchWords ? rankPassages(bm25, read(searchWords)) : []);
   if (ranked.length === 0) return { runs: [], matched: false };
   const chosen = new Set<number>();
   let used = 0;
@@ -51,21 +78,43 @@ export function selectExcerpts(
   return { runs: toRuns(passages, [...chosen].sort((a, b) => a - b)), matched: chosen.size > 0 };
 }
 
-/** @returns indexes of passages that match the question, best first */
-function rankPassages(passages: readonly Passage[], question: string): number[] {
-  const index = createBm25(passages.map((p) => terms(p.text)));
-  const limit = Math.max(1, Math.floor(passages.length / 2));
-  const query = terms(question).filter((term) => index.documentFrequency(term) <= limit);
-  const scores = index.scores(query);
-  for (const seconds of timestampsIn(question)) {
-    const at = passages.findLastIndex((p) => p.start <= seconds);
-    if (at >= 0) scores[at] = Number.POSITIVE_INFINITY;
-  }
-  return scores
+/**
+ * @param query the query's terms
+ * @returns each passage's BM25 score on the query; the query's terms found in more than half of the passages are left
+ *   out (that transcript's function words)
+ */
+function rankPassages(index: Bm25, query: readonly string[]): number[] {
+  const limit = Math.max(1, Math.floor(index.size / 2));
+  return index.scores(query.filter((term) => index.documentFrequency(term) <= limit));
+}
+
+/**
+ * Merges two rankings of the same passages: the best of the first, then the best of the second, then every passage
+ * by the sum of its two scores, each scaled to its ranking's best. A passage both rank well comes before one only one
+ * ranks well; a passage neither matches is left out.
+ *
+ * @param first scores of the question's own words (a timestamp it names scores infinity)
+ * @param second scores of the search words (empty when there are none)
+ * @returns indexes of the passages that match, best first
+ */
+export function mergeRankings(first: readonly number[], second: readonly number[]): number[] {
+  const scaled = (scores: readonly number[]) => {
+    const finite = scores.filter((score) => Number.isFinite(score));
+    const best = Math.max(0, ...finite);
+    return scores.map((score) => (score === Number.POSITIVE_INFINITY ? 2 : best > 0 ? score / best : 0));
+  };
+  const a = scaled(first);
+  const b = scaled(second);
+  const fused = a.map((score, i) => score + (b[i] ?? 0));
+  const bestOf = (scores: readonly number[]) =>
+    scores.reduce((best, s, i) => (s > 0 && s > (scores[best] ?? 0) ? i : best), -1);
+  const leaders = [bestOf(a), bestOf(b)].filter((i) => i >= 0);
+  const rest = fused
     .map((score, i) => [score, i] as const)
-    .filter(([score]) => score > 0)
-    .sort((a, b) => b[0] - a[0])
+    .filter(([score, i]) => score > 0 && !leaders.includes(i))
+    .sort((x, y) => y[0] - x[0])
     .map(([, i]) => i);
+  return [...new Set(leaders), ...rest];
 }
 
 /** @returns seconds of each `m:ss` or `h:mm:ss` written in the text */

@@ -8,7 +8,7 @@ import {
 } from "../../../src/adapters/llm/openai-compatible-answer-writer.ts";
 import { promptTokens } from "../../../src/adapters/llm/calls/chat-message.ts";
 import { isAppError } from "../../../src/domain/errors.ts";
-import { ANSWERS, startFakeLlm } from "../../support/fake/llm.ts";
+import { ANSWERS, isSearchCall, startFakeLlm } from "../../support/fake/llm.ts";
 import { generateCues, NEEDLE } from "../../support/long-transcript.ts";
 import { short, writerOptions, writerSpec } from "./writer-fixtures.ts";
 
@@ -100,13 +100,16 @@ describe("createOpenAiCompatibleAnswerWriter()", () => {
     for (const call of llm.calls) expect(promptTokens(call.messages as never)).toBeLessThanOrEqual(1200);
   });
 
-  test("answers a question on a long video from the matching passages in one call", async () => {
+  test("answers a question on a long video from the matching passages in one call, after one search call", async () => {
     const long = { ...short, cues: generateCues(3 * 3600, { needleAt: 3 * 3600 - 60 }) };
-    await createOpenAiCompatibleAnswerWriter(options()).write(
+    const answer = await createOpenAiCompatibleAnswerWriter(options()).write(
       spec({ transcript: long, prompt: "Which secret ingredient does the recipe use?", intent: "detail" }),
     );
-    expect(llm.calls).toHaveLength(1);
-    expect(llm.calls[0]!.text).toContain(NEEDLE);
+    expect(llm.calls).toHaveLength(2);
+    expect(isSearchCall(llm.calls[0]!)).toBe(true);
+    expect(llm.calls[0]!.text).not.toContain(NEEDLE);
+    expect(llm.calls[1]!.text).toContain(NEEDLE);
+    expect(answer.usage?.plan).toBe("excerpts+terms");
   });
 
   test("maps a 429 whose retry-after outlasts the deadline to upstream_blocked at once, with the server's wait", async () => {

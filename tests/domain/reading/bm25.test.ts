@@ -8,7 +8,7 @@ const docs = [
   "the keyboard cover is good to type on",
   "the screen is bright and the keyboard is backlit with white light at night",
   "the price is fair for what you get",
-].map(terms);
+].map((text) => terms(text));
 
 describe("createBm25()", () => {
   test("ranks the document holding the rare query word first", () => {

@@ -18,7 +18,7 @@ describe("centrality()", () => {
       "Trains were late this morning again.",
       "Music played loudly downstairs.",
       "Someone knocked twice.",
-    ].map(terms);
+    ].map((text) => terms(text));
     const scores = centrality(sentences);
     expect(scores.indexOf(Math.max(...scores))).toBe(0);
     expect(scores[4]).toBeLessThan(scores[1]!);

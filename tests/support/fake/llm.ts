@@ -115,7 +115,28 @@ export function requestedLanguage(call: LlmCall): string {
   return /language code ([a-z]{2})/.exec(call.text)?.[1] ?? "en";
 }
 
-const defaultResponder: Responder = (call) => ({ content: ANSWERS[requestedLanguage(call)] ?? ANSWERS.en! });
+/** Whether the call is the service's search call (see `searchAsk`): it asks for search terms, not an answer. */
+export function isSearchCall(call: LlmCall): boolean {
+  return /\nSearch terms in [^\n]*:$/.test(call.messages.at(-1)?.content ?? "");
+}
+
+/** @returns the question a search call carries, as the service fenced it */
+export function searchQuestion(call: LlmCall): string {
+  return /<question>([\s\S]*?)<\/question>/.exec(call.messages.at(-1)?.content ?? "")?.[1] ?? "";
+}
+
+/**
+ * @returns `responder` for every call but the service's search calls, which get the question's own words back, as
+ *   from a model with none better
+ */
+export function besidesSearch(responder: Responder): Responder {
+  return (call, index) => (isSearchCall(call) ? { content: searchQuestion(call) } : responder(call, index));
+}
+
+/** Answers in the language asked; a search call gets the question's own words back, as a model with none better. */
+const defaultResponder: Responder = (call) => ({
+  content: isSearchCall(call) ? searchQuestion(call) : ANSWERS[requestedLanguage(call)] ?? ANSWERS.en!,
+});
 
 /** What the fake plays. */
 export interface FakeLlmOptions {

@@ -3,6 +3,7 @@ import { ProviderLimitError } from "../calls/completer.ts";
 import { type PlanChoice, type ReadSoFar, StalePlanError } from "../budget/reservation.ts";
 import { mapReduce } from "./map-reduce.ts";
 import { choosePlan } from "./plan.ts";
+import { findSearchTerms } from "./search-terms.ts";
 import type { Drafting, Room } from "./types.ts";
 
 /** What the planner may spend. */
@@ -64,6 +65,10 @@ export async function draftAnswer(job: Drafting, allowance: Allowance): Promise<
  */
 async function draftOnce(job: Drafting, allowance: Allowance, prior?: ReadSoFar): Promise<Draft> {
   const work = await allowance.plan((room) => choosePlan(job, room, allowance.output, prior));
+  if (work.kind === "search") {
+    job.search = await findSearchTerms(job, work.trackLanguage);
+    return draftOnce(job, allowance, prior);
+  }
   const { ask, read } = work.kind === "answer" ? { ask: work.ask(), read: 1 } : await mapReduce(job, work.reading);
   job.spec.events?.progress({ stage: "writing" });
   const text = await job.run.call(ask, work.output, job.onText);

@@ -19,10 +19,15 @@ import {
 } from "./costs.ts";
 import type { Reading } from "./map-reduce.ts";
 import { answerAsk } from "./prompts.ts";
+import { searchCost } from "./search-terms.ts";
+import type { Language } from "../../../domain/chat-request.ts";
+import { LANGUAGES } from "../../../domain/languages/languages.ts";
 import type { Drafting, Room } from "./types.ts";
 
 /** The work a plan does, decided before its first call; `coverage` is the share of the transcript's tokens read. */
 export type Work =
+  /** The search call a detail on a long transcript makes first (see `findSearchTerms`); planned again after it. */
+  | { kind: "search"; trackLanguage: string }
   | { kind: "answer"; ask: () => ChatMessage[]; output: number; plan: string; coverage: number }
   /** `coverage` from the share of the plan's lines the map-reduce read (parts may be left out, see `mapReduce`). */
   | { kind: "map-reduce"; reading: Reading; output: number; plan: string; coverage: (read: number) => number };
@@ -55,7 +60,7 @@ export function choosePlan(job: Drafting, room: Room, output: number, prior?: Re
   const fine = transcript.lines();
   const fineTokens = linesTokens(fine, job.run.count);
   return wholeInOneCall(at, fineTokens) ??
-    (job.spec.intent === "detail" ? matchingPassages(at, fineTokens) : undefined) ??
+    (job.spec.intent === "detail" ? searchFirst(at, fineTokens) ?? matchingPassages(at, fineTokens) : undefined) ??
     summaryPlan(at);
 }
 
@@ -67,18 +72,53 @@ function wholeInOneCall({ job, transcript, room, costs }: Planning, tokens: numb
   return { hold, value: { kind: "answer", ask, output: costs.output, plan: "one-call", coverage: 1 } };
 }
 
-/** A detail is read from the passages that match it, in one call; undefined when none does. */
+/**
+ * A detail on a transcript too long for one call first asks the model for the words the transcript likely uses (see
+ * `findSearchTerms`), once, when the room holds that call and the answer's after it; undefined once asked, or when it
+ * does not fit (the question's words alone then find the passages).
+ */
+function searchFirst(at: Planning, tokens: number): Choice | undefined {
+  const { job, room, costs } = at;
+  if (job.search) return undefined;
+  const trackLanguage = primaryTag(job.spec.transcript.language);
+  const search = searchCost(job, trackLanguage);
+  const answer = matchingPassages(at, tokens)?.hold ??
+    costs.answerPrompt + excerptRoom(costs, limitsOf(room), room.tokensPerWindow) + costs.output + costs.reasoning;
+  if (search > room.maxCallTokens || search + answer > room.tokens) return undefined;
+  return { hold: search + answer, value: { kind: "search", trackLanguage } };
+}
+
+/**
+ * A detail is read from the passages that match it, in one call; undefined when none does. They are ranked on the
+ * question's words and, once the model gave them, its search terms, both stemmed in the transcript's language.
+ */
 function matchingPassages({ job, transcript, room, costs }: Planning, tokens: number): Choice | undefined {
   const { run } = job;
   const share = excerptRoom(costs, limitsOf(room), room.tokensPerWindow);
-  const excerpts = selectExcerpts(transcript.lines(), job.spec.prompt, share, run.count);
+  const trackLanguage = primaryTag(job.spec.transcript.language);
+  const query = {
+    question: job.spec.prompt,
+    language: isLanguage(trackLanguage) ? trackLanguage : undefined,
+    searchWords: job.search?.words,
+  };
+  const excerpts = selectExcerpts(transcript.lines(), query, share, run.count);
   if (!excerpts.matched) return undefined;
   const ask = answerAsk(job, excerpts.runs.map(renderCues).join("\n…\n"), "matches");
   const coverage = linesTokens(excerpts.runs.flat(), run.count) / Math.max(1, tokens);
+  const plan = job.search ? `excerpts+${job.search.way === "terms" ? "terms" : "terms-failed"}` : "excerpts";
   return {
     hold: promptTokens(ask, run.count) + costs.output + costs.reasoning,
-    value: { kind: "answer", ask: () => ask, output: costs.output, plan: "excerpts", coverage },
+    value: { kind: "answer", ask: () => ask, output: costs.output, plan, coverage },
   };
+}
+
+/** @returns the primary subtag of a language code, lower case: `en` for `en-US` */
+function primaryTag(code: string): string {
+  return code.toLowerCase().split(/[-_]/)[0] ?? code;
+}
+
+function isLanguage(code: string): code is Language {
+  return (LANGUAGES as readonly string[]).includes(code);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { TranscriptLines } from "../../../domain/reading/transcript-lines.t
 import type { OnText } from "../calls/completer.ts";
 import type { Run } from "../calls/run.ts";
 import type { PromptContext } from "./prompts.ts";
+import type { SearchTerms } from "./search-terms.ts";
 
 /** One answer's drafting, as every step of the planner passes it on. */
 export interface Drafting {
@@ -19,6 +20,8 @@ export interface Drafting {
    * its own when none is given.
    */
   lines?: TranscriptLines;
+  /** The model's search terms for a detail on a long transcript, once asked (see `findSearchTerms`). */
+  search?: SearchTerms;
 }
 
 /** What the budget allows a request, as it stands when the request is planned. */

@@ -1,7 +1,7 @@
 /** @module Tests of the planner's reading by intent: whole-video requests read as a summary, details from excerpts. */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { createOpenAiCompatibleAnswerWriter } from "../../../../src/adapters/llm/openai-compatible-answer-writer.ts";
-import { ANSWERS, type LlmCall, startFakeLlm } from "../../../support/fake/llm.ts";
+import { ANSWERS, isSearchCall, type LlmCall, searchQuestion, startFakeLlm } from "../../../support/fake/llm.ts";
 import { generateCues, NEEDLE } from "../../../support/long-transcript.ts";
 import { short, writerOptions, writerSpec } from "../writer-fixtures.ts";
 import { createGroqCompleter } from "../../../../src/adapters/llm/calls/groq-completer.ts";
@@ -23,6 +23,10 @@ afterAll(() => llm.close());
 beforeEach(() => llm.reset());
 
 const isPart = (call: LlmCall) => /Part \d+ of \d+ of a long video's transcript/.test(call.text);
+/** Notes for a map call, the question's own words for a search call (a model with none better), else an answer. */
+const replies = (notes: string) => (call: LlmCall) => ({
+  content: isSearchCall(call) ? searchQuestion(call) : isPart(call) ? notes : ANSWERS.en!,
+});
 const hour = { ...short, cues: generateCues(3600, { needleAt: 1800 }) };
 const FIVE = "Give me the key points in five bullet points";
 
@@ -66,20 +70,21 @@ describe("draftAnswer() by intent", () => {
     expect(llm.calls.at(-1)!.text).toContain("Summarise the video from them: its main points in order, concisely.");
     expect(llm.calls.some((c) => c.text.includes("<request>"))).toBe(false);
     llm.reset();
-    llm.respondWith((call) => ({ content: isPart(call) ? "NONE" : ANSWERS.en! }));
+    llm.respondWith(replies("NONE"));
     await writer.write(writerSpec({ transcript: hour, prompt: "Quantum chromodynamics?", intent: "detail" }));
     expect(llm.calls.filter(isPart)[0]!.text).toContain("reply exactly NONE");
   });
 
   test("the same words are read from their passages as a detail, and over the whole video as a whole request", async () => {
     const prompt = "What is the secret ingredient of the recipe?";
-    llm.respondWith((call) => ({ content: isPart(call) ? "- [0:00] A note." : ANSWERS.en! }));
+    llm.respondWith(replies("- [0:00] A note."));
     const writer = createOpenAiCompatibleAnswerWriter(writerOptions(llm.baseUrl));
     const detail = await writer.write(writerSpec({ transcript: hour, prompt, intent: "detail" }));
-    expect(detail.usage).toMatchObject({ intent: "detail", plan: "excerpts" });
+    expect(detail.usage).toMatchObject({ intent: "detail", plan: "excerpts+terms" });
     expect(detail.usage!.coverage!).toBeLessThan(0.1);
-    expect(llm.calls).toHaveLength(1);
-    expect(llm.calls[0]!.text).toContain(NEEDLE);
+    expect(llm.calls).toHaveLength(2);
+    expect(isSearchCall(llm.calls[0]!)).toBe(true);
+    expect(llm.calls[1]!.text).toContain(NEEDLE);
     llm.reset();
     llm.respondWith((call) => ({ content: isPart(call) ? "- [0:00] A note." : ANSWERS.en! }));
     const whole = await writer.write(writerSpec({ transcript: hour, prompt, intent: "whole" }));
