@@ -48,9 +48,14 @@ export const ENGLISH: LanguageFacts = {
     String.raw`(?:explain|describe|walk me through|retell|tell me about) (?:it|this|that|this video|the video)` +
     String.raw`(?: to me)?(?: briefly| quickly| simply| please)?$|break (?:it|this|that|everything) down`,
     String.raw`(?:list|enumerate|name|give me|tell me|show me|what are|what were|which are|write down|compile)` +
-    String.raw`(?: [\p{L}\p{N}']+){0,5} (?:all|every|each|everything)`,
+    // "every afternoon" and the like say when, not that the whole is asked for.
+    String.raw`(?: [\p{L}\p{N}']+){0,5} (?:all|every|each|everything)(?! (?:day|morning|afternoon|evening|night|week` +
+    String.raw`|month|year|time|hour|minute|spring|summer|autumn|winter|season)s?(?![\p{L}]))`,
     String.raw`^(?:please |pls |can you |could you )?(?:list|enumerate)|(?:a|numbered|bullet|bulleted|full) list`,
-    String.raw`everything (?:he|she|they|that|covered|mentioned|said|discussed)|everything$`,
+    // "Everything he says" asks for the whole; "everything he knows" is a detail about him.
+    String.raw`everything (?:(?:he|she|they) (?:says|said|covers|covered|mentions|mentioned|discusses|discussed` +
+    String.raw`|talks about|talked about|explains|explained|shows|showed|goes over|went over)|(?:that )?(?:is |was )?` +
+    String.raw`(?:covered|mentioned|said|discussed))|everything$`,
     String.raw`in (?:chronological |the right |the )?order(?! to)|step by step|one by one|how many times`,
     String.raw`how is (?:it|this|the \p{L}+) (?:structured|organi[sz]ed|laid out)|structure of (?:the|this) \p{L}+`,
     String.raw`what (?:can|do|did|will|should) (?:i|we|you) learn|(?:short|brief|quick) description`,

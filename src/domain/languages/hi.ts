@@ -12,7 +12,8 @@ export const HINDI: LanguageFacts = {
   wholeVideoPhrases: [
     // Hinglish included: the Latin-letter spellings most people type come after the Devanagari phrases.
     String.raw`सारांश\p{L}*|सार|संक्षेप|संक्षिप्त|निचोड|समरी|समराइज`,
-    String.raw`(?:किस|किन|किसके) (?:बारे|विषय|विषयों|चीज)`,
+    // Not "किस चीज से बना" ("made of what"): a detail; the plural "किन चीजों" below asks for the whole.
+    String.raw`(?:किस|किन|किसके) (?:बारे|विषय|विषयों)`,
     String.raw`(?:मुख्य|प्रमुख|खास|जरूरी|अहम|महत्वपूर्ण|मूल|केंद्रीय|मेन|बडी|इंपोर्टेंट)` +
     String.raw` (?:बातें|बातों|बात|बिंदु|बिंदुओं|पॉइंट्स|पॉइंट|पाइंट्स|विचार|संदेश` +
     String.raw`|मुद्दे|मुद्दों|निष्कर्ष|सीख|तर्क|विषय)`,
