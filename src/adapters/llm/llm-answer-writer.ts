@@ -1,5 +1,5 @@
 /** @module An answer writer on any chat-completion model: budgeted calls, language check, citations. */
-import type { AnswerSpec, AnswerWriter } from "../../domain/ports.ts";
+import type { AnswerSpec, AnswerWriter, TranscriptSource } from "../../domain/ports.ts";
 import { isAppError } from "../../domain/errors.ts";
 import { AnswerShaper } from "./shaping/answer-shaper.ts";
 import type { Completer } from "./calls/completer.ts";
@@ -42,6 +42,8 @@ export interface LlmWriterOptions {
   reasoning?: ReasoningRoom;
   /** Whether a 429 for the provider's day is waited out within the deadline (see `RunOptions.waitsOutDay`). */
   waitsOutDay?: boolean;
+  /** Where a detail's second reading of the video is fetched (see `findSearchTerms`); none without it. */
+  readings?: TranscriptSource;
 }
 
 /**
@@ -91,6 +93,7 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
           spec,
           prompts: promptContext(spec),
           lines: linesOf(spec.transcript.cues),
+          readings: options.readings,
           onText: spec.events && ((piece) => shaper.push(piece)),
         };
         const draft = await draftAnswer(job, allowance(options, reservation, callAllowanceMs));
@@ -133,8 +136,13 @@ function allowance(options: LlmWriterOptions, reservation: Reservation, lastCall
     output: options.maxOutputTokens,
     plan(choose) {
       return reservation.plan(reservation.deadline - lastCallMs(), ({ tokens, view, dayBound }) => {
-        const maxCallTokens = Math.min(options.contextTokens, cap, view.limits.tokensPerWindow);
-        // Calls take their count plus a margin (see CHARGE_MARGIN): the plan leaves room for it.
+        // Calls take their count plus a margin (see CHARGE_MARGIN): the plan leaves room for it, in the largest call
+        // too, which the window must be able to hold whole (else it is never admitted: 503 with a minute's wait).
+        const maxCallTokens = Math.min(
+          options.contextTokens,
+          cap,
+          Math.floor(view.limits.tokensPerWindow / CHARGE_MARGIN),
+        );
         return choose({
           maxCallTokens,
           tokens: Math.floor(tokens / CHARGE_MARGIN),

@@ -1,4 +1,5 @@
 /** @module The answer writer on any OpenAI-compatible endpoint (Groq's by default), on the LLM answer writer. */
+import type { TranscriptSource } from "../../domain/ports.ts";
 import type { AnswerWriter } from "../../domain/ports.ts";
 import { createMemoryBudgetStore } from "./budget/budget-store.ts";
 import { createLlmBudget, type LlmBudget } from "./budget/llm-budget.ts";
@@ -41,6 +42,8 @@ export interface OpenAiCompatibleWriterOptions {
   modelSetting?: string;
   /** Whether a 429 for the provider's day is waited out within the deadline (false in a chain of models). */
   waitsOutDay?: boolean;
+  /** Where a detail's second reading of the video is fetched (see `findSearchTerms`); none without it. */
+  readings?: TranscriptSource;
 }
 
 /**
@@ -85,5 +88,6 @@ export function createOpenAiCompatibleAnswerWriter(options: OpenAiCompatibleWrit
     maxRetries: options.maxRetries,
     reasoning: createReasoningRoom(traits !== undefined, effort),
     waitsOutDay: options.waitsOutDay,
+    readings: options.readings,
   });
 }

@@ -40,7 +40,7 @@ export function composeWriter(config: Config, io: ServiceIo, parts: WriterParts 
   const chained = config.llmChain.length > 1;
   // The checks are in the chain's order (the same model id may be on two endpoints).
   const links = config.llmChain.map((link, i) =>
-    composeModelLink(config, io, link, { redis, check: models[i], chained })
+    composeModelLink(config, io, link, { redis, check: models[i], chained, transcripts })
   );
   return createChainAnswerWriter(links, {
     retired: (model, error) => io.logger.warn("llm_model_retired", { model, advice: error.message }),
@@ -55,7 +55,7 @@ function composeModelLink(
   config: Config,
   io: ServiceIo,
   link: LlmLink,
-  parts: { redis?: RedisConnection; check?: ModelCheck; chained: boolean },
+  parts: { redis?: RedisConnection; check?: ModelCheck; chained: boolean; transcripts?: TranscriptSource },
 ): ChainLink {
   // Without metrics, no observer: telling it the level would cost a look at the budget per call.
   const { budget, store } = composeLlmBudget(link, {
@@ -82,6 +82,7 @@ function composeModelLink(
     observe: io.metrics?.llm,
     // In a chain, a model's spent day is not waited out: the next model serves at once.
     waitsOutDay: !parts.chained,
+    readings: parts.transcripts,
   });
   const waitMs = async () => {
     const view = await store.peek();

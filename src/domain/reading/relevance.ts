@@ -1,6 +1,7 @@
 /** @module Picks the transcript passages that best answer a question within a token budget. */
 import { type Bm25, createBm25 } from "./bm25.ts";
 import { cueLine, type TokenCounter } from "./chunking.ts";
+import { carryScores } from "./aligned-readings.ts";
 import { groupPassages, type Passage } from "./passages.ts";
 import { termReader } from "./terms.ts";
 import { estimateTokens } from "./tokens.ts";
@@ -26,6 +27,11 @@ export interface ExcerptQuery {
    * second ranking beside the question's own words.
    */
   searchWords?: string;
+  /**
+   * Another reading of the video in the question's own language (YouTube's translation into it): the question's
+   * words are ranked there too, and the scores carried onto the transcript's passages by time.
+   */
+  otherReading?: { cues: readonly Cue[]; language?: Language };
 }
 
 /**
@@ -52,7 +58,7 @@ export function selectExcerpts(
   budget: number,
   count: TokenCounter = estimateTokens,
 ): Excerpts {
-  const { question, language, searchWords } = typeof query === "string" ? { question: query } : query;
+  const { question, language, searchWords, otherReading } = typeof query === "string" ? { question: query } : query;
   const passages = groupPassages(cues);
   const read = termReader(language);
   const bm25 = createBm25(passages.map((p) => read(p.text)));
@@ -61,7 +67,10 @@ export function selectExcerpts(
     const at = passages.findLastIndex((p) => p.start <= seconds);
     if (at >= 0) own[at] = Number.POSITIVE_INFINITY;
   }
-  const ranked = mergeRankings(own, searchWords ? rankPassages(bm25, read(searchWords)) : []);
+  const rankings = [own];
+  if (searchWords) rankings.push(rankPassages(bm25, read(searchWords)));
+  if (otherReading) rankings.push(rankOtherReading(otherReading, question, passages));
+  const ranked = mergeRankings(...rankings);
   if (ranked.length === 0) return { runs: [], matched: false };
   const chosen = new Set<number>();
   let used = 0;
@@ -88,33 +97,46 @@ function rankPassages(index: Bm25, query: readonly string[]): number[] {
   return index.scores(query.filter((term) => index.documentFrequency(term) <= limit));
 }
 
+/** @returns the question's scores on another reading's passages, carried onto `passages` by time */
+function rankOtherReading(
+  other: NonNullable<ExcerptQuery["otherReading"]>,
+  question: string,
+  passages: readonly Passage[],
+): number[] {
+  const theirs = groupPassages(other.cues);
+  const read = termReader(other.language);
+  const scores = rankPassages(createBm25(theirs.map((p) => read(p.text))), read(question));
+  return carryScores(theirs, scores, passages);
+}
+
 /**
- * Merges two rankings of the same passages: the best of the first, then the best of the second, then every passage
- * by the sum of its two scores, each scaled to its ranking's best. A passage both rank well comes before one only one
- * ranks well; a passage neither matches is left out.
+ * Merges rankings of the same passages: the best of each ranking in turn, then every passage by the sum of its
+ * scores, each scaled to its ranking's best. A passage several rank well comes before one only one ranks well; a
+ * passage none matches is left out.
  *
- * @param first scores of the question's own words (a timestamp it names scores infinity)
- * @param second scores of the search words (empty when there are none)
+ * @param rankings each ranking's scores, one per passage (the question's own first: a timestamp it names scores
+ *   infinity)
  * @returns indexes of the passages that match, best first
  */
-export function mergeRankings(first: readonly number[], second: readonly number[]): number[] {
-  const scaled = (scores: readonly number[]) => {
-    const finite = scores.filter((score) => Number.isFinite(score));
-    const best = Math.max(0, ...finite);
+export function mergeRankings(...rankings: readonly (readonly number[])[]): number[] {
+  const scaled = rankings.map((scores) => {
+    const best = Math.max(0, ...scores.filter((score) => Number.isFinite(score)));
     return scores.map((score) => (score === Number.POSITIVE_INFINITY ? 2 : best > 0 ? score / best : 0));
-  };
-  const a = scaled(first);
-  const b = scaled(second);
-  const fused = a.map((score, i) => score + (b[i] ?? 0));
-  const bestOf = (scores: readonly number[]) =>
-    scores.reduce((best, s, i) => (s > 0 && s > (scores[best] ?? 0) ? i : best), -1);
-  const leaders = [bestOf(a), bestOf(b)].filter((i) => i >= 0);
+  });
+  const size = Math.max(0, ...scaled.map((scores) => scores.length));
+  const fused = Array.from({ length: size }, (_, i) => scaled.reduce((sum, scores) => sum + (scores[i] ?? 0), 0));
+  const leaders = [...new Set(scaled.map(bestOf).filter((i) => i >= 0))];
   const rest = fused
     .map((score, i) => [score, i] as const)
     .filter(([score, i]) => score > 0 && !leaders.includes(i))
     .sort((x, y) => y[0] - x[0])
     .map(([, i]) => i);
-  return [...new Set(leaders), ...rest];
+  return [...leaders, ...rest];
+}
+
+/** @returns the index of the highest positive score (the first of equals), or -1 when none is positive */
+function bestOf(scores: readonly number[]): number {
+  return scores.reduce((best, score, i) => (score > 0 && score > (scores[best] ?? 0) ? i : best), -1);
 }
 
 /** @returns seconds of each `m:ss` or `h:mm:ss` written in the text */

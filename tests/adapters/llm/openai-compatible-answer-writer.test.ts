@@ -11,6 +11,7 @@ import { isAppError } from "../../../src/domain/errors.ts";
 import { ANSWERS, isSearchCall, startFakeLlm } from "../../support/fake/llm.ts";
 import { generateCues, NEEDLE } from "../../support/long-transcript.ts";
 import { short, writerOptions, writerSpec } from "./writer-fixtures.ts";
+import { CORPUS, documentaryCues } from "../../support/retrieval-corpus.ts";
 
 const llm = startFakeLlm();
 afterAll(() => llm.close());
@@ -110,6 +111,26 @@ describe("createOpenAiCompatibleAnswerWriter()", () => {
     expect(llm.calls[0]!.text).not.toContain(NEEDLE);
     expect(llm.calls[1]!.text).toContain(NEEDLE);
     expect(answer.usage?.plan).toBe("excerpts+terms");
+  });
+
+  test("a transcript that fills nearly the whole minute is planned so that its call can be admitted, not refused", async () => {
+    // Eighteen minutes of the retrieval corpus in Portuguese: its one call (prompt, transcript, output and reasoning)
+    // comes to 7,906 of the minute's 8,000 tokens, under the window but over it once charged with its margin.
+    const cues = documentaryCues("pt", { ...CORPUS, topics: CORPUS.topics.slice(0, 6) });
+    const budget = createLlmBudget({
+      store: createMemoryBudgetStore({ limits: { tokensPerWindow: 8_000, requestsPerWindow: 30 }, windowMs: 6_000 }),
+    });
+    const writer = createOpenAiCompatibleAnswerWriter(
+      options({ model: "openai/gpt-oss-20b", budget, inputTokenBudget: undefined, maxOutputTokens: 1_000 }),
+    );
+    const answer = await writer.write(spec({
+      transcript: { ...short, language: "pt", cues },
+      prompt: CORPUS.topics[0]!.ask.pt,
+      intent: "detail",
+      language: "pt",
+    }));
+    expect(answer.text).not.toBe("");
+    for (const call of llm.calls) expect(call.charged ?? 0).toBeLessThanOrEqual(8_000);
   });
 
   test("maps a 429 whose retry-after outlasts the deadline to upstream_blocked at once, with the server's wait", async () => {

@@ -4,8 +4,11 @@ import { LANGUAGES } from "../../../domain/languages/languages.ts";
 import { type ChatMessage, promptTokens } from "../calls/chat-message.ts";
 import { LANGUAGE_NAMES } from "./prompts.ts";
 import type { Drafting } from "./types.ts";
+import type { Transcript } from "../../../domain/transcript.ts";
+import { questionLanguage } from "../../../domain/reading/question-language.ts";
+import { primary } from "../../offline/other-reading.ts";
 
-/** How a detail's passages were found on a long transcript. */
+/** How a detail's passages are looked for on a long transcript, beside the question's own words. */
 export interface SearchTerms {
   /**
    * `terms`: ranked on the model's search terms beside the question's own words; `failed`: the search call failed,
@@ -14,6 +17,8 @@ export interface SearchTerms {
   way: "terms" | "failed";
   /** The model's words, cut to {@link MAX_SEARCH_CHARS}; absent when the call failed. */
   words?: string;
+  /** The video read in the question's language, when it differs from the transcript's (see `readingInQuestionLanguage`). */
+  reading?: Transcript;
 }
 
 /** `max_tokens` of the search call: one line of at most twenty terms. */
@@ -61,6 +66,11 @@ export function searchCost(job: Drafting, trackLanguage: string): number {
  * @param trackLanguage the language of the transcript read
  */
 export async function findSearchTerms(job: Drafting, trackLanguage: string): Promise<SearchTerms> {
+  const [found, reading] = await Promise.all([askForTerms(job, trackLanguage), readingInQuestionLanguage(job)]);
+  return reading ? { ...found, reading } : found;
+}
+
+async function askForTerms(job: Drafting, trackLanguage: string): Promise<SearchTerms> {
   try {
     const reply = await job.run.call(searchAsk(job, trackLanguage), SEARCH_MAX_TOKENS);
     const words = searchWords(reply);
@@ -68,6 +78,33 @@ export async function findSearchTerms(job: Drafting, trackLanguage: string): Pro
   } catch (error) {
     if (job.spec.signal?.aborted) throw job.spec.signal.reason ?? error;
     return { way: "failed" };
+  }
+}
+
+/**
+ * The video read in the question's language (YouTube's translation into it), when the question's language can be
+ * told and differs from the transcript's: its words are then found as the asker wrote them, and carried onto the
+ * transcript by time. Through the transcript source the request used (cached and shared like any transcript); a
+ * failure only loses this reading.
+ */
+async function readingInQuestionLanguage(job: Drafting): Promise<Transcript | undefined> {
+  const { spec } = job;
+  const asked = questionLanguage(spec.prompt);
+  if (!job.readings || !asked || asked === primary(spec.transcript.language)) return undefined;
+  let requests = 0;
+  try {
+    const reading = await job.readings.fetch(spec.transcript.videoId, {
+      languages: [asked],
+      translate: true,
+      signal: spec.signal,
+      rereading: true,
+      observer: { request: () => (requests += 1) },
+    });
+    return primary(reading.language) === asked ? reading : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    spec.observer?.writerRequests?.(requests);
   }
 }
 

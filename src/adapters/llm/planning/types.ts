@@ -1,5 +1,5 @@
 /** @module The shapes the planner's steps share: the answer's drafting, the room it plans in, each call's limits. */
-import type { AnswerSpec } from "../../../domain/ports.ts";
+import type { AnswerSpec, TranscriptSource } from "../../../domain/ports.ts";
 import type { TranscriptLines } from "../../../domain/reading/transcript-lines.ts";
 import type { OnText } from "../calls/completer.ts";
 import type { Run } from "../calls/run.ts";
@@ -22,6 +22,8 @@ export interface Drafting {
   lines?: TranscriptLines;
   /** The model's search terms for a detail on a long transcript, once asked (see `findSearchTerms`). */
   search?: SearchTerms;
+  /** Where another reading of the video is fetched (the request's transcript source), when the writer has one. */
+  readings?: TranscriptSource;
 }
 
 /** What the budget allows a request, as it stands when the request is planned. */
