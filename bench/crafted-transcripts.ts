@@ -31,12 +31,16 @@ const load = (path: string) => import(new URL(`src/${path}`, TREE).href);
 const { parseTimedText } = await load("adapters/youtube/timedtext.ts");
 const { groupPassages } = await load("domain/reading/passages.ts");
 const { transcriptLines, chunkCues } = await load("domain/reading/chunking.ts");
-const { selectExcerpts } = await load("domain/reading/relevance.ts");
+const { selectExcerpts, carriedScores } = await load("domain/reading/relevance.ts");
 const { centrality } = await load("domain/reading/textrank.ts");
 const { terms } = await load("domain/reading/terms.ts");
 const { distinctBest } = await load("domain/reading/near-duplicates.ts");
 const { readIntent } = await load("domain/reading/intent.ts");
-const { planSummary } = await load("adapters/llm/planning/plan.ts");
+// planSummary moved from plan.ts to costs.ts in issue 43: either tree's.
+const { planSummary } = {
+  ...(await load("adapters/llm/planning/plan.ts")),
+  ...(await load("adapters/llm/planning/costs.ts").catch(() => ({}))),
+};
 
 const COSTS = { answerPrompt: 420, notesPrompt: 330, combinePrompt: 310, output: 1000, notes: 320, reasoning: 512 };
 const LIMITS = { maxCallTokens: 8_000, available: 6_000 };
@@ -53,6 +57,17 @@ const STEPS: Record<string, (cues: Cue[]) => unknown> = {
   "lines (fine + coarse)": (cues) => [transcriptLines(cues), transcriptLines(cues, "coarse")],
   "chunks (2,000 tokens)": (cues) => chunkCues(transcriptLines(cues, "coarse"), 2_000),
   "BM25 excerpts": (cues) => selectExcerpts(cues, QUESTION, 2_000),
+  // As an LLM's detail ranks since issue 47: stemmed, with search words and a second reading (this tree's src only).
+  ...(args.tree ? {} : {
+    "BM25 excerpts, stemmed, with search words": (cues: Cue[]) =>
+      selectExcerpts(
+        cues,
+        { question: QUESTION, language: "en", searchWords: `${QUESTION} qaaaag qaaaah words` },
+        2_000,
+      ),
+    "second reading carried over (its own turn)": (cues: Cue[]) =>
+      carriedScores(QUESTION, { cues, language: "en" }, cues),
+  }),
   "TextRank (coarse lines)": (cues) => centrality(transcriptLines(cues, "coarse").map((l: Cue) => terms(l.text))),
   "TextRank (passages)": (cues) => centrality(groupPassages(cues).map((p: { text: string }) => terms(p.text))),
   "near-duplicates": (cues) => {

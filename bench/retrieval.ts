@@ -14,9 +14,13 @@
  *
  * Per set and tree it prints: found (the fact's sentence, in the track's language, was in what the model was sent
  * for the answer), the mean prompt tokens a question (every call, counted as the fake's tokenizer does), the time a
- * question on the free plan's room (wall time of the set's questions back to back ÷ their number, in real seconds:
- * times the scale), and the plans the request log named. Then the offline engine's found (the fact quoted in its
- * answer), with no goal.
+ * question on the free plan's room, and the plans the request log named. Then the offline engine's found (the fact
+ * quoted in its answer), with no goal.
+ *
+ * The time is each question's, back to back, in real seconds: what the scale shortened (the calls' waits for the
+ * budget, `budget_wait_ms` of the request log, and the fake model's time to answer) times the scale, plus the rest of
+ * the wall time (the service's own work, real already). Scaling the whole wall time would multiply the service's own
+ * milliseconds by the scale too.
  *
  * Run: bun bench/retrieval.ts [--scale=60] [--before=/path/to/tree] [--topics=40] [--sets=all|0,1,...]
  * Loopback only; each set is 40 requests at most.
@@ -108,12 +112,15 @@ async function measureSet(tree: string, set: AskSet): Promise<Row> {
   let found = 0;
   let failures = 0;
   let tokens = 0;
+  let realMs = 0;
   try {
-    const started = performance.now();
     for (const topic of TOPICS) {
       const before = llm.calls.length;
+      const started = performance.now();
       const { response } = await ask(service, set, topic);
-      const calls: LlmCall[] = llm.calls.slice(before).filter((c) => !c.refused);
+      const wallMs = performance.now() - started;
+      const asked = llm.calls.slice(before);
+      const calls: LlmCall[] = asked.filter((c) => !c.refused);
       if (response.status !== 200) failures++;
       tokens += calls.reduce((sum, call) => sum + llamaPromptTokens(call.messages), 0);
       const fact = topic.fact[set.language];
@@ -122,17 +129,20 @@ async function measureSet(tree: string, set: AskSet): Promise<Row> {
           !/\nSearch terms in [^\n]*:$/.test(call.messages.at(-1)!.content) && call.text.includes(fact)
         )
       ) found++;
-      const plan = String((await requestLogLines(service, response))[0]?.plan ?? `HTTP ${response.status}`);
+      const line = (await requestLogLines(service, response))[0] ?? {};
+      const plan = String(line.plan ?? `HTTP ${response.status}`);
       plans.set(plan, (plans.get(plan) ?? 0) + 1);
+      const scaledMs = Number(line.budget_wait_ms ?? 0) +
+        asked.reduce((sum, call) => sum + ((call.answeredAt ?? call.startedAt) - call.startedAt), 0);
+      realMs += Math.max(0, wallMs - scaledMs) + scaledMs * SCALE;
     }
-    const wall = performance.now() - started;
     return {
       tree,
       set: set.name,
       found,
       asked: TOPICS.length,
       tokens: tokens / TOPICS.length,
-      secondsEach: (wall / TOPICS.length / 1000) * SCALE,
+      secondsEach: realMs / TOPICS.length / 1000,
       plans: [...plans].map(([plan, n]) => `${plan} ${n}`).join(", "),
       failures,
     };

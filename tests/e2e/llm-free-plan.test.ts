@@ -179,7 +179,9 @@ describe.skipIf(!process.env.TEST_REDIS_URL)("two instances sharing Redis on one
         "200",
       ]);
       expect(h.llm.calls.filter((c) => c.refused)).toEqual([]);
-      expect(h.llm.calls.filter((c) => !c.refused)).toHaveLength(6);
+      // Each question's search call, then its answer's.
+      expect(h.llm.calls.filter((c) => !c.refused)).toHaveLength(12);
+      expect(h.llm.calls.filter(isSearchCall)).toHaveLength(6);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }

@@ -28,10 +28,10 @@ export interface ExcerptQuery {
    */
   searchWords?: string;
   /**
-   * Another reading of the video in the question's own language (YouTube's translation into it): the question's
-   * words are ranked there too, and the scores carried onto the transcript's passages by time.
+   * Scores of the transcript's passages (see `groupPassages`) found elsewhere: the question ranked on another reading
+   * of the video and carried over by time (see `carriedScores`).
    */
-  otherReading?: { cues: readonly Cue[]; language?: Language };
+  carried?: readonly number[];
 }
 
 /**
@@ -58,18 +58,18 @@ export function selectExcerpts(
   budget: number,
   count: TokenCounter = estimateTokens,
 ): Excerpts {
-  const { question, language, searchWords, otherReading } = typeof query === "string" ? { question: query } : query;
+  const { question, language, searchWords, carried } = typeof query === "string" ? { question: query } : query;
   const passages = groupPassages(cues);
-  const read = termReader(language);
+  const read = termReader(language, searchWords ? [question, searchWords] : [question]);
   const bm25 = createBm25(passages.map((p) => read(p.text)));
   const own = rankPassages(bm25, read(question));
   for (const seconds of timestampsIn(question)) {
     const at = passages.findLastIndex((p) => p.start <= seconds);
     if (at >= 0) own[at] = Number.POSITIVE_INFINITY;
   }
-  const rankings = [own];
+  const rankings: (readonly number[])[] = [own];
   if (searchWords) rankings.push(rankPassages(bm25, read(searchWords)));
-  if (otherReading) rankings.push(rankOtherReading(otherReading, question, passages));
+  if (carried) rankings.push(carried);
   const ranked = mergeRankings(...rankings);
   if (ranked.length === 0) return { runs: [], matched: false };
   const chosen = new Set<number>();
@@ -97,16 +97,24 @@ function rankPassages(index: Bm25, query: readonly string[]): number[] {
   return index.scores(query.filter((term) => index.documentFrequency(term) <= limit));
 }
 
-/** @returns the question's scores on another reading's passages, carried onto `passages` by time */
-function rankOtherReading(
-  other: NonNullable<ExcerptQuery["otherReading"]>,
+/**
+ * The question ranked on another reading of the video (the track in the question's own language, where its words are
+ * found as written), carried onto the transcript's passages by time (see `carryScores`).
+ *
+ * @param question the caller's prompt
+ * @param other the other reading's cues and language
+ * @param cues the transcript the excerpts are chosen from, as `selectExcerpts` is given it
+ * @returns one score per passage of `cues` (see `groupPassages`), for `ExcerptQuery.carried`
+ */
+export function carriedScores(
   question: string,
-  passages: readonly Passage[],
+  other: { cues: readonly Cue[]; language?: Language },
+  cues: readonly Cue[],
 ): number[] {
   const theirs = groupPassages(other.cues);
-  const read = termReader(other.language);
+  const read = termReader(other.language, [question]);
   const scores = rankPassages(createBm25(theirs.map((p) => read(p.text))), read(question));
-  return carryScores(theirs, scores, passages);
+  return carryScores(theirs, scores, groupPassages(cues));
 }
 
 /**

@@ -1,7 +1,7 @@
 /** @module Tests of excerpt selection for a question and of reading timestamps in it. */
 import { describe, expect, test } from "bun:test";
 import { cueLine } from "../../../src/domain/reading/chunking.ts";
-import { mergeRankings, selectExcerpts, timestampsIn } from "../../../src/domain/reading/relevance.ts";
+import { carriedScores, mergeRankings, selectExcerpts, timestampsIn } from "../../../src/domain/reading/relevance.ts";
 import { estimateTokens } from "../../../src/domain/reading/tokens.ts";
 import { generateCues, NEEDLE } from "../../support/long-transcript.ts";
 import { CORPUS, documentaryCues } from "../../support/retrieval-corpus.ts";
@@ -48,8 +48,9 @@ describe("selectExcerpts() with search words and another reading", () => {
 
   test("a Spanish question finds the English fact through the Spanish reading, carried over by time", () => {
     const question = lighthouse.ask.es;
-    expect(chosen({ question, language: "en", otherReading: { cues: spanish, language: "es" } }))
-      .toContain(lighthouse.fact.en);
+    const carried = carriedScores(question, { cues: spanish, language: "es" }, english);
+    expect(chosen({ question, language: "en" })).not.toContain(lighthouse.fact.en);
+    expect(chosen({ question, language: "en", carried })).toContain(lighthouse.fact.en);
   });
 });
 

@@ -3,7 +3,7 @@ import { ProviderLimitError } from "../calls/completer.ts";
 import { type PlanChoice, type ReadSoFar, StalePlanError } from "../budget/reservation.ts";
 import { mapReduce } from "./map-reduce.ts";
 import { choosePlan } from "./plan.ts";
-import { findSearchTerms } from "./search-terms.ts";
+import { findSearchTerms, nextTurn } from "./search-terms.ts";
 import type { Drafting, Room } from "./types.ts";
 
 /** What the planner may spend. */
@@ -67,6 +67,8 @@ async function draftOnce(job: Drafting, allowance: Allowance, prior?: ReadSoFar)
   const work = await allowance.plan((room) => choosePlan(job, room, allowance.output, prior));
   if (work.kind === "search") {
     job.search = await findSearchTerms(job, work.trackLanguage);
+    // The plan ranks the passages on what was found, in a turn of its own.
+    await nextTurn();
     return draftOnce(job, allowance, prior);
   }
   const { ask, read } = work.kind === "answer" ? { ask: work.ask(), read: 1 } : await mapReduce(job, work.reading);

@@ -96,12 +96,12 @@ function matchingPassages({ job, transcript, room, costs }: Planning, tokens: nu
   const { run } = job;
   const share = excerptRoom(costs, limitsOf(room), room.tokensPerWindow);
   const trackLanguage = primaryTag(job.spec.transcript.language);
-  const reading = job.search?.reading;
+  const carried = job.search?.carried;
   const query = {
     question: job.spec.prompt,
     language: isLanguage(trackLanguage) ? trackLanguage : undefined,
     searchWords: job.search?.words,
-    otherReading: reading && { cues: reading.cues, language: asLanguage(primaryTag(reading.language)) },
+    carried,
   };
   const excerpts = selectExcerpts(transcript.lines(), query, share, run.count);
   if (!excerpts.matched) return undefined;
@@ -109,7 +109,7 @@ function matchingPassages({ job, transcript, room, costs }: Planning, tokens: nu
   const coverage = linesTokens(excerpts.runs.flat(), run.count) / Math.max(1, tokens);
   const plan = !job.search
     ? "excerpts"
-    : `excerpts+${job.search.way === "terms" ? "terms" : "terms-failed"}${reading ? "+reading" : ""}`;
+    : `excerpts+${job.search.way === "terms" ? "terms" : "terms-failed"}${carried ? "+reading" : ""}`;
   return {
     hold: promptTokens(ask, run.count) + costs.output + costs.reasoning,
     value: { kind: "answer", ask: () => ask, output: costs.output, plan, coverage },
@@ -123,10 +123,6 @@ function primaryTag(code: string): string {
 
 function isLanguage(code: string): code is Language {
   return (LANGUAGES as readonly string[]).includes(code);
-}
-
-function asLanguage(code: string): Language | undefined {
-  return isLanguage(code) ? code : undefined;
 }
 
 /**

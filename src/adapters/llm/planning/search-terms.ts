@@ -3,23 +3,12 @@ import type { Language } from "../../../domain/chat-request.ts";
 import { LANGUAGES } from "../../../domain/languages/languages.ts";
 import { type ChatMessage, promptTokens } from "../calls/chat-message.ts";
 import { LANGUAGE_NAMES } from "./prompts.ts";
-import type { Drafting } from "./types.ts";
+import type { Drafting, SearchTerms } from "./types.ts";
 import type { Transcript } from "../../../domain/transcript.ts";
 import { questionLanguage } from "../../../domain/reading/question-language.ts";
+import { carriedScores } from "../../../domain/reading/relevance.ts";
+import { createTranscriptLines } from "../../../domain/reading/transcript-lines.ts";
 import { primary } from "../../offline/other-reading.ts";
-
-/** How a detail's passages are looked for on a long transcript, beside the question's own words. */
-export interface SearchTerms {
-  /**
-   * `terms`: ranked on the model's search terms beside the question's own words; `failed`: the search call failed,
-   * ranked on the question's words alone, as when no search is made.
-   */
-  way: "terms" | "failed";
-  /** The model's words, cut to {@link MAX_SEARCH_CHARS}; absent when the call failed. */
-  words?: string;
-  /** The video read in the question's language, when it differs from the transcript's (see `readingInQuestionLanguage`). */
-  reading?: Transcript;
-}
 
 /** `max_tokens` of the search call: one line of at most twenty terms. */
 export const SEARCH_MAX_TOKENS = 120;
@@ -67,7 +56,13 @@ export function searchCost(job: Drafting, trackLanguage: string): number {
  */
 export async function findSearchTerms(job: Drafting, trackLanguage: string): Promise<SearchTerms> {
   const [found, reading] = await Promise.all([askForTerms(job, trackLanguage), readingInQuestionLanguage(job)]);
-  return reading ? { ...found, reading } : found;
+  if (!reading) return found;
+  // Its own turn of the event loop: ranking a second transcript is a step of its own, apart from the plan's.
+  await nextTurn();
+  const lines = (job.lines ?? createTranscriptLines(job.spec.transcript.cues)).lines();
+  const language = primary(reading.language);
+  const other = { cues: reading.cues, language: isLanguage(language) ? language : undefined };
+  return { ...found, carried: carriedScores(job.spec.prompt, other, lines) };
 }
 
 async function askForTerms(job: Drafting, trackLanguage: string): Promise<SearchTerms> {
@@ -111,6 +106,11 @@ async function readingInQuestionLanguage(job: Drafting): Promise<Transcript | un
 /** @returns the model's reply as search words: tags and fences dropped, one line's worth; empty when none */
 export function searchWords(reply: string): string {
   return reply.replace(/<[^>]*>/g, " ").replace(/[`*#_]+/g, " ").replace(/\s+/g, " ").trim().slice(0, MAX_SEARCH_CHARS);
+}
+
+/** @returns after the other callbacks waiting for the event loop have run */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 function isLanguage(code: string): code is Language {

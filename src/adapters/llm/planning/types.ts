@@ -4,7 +4,6 @@ import type { TranscriptLines } from "../../../domain/reading/transcript-lines.t
 import type { OnText } from "../calls/completer.ts";
 import type { Run } from "../calls/run.ts";
 import type { PromptContext } from "./prompts.ts";
-import type { SearchTerms } from "./search-terms.ts";
 
 /** One answer's drafting, as every step of the planner passes it on. */
 export interface Drafting {
@@ -44,4 +43,20 @@ export interface CallBudget {
   input: number;
   /** `max_tokens` of the answer's final call. */
   output: number;
+}
+
+/** How a detail's passages are looked for on a long transcript, beside the question's own words. */
+export interface SearchTerms {
+  /**
+   * `terms`: ranked on the model's search terms beside the question's own words; `failed`: the search call failed,
+   * ranked on the question's words alone, as when no search is made.
+   */
+  way: "terms" | "failed";
+  /** The model's words, cut to one line's worth; absent when the call failed. */
+  words?: string;
+  /**
+   * The question's scores found on the video read in its own language, when that differs from the transcript's,
+   * carried onto the transcript's passages (see `carriedScores`).
+   */
+  carried?: readonly number[];
 }
