@@ -24,7 +24,7 @@ beforeAll(() => {
 afterEach(async () => {
   await service?.stop("SIGKILL");
   service = undefined;
-  llm.respondWith(undefined);
+  llm.reset();
   youtube.reset();
 });
 afterAll(async () => {
