@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { ANSWERS, type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
 import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { SPEECH_VIDEOS } from "../support/fake/youtube-audio.ts";
+import { connectHttp, mcpUrlOf } from "../support/mcp/http.ts";
 import { KEY } from "../support/service/youtube.ts";
 import { postChat, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
 import { startSpeechRig } from "../support/service/speech.ts";
@@ -175,6 +176,33 @@ describe(`upstream work only for admitted callers (${targetFromEnv()})`, () => {
       expect([row.requests, row.minutes]).toEqual([1, 1]);
       expect(row.sttSeconds).toBeGreaterThan(0);
     } finally {
+      await rig.close();
+    }
+  });
+
+  test("get_transcript cancelled while YouTube answers: no audio downloaded nor transcribed, nothing charged", async () => {
+    const env = storeEnv();
+    const { key, id } = await createKey(env, "cancels pages", undefined, ["--quota", "60min/day"]);
+    const rig = await startSpeechRig({ ...env, MCP_PORT: "0" });
+    const { client } = await connectHttp(await mcpUrlOf(rig.service), { authorization: `Bearer ${key}` });
+    try {
+      rig.youtube.delayPlayer(150);
+      const results = await Promise.all([SPEECH_VIDEOS.webm, SPEECH_VIDEOS.m4a].map((videoId) => {
+        const cancel = new AbortController();
+        setTimeout(() => cancel.abort(), 200);
+        const call = client.callTool({ name: "get_transcript", arguments: { url: watch(videoId) } }, {
+          signal: cancel.signal,
+        });
+        return call.then(() => "answered", () => "cancelled");
+      }));
+      expect(results).toEqual(["cancelled", "cancelled"]);
+      await Bun.sleep(900);
+      const audio = rig.youtube.seen.filter((s) => s.endpoint === "audio").length;
+      expect({ audio, uploads: rig.stt.uploads.length }).toEqual({ audio: 0, uploads: 0 });
+      const row = await ledgerOf(env, id);
+      expect([row.requests, row.minutes, row.sttSeconds ?? 0]).toEqual([0, 0, 0]);
+    } finally {
+      await client.close();
       await rig.close();
     }
   });
