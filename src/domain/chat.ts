@@ -20,7 +20,8 @@ import type {
 } from "./ports.ts";
 import { readIntent } from "./reading/intent.ts";
 import { lastCueEnd, type SpeechFacts, type Transcript, type TranscriptCut, type WorkObserver } from "./transcript.ts";
-import { Account, type Charging, type Spent, TRIES_AFTER_FOREIGN_REFUSAL } from "./usage/account.ts";
+import { Account, type Charging, type Spent } from "./usage/account.ts";
+import { admitUpstream, speechCharges, withOwnRefusals } from "./usage/upstream-work.ts";
 
 /** The response body of `POST /chat`: the request's fields as processed, the answer and the video's length. */
 export interface ChatResponse {
@@ -218,17 +219,15 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
   /**
    * The transcript, the caller admitted to the video's minutes, then the answer. The callers sharing the work are
-   * told the video's length first, so that their quotas admit them while the running caller's does.
+   * told the video's length once the running caller is admitted: a request that has ended refuses first.
    */
   async function fetchAndWrite(work: Work, bounds: Bounds): Promise<GeneratedAnswer> {
     const started = now();
-    const { transcript, transcribed } = await fetchTranscript(deps.transcripts, work, bounds);
+    const transcript = await fetchTranscript(deps.transcripts, work, bounds);
     const fetched = now();
     const seconds = videoSeconds(transcript.durationSeconds, lastCueEnd(transcript.cues));
-    if (transcribed && transcript.speech) work.account.spend({ audioSeconds: transcript.speech.audioSeconds });
+    await admitUpstream(work.account, seconds);
     work.generation.known(seconds);
-    if (work.account.checked) await work.account.admit(seconds);
-    work.account.working(seconds);
     const answer = await writeAnswer(deps.writer, work, transcript, bounds);
     work.account.spend(tokensOf(answer));
     return {
@@ -246,12 +245,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     answer(request, options = {}) {
       const asking: Asking = { request, options, account: new Account(options) };
       // Work shared with a caller whose quota refused it failed for that caller only: this one tries again.
-      const attempt = (tries: number): Promise<ChatOutcome> =>
-        answerOnce(asking).catch((error) => {
-          if (tries >= TRIES_AFTER_FOREIGN_REFUSAL || !asking.account.foreign(error)) throw error;
-          return attempt(tries + 1);
-        });
-      return attempt(1);
+      return withOwnRefusals(asking.account, () => answerOnce(asking));
     },
   };
 }
@@ -267,36 +261,20 @@ function flightEvents(generation: Generation, streamed: boolean): FlightEvents {
 /**
  * The request's transcript (a translation into its language when no track is in it), its progress told to the
  * generation's callers.
- *
- * @returns the transcript, and whether it was transcribed from the audio for this work (not found cached)
  */
-async function fetchTranscript(
-  source: TranscriptSource,
-  work: Work,
-  bounds: Bounds,
-): Promise<{ transcript: Transcript; transcribed: boolean }> {
+function fetchTranscript(source: TranscriptSource, work: Work, bounds: Bounds): Promise<Transcript> {
   const { request, generation, account } = work;
   generation.events.progress({ stage: "transcript" });
-  let transcribed = false;
-  const transcript = await source.fetch(request.videoId, {
+  return source.fetch(request.videoId, {
     languages: [request.language],
     translate: true,
     signal: bounds.signal,
     deadline: bounds.deadline,
     observer: work.observer,
     // Speech-to-text is upstream spend: the chat holds the video's minutes before the reader fetches any audio.
-    beforeSpeech: async (seconds) => {
-      const known = videoSeconds(seconds);
-      generation.known(known);
-      if (account.checked) await account.admit(known);
-      account.working(known);
-    },
-    onTranscribing: (done, total) => {
-      transcribed = true;
-      generation.events.progress({ stage: "transcribing", done, total });
-    },
+    ...speechCharges(account, (known) => generation.known(known)),
+    onTranscribing: (done, total) => generation.events.progress({ stage: "transcribing", done, total }),
   });
-  return { transcript, transcribed };
 }
 
 /** The answer from the transcript; what the writer did not stream of it goes to the callers at its end. */

@@ -43,7 +43,8 @@ export class Coalescer<T> {
 /**
  * How one process takes part in a shared work: runs it, or waits for it
  * elsewhere. `wanted` tells whether any local caller still waits, so a wait
- * for another instance can end when none does; the work itself never stops for it.
+ * for another instance can end when none does; work run here is stopped through
+ * its own signal (see {@link coalesceLocally}).
  */
 export type Participation = <T>(
   key: string,
@@ -54,30 +55,44 @@ export type Participation = <T>(
 
 interface Entry {
   result: Promise<SharedResult<unknown>>;
+  /** Callers in this process still waiting for the result. */
   waiting: number;
+  /** Aborts the work once `waiting` falls to 0 before it settled. */
+  unwanted: AbortController;
+  settled: boolean;
 }
 
 /**
  * One participation per key in this process, joined by every concurrent local
  * caller until it settles. Each caller stops waiting on its own signal; the
- * work goes on for the others (and, as before, is bounded by its own time limits).
+ * work goes on for the others. When the last one stops waiting, the work's
+ * signal aborts (nobody here would read its value, and upstream work must not
+ * run for nobody) and the key is free at once: the next caller starts afresh.
  *
  * @param participate runs or waits for the work once per key
  */
 export function coalesceLocally(participate: Participation): SharedFlight {
   const inflight = new Map<string, Entry>();
-  const start = (key: string, work: () => Promise<unknown>, events?: FlightEvents): Entry => {
-    const callers = { waiting: 1 }; // the caller starting it, counted before the participation first asks
-    const result = participate(key, work, () => callers.waiting > 0, events).finally(() => inflight.delete(key));
-    result.catch(() => {}); // every caller may have stopped waiting: nobody else would handle it
-    const entry: Entry = Object.assign(callers, { result });
+  const forget = (key: string, entry: Entry) => {
+    if (inflight.get(key) === entry) inflight.delete(key);
+  };
+  const start = (key: string, work: (signal: AbortSignal) => Promise<unknown>, events?: FlightEvents): Entry => {
+    const unwanted = new AbortController();
+    // The caller starting it is counted before the participation first asks whether anyone waits.
+    const entry = { waiting: 1, unwanted, settled: false } as Entry;
+    entry.result = participate(key, () => work(unwanted.signal), () => entry.waiting > 0, events)
+      .finally(() => {
+        entry.settled = true;
+        forget(key, entry);
+      });
+    entry.result.catch(() => {}); // every caller may have stopped waiting: nobody else would handle it
     inflight.set(key, entry);
     return entry;
   };
   return {
     async run<T>(
       key: string,
-      work: () => Promise<T>,
+      work: (signal: AbortSignal) => Promise<T>,
       options: { signal?: AbortSignal; events?: FlightEvents } = {},
     ): Promise<SharedResult<T>> {
       const running = inflight.get(key);
@@ -87,7 +102,10 @@ export function coalesceLocally(participate: Participation): SharedFlight {
         const shared = (await raceAbort(entry.result, options.signal, stopped)) as SharedResult<T>;
         return running && shared.role === "owner" ? { value: shared.value, role: "local" } : shared;
       } finally {
-        entry.waiting--;
+        if (--entry.waiting === 0 && !entry.settled) {
+          forget(key, entry);
+          entry.unwanted.abort(new AppError("upstream_timeout", "Every caller stopped waiting for this work"));
+        }
       }
     },
   };

@@ -165,13 +165,14 @@ export interface SharedResult<T> {
 export interface SharedFlight {
   /**
    * @param key equal only for work that must give the same value; the value must survive JSON
-   * @param work runs only when no equal work is in flight anywhere the flight can see
+   * @param work runs only when no equal work is in flight anywhere the flight can see; its signal aborts once no
+   *   caller waits for it any more (in this process: another instance's waiters then take it over)
    * @param options.signal this caller's own: it stops waiting, never the work others wait for
    * @throws {AppError} the work's failure, or `upstream_timeout` when `signal` aborts first
    */
   run<T>(
     key: string,
-    work: () => Promise<T>,
+    work: (signal: AbortSignal) => Promise<T>,
     options?: { signal?: AbortSignal; events?: FlightEvents },
   ): Promise<SharedResult<T>>;
 }

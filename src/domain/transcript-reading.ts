@@ -35,7 +35,7 @@ export interface TranscriptReading {
 
 /** How one caller waits for a transcript. */
 export interface ReadOptions {
-  /** The caller's own: it stops waiting once this aborts (the fetch goes on for whoever shares it, and the cache). */
+  /** The caller's own: it stops waiting once this aborts (the fetch goes on for whoever shares it, else stops). */
   signal?: AbortSignal;
   /** The caller's time limit; the reader's `requestTimeoutMs` by default. */
   timeoutMs?: number;
@@ -48,6 +48,8 @@ export interface ReadOptions {
    * (undefined: unknown): the caller's quota holds its minutes (it throws the refusal; nothing is transcribed).
    */
   beforeSpeech?: (videoSeconds: number | undefined) => Promise<void>;
+  /** Told the seconds of each piece of audio transcribed for this caller, as it is (charged at once). */
+  onAudioTranscribed?: (seconds: number) => void;
   /** Whose read it is (its API key's id), for its share of the bound on work in flight. */
   holder?: string;
 }
@@ -83,6 +85,7 @@ export function createTranscriptReader(
           observer: options.observer,
           onTranscribing: (done, total) => options.onProgress?.({ stage: "transcribing", done, total }),
           beforeSpeech: options.beforeSpeech && ((seconds) => options.beforeSpeech!(videoSeconds(seconds))),
+          onAudioTranscribed: options.onAudioTranscribed,
         };
         const fetched = deps.gate.run(() => deps.transcripts.fetch(request.videoId, query), options.holder);
         // The reader tells a caller that stopped waiting why: its time limit, or the reason it stopped (a shutdown).

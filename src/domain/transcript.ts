@@ -81,6 +81,11 @@ export interface TranscriptQuery {
    * holds its quota's minutes (it throws the caller's refusal, and nothing is transcribed).
    */
   beforeSpeech?: (seconds: number) => Promise<void>;
+  /**
+   * The speech reader calls this as each piece of audio is transcribed, with its seconds: charged at once to the key
+   * admitted by `beforeSpeech`, whatever becomes of the rest.
+   */
+  onAudioTranscribed?: (seconds: number) => void;
 }
 
 /**

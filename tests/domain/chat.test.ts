@@ -159,7 +159,7 @@ describe("ChatService.answer()", () => {
     const writer = new FakeWriter();
     const keys: string[] = [];
     const remote: SharedFlight = {
-      run: async <T>(key: string, _work: () => Promise<T>, options?: { signal?: AbortSignal }) => {
+      run: async <T>(key: string, _work: (signal: AbortSignal) => Promise<T>, options?: { signal?: AbortSignal }) => {
         keys.push(key);
         if (key.includes("never")) {
           return await new Promise<never>((_, reject) =>

@@ -68,22 +68,40 @@ describe("createLocalFlight()", () => {
 });
 
 describe("coalesceLocally()", () => {
-  test("tells the participation whether anyone here still waits; a caller arriving meanwhile joins it, and after it a new one starts afresh", async () => {
+  test("tells the participation whether anyone here still waits; once none does, the work's signal aborts and the next caller starts afresh", async () => {
     const wants: boolean[][] = [];
+    const signals: AbortSignal[] = [];
     const flight = coalesceLocally(async (_key, work, wanted) => {
       const seen: boolean[] = [];
       wants.push(seen);
-      for (let i = 0; i < 4; i++, await Bun.sleep(40)) seen.push(wanted());
+      for (let i = 0; i < 3; i++, await Bun.sleep(40)) seen.push(wanted());
       return { value: await work(), role: "remote" };
     });
-    const impatient = flight.run("k", async () => 1, { signal: AbortSignal.timeout(10) }).catch((e) => e.code);
+    const work = (value: number) => async (signal: AbortSignal) => (signals.push(signal), value);
+    const impatient = flight.run("k", work(1), { signal: AbortSignal.timeout(10) }).catch((e) => e.code);
     await Bun.sleep(60);
-    const joiner = flight.run("k", async () => 2);
+    const next = flight.run("k", work(2));
     expect(await impatient).toBe("upstream_timeout");
-    expect(await joiner).toEqual({ value: 1, role: "remote" });
-    expect(wants).toEqual([[true, false, true, true]]);
-    expect(await flight.run("k", async () => 3)).toEqual({ value: 3, role: "remote" });
-    expect(wants).toHaveLength(2);
+    expect(await next).toEqual({ value: 2, role: "remote" });
+    expect(wants).toEqual([[true, false, false], [true, true, true]]);
+    expect(signals.map((signal) => signal.aborted)).toEqual([true, false]);
+  });
+
+  test("a caller joining work others wait for shares it; the work stops only when the last one leaves", async () => {
+    let stopped: unknown;
+    const flight = createLocalFlight();
+    const work = (signal: AbortSignal) =>
+      new Promise<number>((_, reject) => signal.addEventListener("abort", () => reject(stopped = signal.reason)));
+    const [first, second] = [new AbortController(), new AbortController()];
+    const a = flight.run("k", work, { signal: first.signal }).catch((e) => e.code);
+    const b = flight.run("k", work, { signal: second.signal }).catch((e) => e.code);
+    first.abort();
+    expect(await a).toBe("upstream_timeout");
+    await Bun.sleep(5);
+    expect(stopped).toBeUndefined();
+    second.abort();
+    expect(await b).toBe("upstream_timeout");
+    expect(stopped).toMatchObject({ code: "upstream_timeout" });
   });
 
   test("a caller joining work done on another instance is told `remote`, not `local`", async () => {

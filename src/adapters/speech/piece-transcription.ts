@@ -19,6 +19,8 @@ export interface PieceJob {
   concurrency?: number;
   signal?: AbortSignal;
   onTranscribing?: (done: number, total: number) => void;
+  /** Told the seconds of each piece once transcribed (the caller is charged them at once). */
+  onPieceTranscribed?: (seconds: number) => void;
   observe?: SpeechObserver;
 }
 
@@ -47,6 +49,7 @@ export async function transcribePieces(
         const heard = await job.transcribe(piece, job.videoId, signal);
         await job.budget.observe(heard.report);
         job.observe?.("ok", piece.durationSeconds);
+        job.onPieceTranscribed?.(piece.durationSeconds);
         results[index] = heard.segments.map((s) => ({
           start: s.start + piece.startSeconds,
           end: s.end + piece.startSeconds,

@@ -134,6 +134,7 @@ export function createSpeechReader(options: SpeechReaderOptions): SpeechReader {
       deadline,
       signal: query.signal,
       onTranscribing: query.onTranscribing,
+      onPieceTranscribed: query.onAudioTranscribed,
     }).catch((error: unknown) => {
       if (typeof error === "object" && error !== null) serviceFailures.add(error);
       throw error;

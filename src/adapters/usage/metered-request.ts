@@ -121,17 +121,34 @@ export class Metered implements MeteredRequest {
   }
 
   async #admit(minutes: number): Promise<void> {
-    if (this.#done) return;
+    this.#refuseOnceEnded();
     const need = { min: minutes, req: 0 };
     const result = await this.#hold(need, need);
     if (!result.granted) throw this.#exceeded(result, need, minutes);
     this.#committed ??= minutes;
   }
 
-  /** The request's own work is about to ask the model or speech-to-text about a video of these minutes. */
+  /**
+   * The request's own work is about to ask the model or speech-to-text about a video of these minutes, or its caller
+   * follows shared work past the video's length: from now on it is charged whatever its caller does.
+   *
+   * @throws {AppError} once the request has ended: work must not start for it (see {@link #refuseOnceEnded})
+   */
   readonly working = (minutes: number): void => {
-    this.#committed ??= minutes;
+    if (this.#committed !== undefined) return;
+    this.#refuseOnceEnded();
+    this.#committed = minutes;
   };
+
+  /**
+   * A request that has ended (answered, refused, or given up by its caller) admits nothing more: work that runs on
+   * for other callers must not pass on its admission without any hold (that work fails for them as another caller's
+   * refusal, and they do it again as their own).
+   */
+  #refuseOnceEnded(): void {
+    if (!this.#done) return;
+    throw new AppError("quota_exceeded", "The request this work was started for has ended; send the request again");
+  }
 
   /** Records what the request's own work spent upstream, at once, against its key (whatever the request's end). */
   readonly spend = (spent: Spent): void => {

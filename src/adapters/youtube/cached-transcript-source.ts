@@ -27,9 +27,10 @@ export interface CachedTranscriptOptions {
  * instances too). Failures reach every waiting caller but are not cached.
  *
  * The shared fetch runs without any one caller's signal, so a caller that
- * gives up does not fail the others; each request is still bounded by the
- * source's own per-request time limits, and each caller stops waiting when
- * its own signal aborts.
+ * gives up does not fail the others; it stops (speech-to-text included) once
+ * none of its callers waits any more: no upstream work runs for nobody. Each
+ * request is still bounded by the source's own per-request time limits, and
+ * each caller stops waiting when its own signal aborts.
  *
  * @param options the source to wrap, the cache and the time to live
  * @returns the caching source
@@ -37,21 +38,29 @@ export interface CachedTranscriptOptions {
 export function createCachedTranscriptSource(options: CachedTranscriptOptions): TranscriptSource {
   const flights = options.flights ?? createLocalFlight();
   /** Fetches and caches; looks again first, as another instance may have just finished. */
-  const fetchOnce = async (key: string, videoId: string, query: TranscriptQuery): Promise<Transcript> => {
+  const fetchOnce = async (
+    key: string,
+    videoId: string,
+    query: TranscriptQuery,
+    signal: AbortSignal,
+  ): Promise<Transcript> => {
     const finished = await options.cache.get(key).catch(() => undefined);
     if (finished) return finished;
     const heard = options.speech ? await options.cache.get(speechKey(videoId)).catch(() => undefined) : undefined;
     if (heard) return heard;
     // The cache reports the work to the owner's observer; callers sharing the fetch or served from the cache made none.
-    const { languages, translate, rereading, deadline, observer, onTranscribing, beforeSpeech } = query;
+    const { languages, translate, rereading, deadline, observer, onTranscribing, beforeSpeech, onAudioTranscribed } =
+      query;
     const fresh = await options.source.fetch(videoId, {
       languages,
       translate,
       rereading,
+      signal,
       deadline,
       observer,
       onTranscribing,
       beforeSpeech,
+      onAudioTranscribed,
     });
     await options.cache.set(key, fresh, options.ttlMs).catch(() => {});
     if (fresh.speech) await options.cache.set(speechKey(videoId), fresh, options.ttlMs).catch(() => {});
@@ -68,7 +77,7 @@ export function createCachedTranscriptSource(options: CachedTranscriptOptions): 
       }
       const signal = query.signal ? waitLimit(query.signal) : undefined;
       try {
-        const { value, role } = await flights.run(key, () => fetchOnce(key, videoId, query), {
+        const { value, role } = await flights.run(key, (unwanted) => fetchOnce(key, videoId, query, unwanted), {
           signal: signal?.signal,
         });
         options.observe?.(role === "owner" ? "miss" : "shared");

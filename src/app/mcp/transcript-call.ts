@@ -6,6 +6,9 @@ import { callTimeoutMs, runToolCall, type ToolCallDeps, type ToolCallOptions, vi
 import { MCP_IDENTITY } from "./admission.ts";
 import { transcriptPage } from "./transcript-page.ts";
 import { chargedMinutes } from "../../domain/usage/quota.ts";
+import { Account } from "../../domain/usage/account.ts";
+import { speechCharges, withOwnRefusals } from "../../domain/usage/upstream-work.ts";
+import { charging } from "../usage/admission.ts";
 import { toTranscriptArguments, TRANSCRIPT_TOOL_NAME } from "./transcript-tool.ts";
 
 /** What a `get_transcript` call needs: the transcript use case, and what every call needs. */
@@ -29,23 +32,23 @@ export function callTranscriptTool(
     async run(request, fields, metered) {
       const { progress } = options;
       const steps = progress ? createProgressSteps() : undefined;
-      // Speech-to-text run for this call transcribes the whole video: its minutes are held first, and charged.
+      // Speech-to-text run for this call transcribes the whole video: its minutes are held first, and charged, with
+      // each piece's audio seconds as it is transcribed.
       let transcribed: { videoSeconds?: number } | undefined;
-      const beforeSpeech = metered && (async (videoSeconds: number | undefined) => {
-        await metered.admit?.(chargedMinutes(videoSeconds));
-        metered.working(chargedMinutes(videoSeconds));
-        transcribed = { videoSeconds };
-      });
-      const reading = await deps.transcripts.read(request, {
-        beforeSpeech,
-        signal: options.signal,
-        holder: (deps.identity ?? MCP_IDENTITY).id,
-        timeoutMs: callTimeoutMs(deps, options),
-        onProgress: steps && ((event) => {
-          const step = steps.next(event);
-          if (step) progress!(step);
-        }),
-      });
+      const account = new Account(charging(metered));
+      const charges = metered && speechCharges(account, (videoSeconds) => (transcribed = { videoSeconds }));
+      // A fetch shared with a caller whose request refused it (its quota, or it ended) is read again as this call's.
+      const reading = await withOwnRefusals(account, () =>
+        deps.transcripts.read(request, {
+          ...charges,
+          signal: options.signal,
+          holder: (deps.identity ?? MCP_IDENTITY).id,
+          timeoutMs: callTimeoutMs(deps, options),
+          onProgress: steps && ((event) => {
+            const step = steps.next(event);
+            if (step) progress!(step);
+          }),
+        }));
       const result = transcriptPage(reading, request);
       const page = result.structuredContent!;
       fields.segments = (page.segments as unknown[]).length;
@@ -54,12 +57,8 @@ export function callTranscriptTool(
       // are held before the page is handed over: concurrent calls cannot share the last minutes.
       const videoSeconds = transcribed ? transcribed.videoSeconds : pageSeconds(page);
       if (!transcribed) await metered?.admit?.(chargedMinutes(videoSeconds));
-      const audioSeconds = transcribed ? reading.transcript.speech?.audioSeconds ?? 0 : 0;
-      metered?.answered({
-        cache: "miss",
-        answer: { videoSeconds },
-        spent: { inputTokens: 0, outputTokens: 0, audioSeconds },
-      });
+      // Its audio seconds, if any, were charged piece by piece.
+      metered?.answered({ cache: "miss", answer: { videoSeconds } });
       return result;
     },
   });

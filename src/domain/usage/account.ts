@@ -52,7 +52,8 @@ export class Account {
   /**
    * @param charging.admit the caller's quota check for a video's minutes; none for a caller without a quota of minutes
    * @param charging.spend told at once of what the caller's own work spends upstream, even if the caller has left
-   * @param charging.working told once the caller's own work is about to spend upstream, with the video's minutes
+   * @param charging.working told once the caller's own work is about to spend upstream, with the video's minutes (it
+   *   throws once the caller's request has ended)
    */
   constructor(charging: Charging = {}) {
     this.#admit = charging.admit;
@@ -61,13 +62,14 @@ export class Account {
   }
 
   /**
-   * The caller's own work is about to ask the model or speech-to-text about a video of this length in seconds
-   * (undefined: unknown), told once.
+   * From now on the caller pays for the work, whatever it does: its own work is about to ask the model or
+   * speech-to-text about a video of this length in seconds (undefined: unknown), or it follows shared work past the
+   * video's length. Told once, unless the caller's meter refused it (it throws: its request has ended).
    */
   working(videoSeconds: number | undefined): void {
     if (this.#worked) return;
-    this.#worked = true;
     this.#working?.(chargedMinutes(videoSeconds));
+    this.#worked = true;
   }
 
   /** Whether the caller's quota must admit it to its answer (else `admit` does nothing). */

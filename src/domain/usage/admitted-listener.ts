@@ -8,6 +8,9 @@ import type { Account } from "./account.ts";
  * the first delta of an answer another key paid for) until its quota holds the video's minutes: the work's `length`
  * event starts that admission, and the events meanwhile wait here. The listener hands a refusal to `refuse`, which
  * stops the caller. The `length` event itself is never passed on.
+ *
+ * Past the `length` event every caller is committed, whatever kinds of quota its key has: a caller that reads part of
+ * the answer and leaves is charged for it, as the caller running the work is.
  */
 export class AdmittedListener {
   /** Events held back until the caller is admitted; undefined once it is (or needs no admission). */
@@ -27,7 +30,9 @@ export class AdmittedListener {
   readonly listen: FlightListener = (event: FlightEvent) => {
     if (this.#closed) return;
     if (event.type === "length") {
-      if (this.#waiting) this.#account.admit(event.videoSeconds).then(() => this.flush(), this.#refuse);
+      if (this.#waiting) {
+        this.#account.admit(event.videoSeconds).then(() => this.#commit(event.videoSeconds), this.#refuse);
+      } else this.#commit(event.videoSeconds);
       return;
     }
     if (this.#waiting) this.#waiting.push(event);
@@ -40,6 +45,17 @@ export class AdmittedListener {
     this.#waiting = undefined;
     if (this.#closed || !waiting) return;
     for (const event of waiting) this.#listener(event);
+  }
+
+  /** The caller follows the work past the video's length: charged from now on; then what waited goes to it. */
+  #commit(videoSeconds: number | undefined): void {
+    if (this.#closed) return;
+    try {
+      this.#account.working(videoSeconds);
+    } catch (error) {
+      return this.#refuse(error);
+    }
+    this.flush();
   }
 
   /** The caller stopped waiting: nothing more reaches it. */

@@ -262,6 +262,20 @@ describe("createUsageMeter()", () => {
     expect((await meter.begin(caller)).quota?.remaining).toBe(3);
   });
 
+  test("a request that has ended admits nothing: its work run on for others is refused, never passed on unheld", async () => {
+    const { meter, store, clock } = meterWith([Q(2, "req", "day"), Q(10, "min", "day")]);
+    const left = await meter.begin(caller);
+    left.refused(); // its caller left before the video's length was known: free
+    await expect(left.admit!(5)).rejects.toMatchObject({ code: "quota_exceeded" });
+    expect(() => left.working(5)).toThrow(/has ended/);
+    const answered = await meter.begin(caller);
+    answered.working(5);
+    answered.answered(answer(5));
+    expect(() => answered.working(5)).not.toThrow(); // committed before it ended: told again, nothing new
+    await meter.flush();
+    expect((await counts(store, "2026-11-14", clock.now))?.counts).toMatchObject({ requests: 1, minutes: 5 });
+  });
+
   test("tokens told by spend are not counted again from the answer", async () => {
     const { meter, store, clock } = meterWith([]);
     const request = await meter.begin(caller);

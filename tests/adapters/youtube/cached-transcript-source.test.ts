@@ -140,7 +140,28 @@ describe("createCachedTranscriptSource()", () => {
     await expect(impatient).rejects.toMatchObject({ code: "upstream_timeout" });
     slow.release();
     expect((await patient).videoId).toBe("GJLlxj_dtq8");
-    expect(slow.calls[0]!.query.signal).toBeUndefined();
+    expect(slow.calls[0]!.query.signal?.aborted).toBe(false);
+  });
+
+  test("the shared fetch stops once none of its callers waits any more: nothing upstream runs for nobody", async () => {
+    const slow = slowSource();
+    const cached = createCachedTranscriptSource({
+      source: slow.source,
+      cache: createMemoryCache({ maxEntries: 10 }),
+      ttlMs: 60_000,
+    });
+    const [first, second] = [new AbortController(), new AbortController()];
+    const fetches = [first, second].map((c) =>
+      cached.fetch("GJLlxj_dtq8", { ...en, signal: c.signal }).catch(() => {})
+    );
+    await Bun.sleep(5);
+    first.abort();
+    await fetches[0];
+    expect(slow.calls[0]!.query.signal?.aborted).toBe(false);
+    second.abort();
+    await fetches[1];
+    expect(slow.calls).toHaveLength(1);
+    expect(slow.calls[0]!.query.signal?.aborted).toBe(true);
   });
 
   test("a cache that fails is treated as a miss", async () => {

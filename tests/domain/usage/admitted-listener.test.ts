@@ -42,6 +42,49 @@ describe("AdmittedListener", () => {
     expect(heard).toEqual([]);
   });
 
+  test("every caller is committed at the length, whatever its quotas: a request-only one before its first delta", async () => {
+    const committed: number[] = [];
+    const heard: AnswerEvent[] = [];
+    const listener = new AdmittedListener(
+      new Account({ working: (minutes) => committed.push(minutes) }),
+      (event) => heard.push(event),
+      () => {},
+    );
+    listener.listen(WRITING);
+    expect(committed).toEqual([]);
+    listener.listen({ type: "length", videoSeconds: 5 * 60 });
+    expect(committed).toEqual([5]);
+    listener.listen(DELTA);
+    expect(heard).toEqual([WRITING, DELTA]);
+    const admitted: string[] = [];
+    const paying = new AdmittedListener(
+      new Account({ admit: async () => void admitted.push("admit"), working: () => void admitted.push("working") }),
+      () => admitted.push("event"),
+      () => {},
+    );
+    paying.listen({ type: "length", videoSeconds: 60 });
+    paying.listen(DELTA);
+    await Bun.sleep(0);
+    expect(admitted).toEqual(["admit", "working", "event"]);
+  });
+
+  test("a caller whose request ended is refused at the length, and reads nothing", () => {
+    const ended = new AppError("quota_exceeded", "ended");
+    const refused: unknown[] = [];
+    const heard: AnswerEvent[] = [];
+    const listener = new AdmittedListener(
+      new Account({
+        working: () => {
+          throw ended;
+        },
+      }),
+      (event) => heard.push(event),
+      (error) => refused.push(error),
+    );
+    listener.listen({ type: "length", videoSeconds: 60 });
+    expect(refused).toEqual([ended]);
+  });
+
   test("a caller without a quota follows at once; the length is never passed on; nothing after close", () => {
     const heard: AnswerEvent[] = [];
     const listener = new AdmittedListener(new Account(), (event) => heard.push(event), () => {});

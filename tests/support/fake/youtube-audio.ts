@@ -53,6 +53,8 @@ export interface FakeYoutubeAudio {
   count(endpoint: AudioSeen["endpoint"]): number;
   /** Audio asked from these addresses answers 429 (a block of that route); none after `reset`. */
   blockAudio(addresses: readonly string[]): void;
+  /** Player calls answer after this many ms (0, none, after `reset`): a caller can leave while YouTube answers. */
+  delayPlayer(ms: number): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -72,6 +74,7 @@ const PLAYER_BY_ID = new Map<string, string>(Object.values(VIDEOS).map((v) => [v
 export function startFakeYoutubeAudio(): FakeYoutubeAudio {
   const seen: AudioSeen[] = [];
   let blocked = new Set<string>();
+  let playerDelayMs = 0;
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -87,6 +90,7 @@ export function startFakeYoutubeAudio(): FakeYoutubeAudio {
         const text = await request.text();
         const body = JSON.parse(text);
         const client = body?.context?.client?.clientName;
+        if (playerDelayMs > 0) await Bun.sleep(playerDelayMs);
         const answer = retiredAnswer(LATE_2026, text) ?? json(playerFor(body.videoId, client, ip));
         return note({ endpoint: "player", client, videoId: body.videoId }, answer);
       }
@@ -112,9 +116,11 @@ export function startFakeYoutubeAudio(): FakeYoutubeAudio {
     seen,
     count: (endpoint) => seen.filter((s) => s.endpoint === endpoint).length,
     blockAudio: (addresses) => void (blocked = new Set(addresses)),
+    delayPlayer: (ms) => void (playerDelayMs = ms),
     reset() {
       seen.length = 0;
       blocked = new Set();
+      playerDelayMs = 0;
     },
     close: () => server.stop(true),
   };

@@ -13,7 +13,8 @@ const SDK_PREFIX = "/openai/v1";
 /**
  * A groq-sdk client for an endpoint named as every OpenAI-compatible client names it (`http://localhost:11434/v1`,
  * `https://openrouter.ai/api/v1`, Groq's `https://api.groq.com/openai/v1`): groq-sdk appends `/openai/v1/...` to its
- * base, so its requests are rebased by its `fetch` onto the endpoint's base instead.
+ * base, so its requests are rebased by its `fetch` onto the endpoint's base instead. Every call (the model, its
+ * model list, speech-to-text) refuses redirects.
  *
  * @param options.baseUrl the endpoint, without a trailing slash
  * @param options.fetch where requests go (a capped or proxied fetch); the global one by default
@@ -27,7 +28,8 @@ export function createGroqClient(
     const url = input instanceof Request ? input.url : String(input);
     const sdk = `${SDK_BASE}${SDK_PREFIX}`;
     const target = url.startsWith(sdk) ? `${base}${url.slice(sdk.length)}` : url;
-    return fetcher(input instanceof Request ? new Request(target, input) : target, init);
+    // A redirect is refused, never followed: it could carry the API key to another origin.
+    return fetcher(input instanceof Request ? new Request(target, input) : target, { ...init, redirect: "error" });
   };
   return new Groq({
     apiKey: options.apiKey,

@@ -21,6 +21,31 @@ describe("createGroqClient()", () => {
       expect(seen).toEqual([`${base.replace(/\/$/, "")}/models`]);
     }
   });
+
+  test("a redirect is refused, not followed: the API key never goes to another origin", async () => {
+    const elsewhere = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (r) => Response.json({ auth: r.headers.get("authorization") }),
+    });
+    const redirecting = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: () => Response.redirect(`http://127.0.0.1:${elsewhere.port}/v1/models`, 307),
+    });
+    try {
+      const client = createGroqClient({
+        apiKey: "gsk_secret",
+        baseUrl: `http://127.0.0.1:${redirecting.port}/v1`,
+        timeoutMs: 2_000,
+      });
+      const failed = await client.models.list().then(() => false, () => true);
+      expect(failed).toBe(true);
+    } finally {
+      redirecting.stop(true);
+      elsewhere.stop(true);
+    }
+  });
 });
 
 describe("what a base URL tells", () => {
