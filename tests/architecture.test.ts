@@ -5,6 +5,7 @@ import { dirname, join, relative } from "node:path";
 import { comments, fileNames, namesAFile, OUTSIDE_DOCUMENT, repositoryFiles } from "./support/comment-references.ts";
 import { importCycles, importGraph, relativeImports, sourceFiles } from "./support/import-graph.ts";
 import { pathsOutside } from "./support/outside-paths.ts";
+import { functionLengths } from "./support/function-lengths.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const SRC = join(ROOT, "src/");
@@ -68,6 +69,12 @@ describe("dependency direction", () => {
 });
 
 describe("layout", () => {
+  test("no function in src/ is over 120 lines (measured by its braces)", () => {
+    const lengths = functionLengths(sourceFiles(SRC));
+    expect(lengths.length).toBeGreaterThan(200);
+    expect(lengths.filter((f) => f.lines > 120).map((f) => `${relative(ROOT, f.at)} (${f.lines} lines)`)).toEqual([]);
+  });
+
   test("src has no import cycle", () => {
     const graph = importGraph(sourceFiles(SRC));
     expect(graph.size).toBeGreaterThan(50);

@@ -14,6 +14,7 @@ import type {
   CacheLookup,
   FlightEvents,
   SharedFlight,
+  SharedResult,
   TranscriptSource,
   WorkGate,
   WorkRole,
@@ -128,126 +129,176 @@ interface Bounds {
   deadline: number;
 }
 
-/** @returns the use case wired to its ports */
+/** What every step of the use case reads: its ports, and the generations in flight in this instance. */
+interface Chat {
+  deps: ChatServiceDeps;
+  flights: SharedFlight;
+  now: () => number;
+  generations: Generations;
+}
+
+/**
+ * The use case wired to its ports. A caller's answer is one try at a time, in named steps, each a function below:
+ *
+ * 1. {@link fromCache}: a cached answer, once the caller is admitted to its minutes;
+ * 2. {@link joinOrStart}: else the generation of equal requests in flight, here or on another instance, is joined
+ *    (a caller under a quota follows it only once admitted), or started;
+ * 3. {@link generate}, by the caller that starts it: within the bound on work in flight and the time limit,
+ *    {@link fetchTranscript} → {@link admitUpstream} (the running caller admitted to the video's minutes, then its
+ *    joiners told them) → {@link writeAnswer} → {@link recordAnswer} (what it spent, timings), then cached;
+ * 4. {@link handOver}: the caller is admitted to the video's minutes before its answer is handed over.
+ *
+ * Work shared with a caller whose quota refused it failed for that caller only: this one tries again as its own.
+ *
+ * @returns the use case
+ */
 export function createChatService(deps: ChatServiceDeps): ChatService {
-  const flights = deps.flights ?? createLocalFlight();
-  const now = deps.now ?? (() => performance.now());
-  const generations = new Generations();
-
-  /** One try at the answer: from the cache, else from a generation shared by equal requests. */
-  async function answerOnce(asking: Asking): Promise<ChatOutcome> {
-    const { request, account } = asking;
-    const key = request.answerKey;
-    const cached = await deps.answers.get(key);
-    if (!cached) return await answerShared(key, asking);
-    deps.onLookup?.("hit");
-    if (account.checked) await account.admit(cached.videoSeconds);
-    return outcome(request, cached, "hit");
-  }
-
-  /**
-   * Joins the generation of `key` in flight (here, or on another instance through the flights), else runs it; the
-   * caller's account is admitted to the video's minutes before the answer is handed over.
-   */
-  async function answerShared(key: string, asking: Asking): Promise<ChatOutcome> {
-    const { request, options, account } = asking;
-    const timeoutMs = options.timeoutMs ?? deps.requestTimeoutMs;
-    const waiting = deadline(timeoutMs, options.signal);
-    const generation = generations.enter(key);
-    // A caller under a quota follows the work only once admitted to the video's minutes; a refusal stops its wait.
-    const refused = new AbortController();
-    const stops = linkSignals([waiting.signal, refused.signal]);
-    const follower = options.listener &&
-      new AdmittedListener(account, options.listener, (error) => refused.abort(error));
-    const leave = generation.join(follower?.listen);
-    const streamed = options.listener !== undefined;
-    const { observer, holder } = options;
-    const work: Work = { key, request, generation, timeoutMs, streamed, observer, account, holder };
-    try {
-      const { value, role } = await flights.run(`answer:${key}`, () => generateOnce(work), {
-        signal: stops.signal,
-        events: flightEvents(generation, streamed),
-      });
-      if (account.checked) await account.admit(value.videoSeconds);
-      follower?.flush();
-      const cache = role === "owner" ? "miss" : "shared";
-      deps.onLookup?.(cache);
-      const spent = role === "owner" ? account.spent : undefined;
-      return { ...outcome(request, value, cache), work: role, ...(spent && { spent }) };
-    } catch (error) {
-      // A lookup whose generation failed is counted too, as a miss.
-      deps.onLookup?.("miss");
-      throw error;
-    } finally {
-      stops.dispose();
-      waiting.clear();
-      follower?.close();
-      leave();
-      // Work that runs elsewhere (another instance) never settles it here.
-      if (generation.idle) generations.forget(key, generation);
-    }
-  }
-
-  /** Generates and caches; looks again first, as another instance may have just finished. */
-  async function generateOnce(work: Work): Promise<GeneratedAnswer> {
-    try {
-      const finished = await deps.answers.get(work.key);
-      if (finished) return finished;
-      const fresh = await generate(work);
-      await deps.answers.set(work.key, fresh, deps.answerTtlMs);
-      return fresh;
-    } finally {
-      work.generation.settle();
-      generations.forget(work.key, work.generation);
-    }
-  }
-
-  /** A generation stops at its time limit, or as soon as none of its callers waits any more. */
-  async function generate(work: Work): Promise<GeneratedAnswer> {
-    const linked = linkSignals([work.generation.signal], { ms: work.timeoutMs });
-    const bounds: Bounds = { signal: linked.signal, deadline: Date.now() + work.timeoutMs };
-    try {
-      return await withDeadline(
-        deps.gate.run(() => fetchAndWrite(work, bounds), work.holder),
-        bounds.signal,
-        work.timeoutMs,
-      );
-    } finally {
-      linked.dispose();
-    }
-  }
-
-  /**
-   * The transcript, the caller admitted to the video's minutes, then the answer. The callers sharing the work are
-   * told the video's length once the running caller is admitted: a request that has ended refuses first.
-   */
-  async function fetchAndWrite(work: Work, bounds: Bounds): Promise<GeneratedAnswer> {
-    const started = now();
-    const transcript = await fetchTranscript(deps.transcripts, work, bounds);
-    const fetched = now();
-    const seconds = videoSeconds(transcript.durationSeconds, lastCueEnd(transcript.cues));
-    await admitUpstream(work.account, seconds);
-    work.generation.known(seconds);
-    const answer = await writeAnswer(deps.writer, work, transcript, bounds);
-    work.account.spend(tokensOf(answer));
-    return {
-      output: answer.text,
-      ...(seconds !== undefined ? { videoSeconds: seconds } : {}),
-      transcriptLanguage: transcript.language,
-      usage: answer.usage,
-      timings: { transcriptMs: fetched - started, generationMs: now() - fetched },
-      ...(transcript.speech ? { speech: transcript.speech } : {}),
-      ...(transcript.cut ? { cut: transcript.cut } : {}),
-    };
-  }
-
+  const chat: Chat = {
+    deps,
+    flights: deps.flights ?? createLocalFlight(),
+    now: deps.now ?? (() => performance.now()),
+    generations: new Generations(),
+  };
   return {
     answer(request, options = {}) {
       const asking: Asking = { request, options, account: new Account(options) };
-      // Work shared with a caller whose quota refused it failed for that caller only: this one tries again.
-      return withOwnRefusals(asking.account, () => answerOnce(asking));
+      return withOwnRefusals(asking.account, async () => (await fromCache(chat, asking)) ?? joinOrStart(chat, asking));
     },
   };
+}
+
+/** Step 1: the cached answer, the caller admitted to its minutes; undefined when none is cached. */
+async function fromCache(chat: Chat, { request, account }: Asking): Promise<ChatOutcome | undefined> {
+  const cached = await chat.deps.answers.get(request.answerKey);
+  if (!cached) return undefined;
+  chat.deps.onLookup?.("hit");
+  if (account.checked) await account.admit(cached.videoSeconds);
+  return outcome(request, cached, "hit");
+}
+
+/**
+ * Step 2: joins the generation of the request's answer in flight (here, or on another instance through the flights),
+ * else runs it; the caller waits until its time limit or until it leaves.
+ */
+async function joinOrStart(chat: Chat, asking: Asking): Promise<ChatOutcome> {
+  const { request, options, account } = asking;
+  const key = request.answerKey;
+  const timeoutMs = options.timeoutMs ?? chat.deps.requestTimeoutMs;
+  const waiting = deadline(timeoutMs, options.signal);
+  const generation = chat.generations.enter(key);
+  // A caller under a quota follows the work only once admitted to the video's minutes; a refusal stops its wait.
+  const refused = new AbortController();
+  const stops = linkSignals([waiting.signal, refused.signal]);
+  const follower = options.listener &&
+    new AdmittedListener(account, options.listener, (error) => refused.abort(error));
+  const leave = generation.join(follower?.listen);
+  const streamed = options.listener !== undefined;
+  const { observer, holder } = options;
+  const work: Work = { key, request, generation, timeoutMs, streamed, observer, account, holder };
+  try {
+    const shared = await chat.flights.run(`answer:${key}`, () => generateAndCache(chat, work), {
+      signal: stops.signal,
+      events: flightEvents(generation, streamed),
+    });
+    return await handOver(chat, asking, shared, follower);
+  } catch (error) {
+    // A lookup whose generation failed is counted too, as a miss.
+    chat.deps.onLookup?.("miss");
+    throw error;
+  } finally {
+    stops.dispose();
+    waiting.clear();
+    follower?.close();
+    leave();
+    // Work that runs elsewhere (another instance) never settles it here.
+    if (generation.idle) chat.generations.forget(key, generation);
+  }
+}
+
+/** Generates and caches; looks again first, as another instance may have just finished. */
+async function generateAndCache(chat: Chat, work: Work): Promise<GeneratedAnswer> {
+  try {
+    const finished = await chat.deps.answers.get(work.key);
+    if (finished) return finished;
+    const fresh = await generate(chat, work);
+    await chat.deps.answers.set(work.key, fresh, chat.deps.answerTtlMs);
+    return fresh;
+  } finally {
+    work.generation.settle();
+    chat.generations.forget(work.key, work.generation);
+  }
+}
+
+/**
+ * Step 3: the generation, within the bound on work in flight; it stops at its time limit, or as soon as none of its
+ * callers waits any more.
+ */
+async function generate(chat: Chat, work: Work): Promise<GeneratedAnswer> {
+  const linked = linkSignals([work.generation.signal], { ms: work.timeoutMs });
+  const bounds: Bounds = { signal: linked.signal, deadline: Date.now() + work.timeoutMs };
+  try {
+    return await withDeadline(
+      chat.deps.gate.run(() => fetchAdmitWrite(chat, work, bounds), work.holder),
+      bounds.signal,
+      work.timeoutMs,
+    );
+  } finally {
+    linked.dispose();
+  }
+}
+
+/**
+ * The transcript, the caller admitted to the video's minutes, then the answer. The callers sharing the work are
+ * told the video's length once the running caller is admitted: a request that has ended refuses first.
+ */
+async function fetchAdmitWrite(chat: Chat, work: Work, bounds: Bounds): Promise<GeneratedAnswer> {
+  const started = chat.now();
+  const transcript = await fetchTranscript(chat.deps.transcripts, work, bounds);
+  const fetched = chat.now();
+  const seconds = videoSeconds(transcript.durationSeconds, lastCueEnd(transcript.cues));
+  await admitUpstream(work.account, seconds);
+  work.generation.known(seconds);
+  const answer = await writeAnswer(chat.deps.writer, work, transcript, bounds);
+  return recordAnswer(work, { transcript, seconds, answer }, {
+    transcriptMs: fetched - started,
+    generationMs: chat.now() - fetched,
+  });
+}
+
+/** What was generated, as it is shared and cached; the running caller is told what the answer's calls spent. */
+function recordAnswer(
+  work: Work,
+  { transcript, seconds, answer }: { transcript: Transcript; seconds: number | undefined; answer: Answer },
+  timings: GeneratedAnswer["timings"],
+): GeneratedAnswer {
+  work.account.spend(tokensOf(answer));
+  return {
+    output: answer.text,
+    ...(seconds !== undefined ? { videoSeconds: seconds } : {}),
+    transcriptLanguage: transcript.language,
+    usage: answer.usage,
+    timings,
+    ...(transcript.speech ? { speech: transcript.speech } : {}),
+    ...(transcript.cut ? { cut: transcript.cut } : {}),
+  };
+}
+
+/**
+ * Step 4: the caller, admitted to the video's minutes, gets the answer; the events it was held back from while
+ * waiting for its admission go out first.
+ */
+async function handOver(
+  chat: Chat,
+  { request, account }: Asking,
+  { value, role }: SharedResult<GeneratedAnswer>,
+  follower?: AdmittedListener,
+): Promise<ChatOutcome> {
+  if (account.checked) await account.admit(value.videoSeconds);
+  follower?.flush();
+  const cache = role === "owner" ? "miss" : "shared";
+  chat.deps.onLookup?.(cache);
+  const spent = role === "owner" ? account.spent : undefined;
+  return { ...outcome(request, value, cache), work: role, ...(spent && { spent }) };
 }
 
 /**
