@@ -29,7 +29,8 @@ export function terms(text: string, language?: Language): string[] {
  * those of a query's term (a stem starts with its word's first letters, accents aside), and any other word gets the
  * cheap six-point cut. Its term then matches no query term either way, so the ranking is the same, for a fraction of
  * the stemmer's work. A reader stems at most {@link MAX_STEMMED} distinct words, the queries' first: past that (only a
- * crafted transcript has so many), words get the cut, and only their other forms than the queries' miss.
+ * crafted transcript has so many), words get the cut, and only their other forms than the queries' miss. Only stems
+ * are kept: the cut is cheaper to make again than to look up, on a transcript of words said once.
  *
  * @param language the texts' language, when known
  * @param queries the texts whose terms alone are looked for
@@ -37,27 +38,26 @@ export function terms(text: string, language?: Language): string[] {
  */
 export function termReader(language?: Language, queries?: readonly string[]): (text: string) => string[] {
   const stem = language === undefined ? undefined : STEMMERS.get(language);
-  const seen = new Map<string, string | null>();
-  let stemmed = 0;
+  const stemmed = new Map<string, string>();
   let stems = (_word: string) => true;
   const termOf = (word: string): string | null => {
     const chars = [...word];
     if ((chars.length < 2 && !/\p{N}/u.test(word)) || STOPWORDS.has(word)) return null;
-    if (stem && stemmed < MAX_STEMMED && stems(word) && stem.script.test(word)) {
-      stemmed++;
-      return stem.cut(word);
+    if (stem) {
+      const known = stemmed.get(word);
+      if (known !== undefined) return known;
+      if (stemmed.size < MAX_STEMMED && stems(word) && stem.script.test(word)) {
+        const term = stem.cut(word);
+        stemmed.set(word, term);
+        return term;
+      }
     }
     return chars.length > STEM_LENGTH ? chars.slice(0, STEM_LENGTH).join("") : word;
   };
   const read = (text: string) => {
     const out: string[] = [];
     for (const word of text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? []) {
-      let term = seen.get(word);
-      if (term === undefined) {
-        term = termOf(word);
-        // Bounded: a crafted transcript of words said once must not grow it past a transcript's worth.
-        if (seen.size < 50_000) seen.set(word, term);
-      }
+      const term = termOf(word);
       if (term !== null) out.push(term);
     }
     return out;
@@ -74,8 +74,8 @@ export function termReader(language?: Language, queries?: readonly string[]): (t
   return read;
 }
 
-/** Distinct words one reader stems: a three-hour talk says fewer than this; the rest get the six-point cut. */
-export const MAX_STEMMED = 10_000;
+/** Distinct words one reader stems: only words opening like a query term count, a few hundred in a long talk. */
+export const MAX_STEMMED = 3_000;
 
 /** @returns a word's first three letters, marks dropped (Snowball drops accents, Devanagari vowel signs vary) */
 function head(word: string): string {
