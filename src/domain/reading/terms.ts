@@ -81,7 +81,7 @@ export const MAX_STEMMED = 3_000;
 function head(word: string): string {
   const start = word.slice(0, 4);
   // Most words open in plain ASCII letters: nothing to drop.
-  if (/^[\x00-\x7f]*$/.test(start)) return start.slice(0, 3);
+  if (/^[a-z0-9]*$/.test(start)) return start.slice(0, 3);
   return start.normalize("NFD").replace(/\p{M}+/gu, "").slice(0, 3);
 }
 
