@@ -19,7 +19,14 @@ import type {
   WorkRole,
 } from "./ports.ts";
 import { readIntent } from "./reading/intent.ts";
-import { lastCueEnd, type SpeechFacts, type Transcript, type TranscriptCut, type WorkObserver } from "./transcript.ts";
+import {
+  lastCueEnd,
+  type SpeechFacts,
+  textCharacters,
+  type Transcript,
+  type TranscriptCut,
+  type WorkObserver,
+} from "./transcript.ts";
 import { Account, type Charging, type Spent } from "./usage/account.ts";
 import { admitUpstream, speechCharges, withOwnRefusals } from "./usage/upstream-work.ts";
 
@@ -39,9 +46,15 @@ export interface GeneratedAnswer {
   output: string;
   /**
    * The video's length in seconds (YouTube's metadata, else the transcript's last cue end); absent when unknown.
-   * `video_duration` words it, and the caller is charged its minutes.
+   * `video_duration` words it, and the caller is charged its minutes, or its text's if more (`characters`).
    */
   videoSeconds?: number;
+  /**
+   * Characters of the transcript read (after the cap): a caller is charged the larger of the video's minutes and these
+   * in `CHARACTERS_PER_MINUTE` (see `chargedMinutes`). Absent in answers cached before it was kept: charged their
+   * minutes alone.
+   */
+  characters?: number;
   transcriptLanguage: string;
   usage?: AnswerUsage;
   timings: { transcriptMs: number; generationMs: number };
@@ -141,7 +154,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const cached = await deps.answers.get(key);
     if (!cached) return await answerShared(key, asking);
     deps.onLookup?.("hit");
-    if (account.checked) await account.admit(cached.videoSeconds);
+    if (account.checked) await account.admit(cached.videoSeconds, cached.characters);
     return outcome(request, cached, "hit");
   }
 
@@ -168,7 +181,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         signal: stops.signal,
         events: flightEvents(generation, streamed),
       });
-      if (account.checked) await account.admit(value.videoSeconds);
+      if (account.checked) await account.admit(value.videoSeconds, value.characters);
       follower?.flush();
       const cache = role === "owner" ? "miss" : "shared";
       deps.onLookup?.(cache);
@@ -226,13 +239,16 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const transcript = await fetchTranscript(deps.transcripts, work, bounds);
     const fetched = now();
     const seconds = videoSeconds(transcript.durationSeconds, lastCueEnd(transcript.cues));
-    await admitUpstream(work.account, seconds);
-    work.generation.known(seconds);
+    // A caller is charged the video's minutes, or its text's when denser than speech (the model reads the text).
+    const characters = textCharacters(transcript.cues);
+    await admitUpstream(work.account, seconds, characters);
+    work.generation.known(seconds, characters);
     const answer = await writeAnswer(deps.writer, work, transcript, bounds);
     work.account.spend(tokensOf(answer));
     return {
       output: answer.text,
       ...(seconds !== undefined ? { videoSeconds: seconds } : {}),
+      characters,
       transcriptLanguage: transcript.language,
       usage: answer.usage,
       timings: { transcriptMs: fetched - started, generationMs: now() - fetched },

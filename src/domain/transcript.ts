@@ -110,6 +110,13 @@ export function lastCueEnd(cues: readonly Cue[]): number | undefined {
   return last ? last.start + last.duration : undefined;
 }
 
+/** @returns the characters of the cues' text: what a charge by text counts (see `chargedMinutes`) */
+export function textCharacters(cues: readonly { text: string }[]): number {
+  let characters = 0;
+  for (const cue of cues) characters += cue.text.length;
+  return characters;
+}
+
 /** Formats seconds as a transcript timestamp: `12:34` or `1:02:03`. */
 export function formatTimestamp(seconds: number): string {
   const total = Math.max(0, Math.floor(seconds));

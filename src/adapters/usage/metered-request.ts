@@ -3,6 +3,7 @@ import { AppError, type ErrorCode } from "../../domain/errors.ts";
 import { nextHoldId } from "./hold-id.ts";
 import type { CacheLookup } from "../../domain/ports.ts";
 import {
+  CHARACTERS_PER_MINUTE,
   chargedMinutes,
   periodEnd,
   type Quota,
@@ -162,7 +163,7 @@ export class Metered implements MeteredRequest {
   answered(outcome: AnsweredRequest): void {
     if (this.#done) return;
     this.#done = true;
-    const minutes = chargedMinutes(outcome.answer.videoSeconds);
+    const minutes = chargedMinutes(outcome.answer.videoSeconds, outcome.answer.characters);
     const spent = this.#spendTold ? undefined : outcome.spent;
     this.#record({
       requests: 1,
@@ -235,8 +236,9 @@ export class Metered implements MeteredRequest {
       ? `Requests in flight of this API key hold the rest of its quota of ${describe(quota)}; ` +
         `what they do not use is free again by ${when}`
       : minutes !== undefined && left > 0
-      ? `The video is ${plural(minutes, "minute")} long and this API key has ${left} of its ${describe(quota)} ` +
-        `left; ask about a shorter video, or wait until ${when}`
+      ? `The video is charged ${plural(minutes, "minute")} (its length, or its transcript's text at ` +
+        `${CHARACTERS_PER_MINUTE} characters a minute when longer) and this API key has ${left} of its ` +
+        `${describe(quota)} left; ask about a shorter video, or wait until ${when}`
       : `This API key has spent its quota of ${describe(quota)}; it renews at ${when}`;
     return new AppError("quota_exceeded", message, {
       retryAfterSeconds: Math.max(1, (at - this.#parts.now()) / 1000),

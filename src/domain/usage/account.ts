@@ -63,12 +63,13 @@ export class Account {
 
   /**
    * From now on the caller pays for the work, whatever it does: its own work is about to ask the model or
-   * speech-to-text about a video of this length in seconds (undefined: unknown), or it follows shared work past the
-   * video's length. Told once, unless the caller's meter refused it (it throws: its request has ended).
+   * speech-to-text about a video of this length in seconds (undefined: unknown) and of this many characters of
+   * transcript (undefined: not read yet), or it follows shared work past the video's length. Told once, unless the
+   * caller's meter refused it (it throws: its request has ended).
    */
-  working(videoSeconds: number | undefined): void {
+  working(videoSeconds: number | undefined, characters?: number): void {
     if (this.#worked) return;
-    this.#working?.(chargedMinutes(videoSeconds));
+    this.#working?.(chargedMinutes(videoSeconds, characters));
     this.#worked = true;
   }
 
@@ -78,12 +79,13 @@ export class Account {
   }
 
   /**
-   * Admits the caller to an answer about a video of this length in seconds (undefined: unknown), once: a second
+   * Admits the caller to an answer about a video of this length in seconds (undefined: unknown) and of this many
+   * characters of transcript (undefined: not read yet), to the minutes `chargedMinutes` makes of them, once: a second
    * call, concurrent or later, shares the first one's outcome.
    */
-  admit(videoSeconds: number | undefined): Promise<void> {
+  admit(videoSeconds: number | undefined, characters?: number): Promise<void> {
     if (!this.#admit) return Promise.resolve();
-    this.#admission ??= this.#admit(chargedMinutes(videoSeconds)).then(
+    this.#admission ??= this.#admit(chargedMinutes(videoSeconds, characters)).then(
       () => void (this.#admitted = true),
       (error: unknown) => {
         this.#refusal = error;

@@ -89,8 +89,11 @@ export interface QuotaState {
 /** What the ledger needs of an answer (a `ChatOutcome` is one). */
 export interface AnsweredRequest {
   cache: CacheLookup;
-  /** The video's length in seconds (undefined when unknown): what its minutes are charged from. */
-  answer: { videoSeconds?: number };
+  /**
+   * The video's length in seconds (undefined when unknown) and its transcript's characters read (undefined when not
+   * known): what its minutes are charged from (see `chargedMinutes`).
+   */
+  answer: { videoSeconds?: number; characters?: number };
   spent?: Spent;
 }
 

@@ -108,7 +108,7 @@ describe("createUsageMeter()", () => {
     const refusal = await request.admit!(5).then(() => undefined, (error: AppError) => error);
     expect(refusal?.code).toBe("quota_exceeded");
     expect(refusal?.message).toStartWith(
-      "The video is 5 minutes long and this API key has 3 of its 10 video minutes per day (UTC) left",
+      "The video is charged 5 minutes (its length, or its transcript's text at 1000 characters a minute when longer) and this API key has 3 of its 10 video minutes per day (UTC) left",
     );
     expect(refusal?.retryAfterSeconds).toBe(12 * 3600);
     request.refused("quota_exceeded");
