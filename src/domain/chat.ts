@@ -20,7 +20,9 @@ import type {
 } from "./ports.ts";
 import { readIntent } from "./reading/intent.ts";
 import {
+  heardNothing,
   lastCueEnd,
+  nothingHeard,
   type SpeechFacts,
   textCharacters,
   type Transcript,
@@ -238,6 +240,11 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const started = now();
     const transcript = await fetchTranscript(deps.transcripts, work, bounds);
     const fetched = now();
+    if (heardNothing(transcript)) {
+      // Its audio was transcribed for this caller (when it was: not from the cache) and holds no speech: charged.
+      work.account.chargeFailure();
+      throw nothingHeard(work.request.videoId);
+    }
     const seconds = videoSeconds(transcript.durationSeconds, lastCueEnd(transcript.cues));
     // A caller is charged the video's minutes, or its text's when denser than speech (the model reads the text).
     const characters = textCharacters(transcript.cues);

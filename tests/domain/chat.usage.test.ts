@@ -78,6 +78,23 @@ describe("ChatService.answer() with a quota check", () => {
     expect(hit.asked).toEqual([120]);
   });
 
+  test("speech that heard nothing: the caller whose work transcribed it is charged, then transcript_unavailable", async () => {
+    const { chat, writer, transcripts } = setUp();
+    transcripts.transcript = {
+      ...transcripts.transcript,
+      cues: [],
+      durationSeconds: 120,
+      speech: { audioSeconds: 120, uploads: 2, sttMs: 5 },
+    };
+    const charged: string[] = [];
+    await expect(chat.answer(request(), { chargeFailure: () => charged.push("failure") })).rejects.toMatchObject({
+      code: "transcript_unavailable",
+      message: expect.stringContaining("no speech was heard"),
+    });
+    expect(charged).toEqual(["failure"]);
+    expect(writer.specs).toHaveLength(0);
+  });
+
   test("a cached answer is checked before it is handed over, and its work spent nothing for this caller", async () => {
     const map = new Map<string, GeneratedAnswer>();
     const { chat, writer } = setUp({ get: async (k) => map.get(k), set: async (k, v) => void map.set(k, v) });

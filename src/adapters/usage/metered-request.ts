@@ -71,6 +71,8 @@ export class Metered implements MeteredRequest {
   #committed?: number;
   /** What the work spent was told by {@link spend} (the answer's own figures are not counted again). */
   #spendTold = false;
+  /** The request's work failed on what the uploader controls: once committed, its refusal is charged. */
+  #failureCharged = false;
 
   /**
    * Starts metering: a caller with quotas must have a request (under a `req` quota) and a minute (under a `min`
@@ -151,6 +153,14 @@ export class Metered implements MeteredRequest {
     throw new AppError("quota_exceeded", "The request this work was started for has ended; send the request again");
   }
 
+  /**
+   * The request's own work failed on what the video's uploader controls (its audio holds no speech): a committed
+   * request's refusal is charged the request and its minutes, as a caller that leaves is.
+   */
+  readonly chargeFailure = (): void => {
+    this.#failureCharged = true;
+  };
+
   /** Records what the request's own work spent upstream, at once, against its key (whatever the request's end). */
   readonly spend = (spent: Spent): void => {
     this.#spendTold = true;
@@ -178,7 +188,9 @@ export class Metered implements MeteredRequest {
 
   refused(code?: ErrorCode, callerLeft: boolean = code === undefined): void {
     if (this.#done) return;
-    if (this.#committed !== undefined && callerLeft) return this.#chargeUnanswered(this.#committed);
+    if (this.#committed !== undefined && (callerLeft || this.#failureCharged)) {
+      return this.#chargeUnanswered(this.#committed);
+    }
     this.#done = true;
     const holds = this.#held.min > 0 || this.#held.req > 0;
     if (holds) {

@@ -44,6 +44,7 @@ export function callTranscriptTool(
           ...charges,
           signal: options.signal,
           holder: (deps.identity ?? MCP_IDENTITY).id,
+          onNothingHeard: () => account.chargeFailure(),
           timeoutMs: callTimeoutMs(deps, options),
           onProgress: steps && ((event) => {
             const step = steps.next(event);

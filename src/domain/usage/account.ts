@@ -27,6 +27,12 @@ export interface Charging {
    * speech-to-text (after `admit`): from then on the caller pays for the work whatever it does.
    */
   working?: (minutes: number) => void;
+  /**
+   * The work this caller ran failed on what the video's uploader controls after the caller was committed (its audio
+   * was transcribed and holds no speech): the caller is charged the request and the minutes it held, as a caller
+   * that leaves is, instead of having them given back.
+   */
+  chargeFailure?: () => void;
 }
 
 /** Tries of a request whose shared work another caller's quota refused (each try after the first does the work). */
@@ -44,6 +50,7 @@ export class Account {
   readonly #admit?: (minutes: number) => Promise<void>;
   readonly #spend?: (spent: Spent) => void;
   readonly #working?: (minutes: number) => void;
+  readonly #chargeFailure?: () => void;
   #admission?: Promise<void>;
   #worked = false;
   #admitted = false;
@@ -59,6 +66,15 @@ export class Account {
     this.#admit = charging.admit;
     this.#spend = charging.spend;
     this.#working = charging.working;
+    this.#chargeFailure = charging.chargeFailure;
+  }
+
+  /**
+   * The caller's work failed on what the uploader controls (see {@link Charging.chargeFailure}): a caller committed
+   * to it is charged; one that was not (its transcript came from the cache, or from another caller's work) is not.
+   */
+  chargeFailure(): void {
+    this.#chargeFailure?.();
   }
 
   /**

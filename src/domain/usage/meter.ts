@@ -125,6 +125,11 @@ export interface MeteredRequest {
    * `ChatService.answer`'s `working`.
    */
   readonly working: (minutes: number) => void;
+  /**
+   * The request's own work failed on what the video's uploader controls (its audio holds no speech): once committed,
+   * its refusal charges the request and its minutes, as a caller that leaves is charged (see `refused`).
+   */
+  readonly chargeFailure?: () => void;
   /** The answer was delivered (a stream's `done` sent): charges it. */
   answered(outcome: AnsweredRequest): void;
   /**

@@ -262,6 +262,28 @@ describe("createUsageMeter()", () => {
     expect((await meter.begin(caller)).quota?.remaining).toBe(3);
   });
 
+  test("a failure on what the uploader controls (no speech heard) is charged once committed, free before", async () => {
+    const { meter, store, clock } = meterWith([Q(10, "min", "day")]);
+    const transcribed = await meter.begin(caller);
+    await transcribed.admit!(2);
+    transcribed.working(2);
+    transcribed.spend({ inputTokens: 0, outputTokens: 0, audioSeconds: 118 });
+    transcribed.chargeFailure!();
+    transcribed.refused("transcript_unavailable");
+    // The same outcome read from the cache: its work never asked upstream, so nothing is charged.
+    const fromCache = await meter.begin(caller);
+    fromCache.chargeFailure!();
+    fromCache.refused("transcript_unavailable");
+    await meter.flush();
+    expect((await counts(store, "2026-11-14", clock.now))?.counts).toMatchObject({
+      requests: 1,
+      minutes: 2,
+      sttSeconds: 118,
+      refused: {},
+    });
+    expect((await meter.begin(caller)).quota?.remaining).toBe(8);
+  });
+
   test("a request that has ended admits nothing: its work run on for others is refused, never passed on unheld", async () => {
     const { meter, store, clock } = meterWith([Q(2, "req", "day"), Q(10, "min", "day")]);
     const left = await meter.begin(caller);
