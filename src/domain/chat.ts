@@ -20,7 +20,16 @@ import type {
   WorkRole,
 } from "./ports.ts";
 import { readIntent } from "./reading/intent.ts";
-import { lastCueEnd, type SpeechFacts, type Transcript, type TranscriptCut, type WorkObserver } from "./transcript.ts";
+import {
+  heardNothing,
+  lastCueEnd,
+  nothingHeard,
+  type SpeechFacts,
+  textCharacters,
+  type Transcript,
+  type TranscriptCut,
+  type WorkObserver,
+} from "./transcript.ts";
 import { Account, type Charging, type Spent } from "./usage/account.ts";
 import { admitUpstream, speechCharges, withOwnRefusals } from "./usage/upstream-work.ts";
 
@@ -40,9 +49,15 @@ export interface GeneratedAnswer {
   output: string;
   /**
    * The video's length in seconds (YouTube's metadata, else the transcript's last cue end); absent when unknown.
-   * `video_duration` words it, and the caller is charged its minutes.
+   * `video_duration` words it, and the caller is charged its minutes, or its text's if more (`characters`).
    */
   videoSeconds?: number;
+  /**
+   * Characters of the transcript read (after the cap): a caller is charged the larger of the video's minutes and these
+   * in `CHARACTERS_PER_MINUTE` (see `chargedMinutes`). Absent in answers cached before it was kept: charged their
+   * minutes alone.
+   */
+  characters?: number;
   transcriptLanguage: string;
   usage?: AnswerUsage;
   timings: { transcriptMs: number; generationMs: number };
@@ -172,7 +187,7 @@ async function fromCache(chat: Chat, { request, account }: Asking): Promise<Chat
   const cached = await chat.deps.answers.get(request.answerKey);
   if (!cached) return undefined;
   chat.deps.onLookup?.("hit");
-  if (account.checked) await account.admit(cached.videoSeconds);
+  if (account.checked) await account.admit(cached.videoSeconds, cached.characters);
   return outcome(request, cached, "hit");
 }
 
@@ -255,11 +270,18 @@ async function fetchAdmitWrite(chat: Chat, work: Work, bounds: Bounds): Promise<
   const started = chat.now();
   const transcript = await fetchTranscript(chat.deps.transcripts, work, bounds);
   const fetched = chat.now();
+  if (heardNothing(transcript)) {
+    // Its audio was transcribed for this caller (when it was: not from the cache) and holds no speech: charged.
+    work.account.chargeFailure();
+    throw nothingHeard(work.request.videoId);
+  }
   const seconds = videoSeconds(transcript.durationSeconds, lastCueEnd(transcript.cues));
-  await admitUpstream(work.account, seconds);
-  work.generation.known(seconds);
+  // A caller is charged the video's minutes, or its text's when denser than speech (the model reads the text).
+  const characters = textCharacters(transcript.cues);
+  await admitUpstream(work.account, seconds, characters);
+  work.generation.known(seconds, characters);
   const answer = await writeAnswer(chat.deps.writer, work, transcript, bounds);
-  return recordAnswer(work, { transcript, seconds, answer }, {
+  return recordAnswer(work, { transcript, seconds, characters, answer }, {
     transcriptMs: fetched - started,
     generationMs: chat.now() - fetched,
   });
@@ -268,13 +290,19 @@ async function fetchAdmitWrite(chat: Chat, work: Work, bounds: Bounds): Promise<
 /** What was generated, as it is shared and cached; the running caller is told what the answer's calls spent. */
 function recordAnswer(
   work: Work,
-  { transcript, seconds, answer }: { transcript: Transcript; seconds: number | undefined; answer: Answer },
+  { transcript, seconds, characters, answer }: {
+    transcript: Transcript;
+    seconds: number | undefined;
+    characters: number;
+    answer: Answer;
+  },
   timings: GeneratedAnswer["timings"],
 ): GeneratedAnswer {
   work.account.spend(tokensOf(answer));
   return {
     output: answer.text,
     ...(seconds !== undefined ? { videoSeconds: seconds } : {}),
+    characters,
     transcriptLanguage: transcript.language,
     usage: answer.usage,
     timings,
@@ -293,7 +321,7 @@ async function handOver(
   { value, role }: SharedResult<GeneratedAnswer>,
   follower?: AdmittedListener,
 ): Promise<ChatOutcome> {
-  if (account.checked) await account.admit(value.videoSeconds);
+  if (account.checked) await account.admit(value.videoSeconds, value.characters);
   follower?.flush();
   const cache = role === "owner" ? "miss" : "shared";
   chat.deps.onLookup?.(cache);

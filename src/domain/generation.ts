@@ -93,9 +93,12 @@ export class Generation {
     };
   }
 
-  /** The work learnt the video's length: its callers' quotas admit them to its minutes before they follow it. */
-  known(videoSeconds: number | undefined): void {
-    this.#own({ type: "length", videoSeconds });
+  /**
+   * The work learnt the video's length (and its transcript's characters, once read): its callers' quotas admit them to
+   * its minutes before they follow it.
+   */
+  known(videoSeconds: number | undefined, characters?: number): void {
+    this.#own({ type: "length", videoSeconds, ...(characters !== undefined ? { characters } : {}) });
   }
 
   /** The work ended (answer or failure): no more events, and leaving cancels nothing. */

@@ -44,7 +44,7 @@ export type AnswerEvent = { type: "progress"; progress: AnswerProgress } | { typ
  * An event of shared work as its callers and other instances follow it: the answer's events, and the video's length
  * once known (each caller's quota admits it to those minutes before it is told anything else).
  */
-export type FlightEvent = AnswerEvent | { type: "length"; videoSeconds?: number };
+export type FlightEvent = AnswerEvent | { type: "length"; videoSeconds?: number; characters?: number };
 
 /**
  * Receives an answer as it is written. The deltas, concatenated, are the

@@ -4,7 +4,14 @@ import { describeDuration, videoSeconds } from "./duration.ts";
 import { isAppError } from "./errors.ts";
 import { linkSignals } from "./linked-signal.ts";
 import type { AnswerProgress, TranscriptSource, WorkGate } from "./ports.ts";
-import { lastCueEnd, type Transcript, type TranscriptQuery, type WorkObserver } from "./transcript.ts";
+import {
+  heardNothing,
+  lastCueEnd,
+  nothingHeard,
+  type Transcript,
+  type TranscriptQuery,
+  type WorkObserver,
+} from "./transcript.ts";
 
 /** How the transcript was made: captions written by people, YouTube's automatic captions, or our speech-to-text. */
 export type TrackKind = "manual" | "automatic" | "speech-to-text";
@@ -52,6 +59,11 @@ export interface ReadOptions {
   onAudioTranscribed?: (seconds: number) => void;
   /** Whose read it is (its API key's id), for its share of the bound on work in flight. */
   holder?: string;
+  /**
+   * Told when the transcript heard nothing (a caption-less video whose audio holds no speech), before the reader
+   * refuses with `transcript_unavailable`: a caller whose own work transcribed it is charged (`chargeFailure`).
+   */
+  onNothingHeard?: () => void;
 }
 
 /** The use case: reads one video's transcript. */
@@ -90,6 +102,11 @@ export function createTranscriptReader(
         const fetched = deps.gate.run(() => deps.transcripts.fetch(request.videoId, query), options.holder);
         // The reader tells a caller that stopped waiting why: its time limit, or the reason it stopped (a shutdown).
         const transcript = await raceAbort(fetched, linked.signal, (signal) => stopped(signal, timeoutMs));
+        if (heardNothing(transcript)) {
+          // Its audio was transcribed for this caller (when it was: not from the cache) and holds no speech: charged.
+          options.onNothingHeard?.();
+          throw nothingHeard(request.videoId);
+        }
         return describeReading(transcript, request.language);
       } finally {
         linked.dispose();

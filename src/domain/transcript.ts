@@ -1,5 +1,6 @@
 /** @module The transcript model: cues, transcript facts, fetch options, the work observer, timestamp formatting. */
 import type { Language } from "./chat-request.ts";
+import { AppError } from "./errors.ts";
 
 /** One caption line; times in seconds. */
 export interface Cue {
@@ -108,6 +109,29 @@ export interface WorkObserver {
 export function lastCueEnd(cues: readonly Cue[]): number | undefined {
   const last = cues.at(-1);
   return last ? last.start + last.duration : undefined;
+}
+
+/** @returns the characters of the cues' text: what a charge by text counts (see `chargedMinutes`) */
+export function textCharacters(cues: readonly { text: string }[]): number {
+  let characters = 0;
+  for (const cue of cues) characters += cue.text.length;
+  return characters;
+}
+
+/**
+ * Whether a speech transcript heard nothing: the caption-less video's audio holds no speech. Such a transcript has
+ * no cues; it is an outcome the uploader controls, cached as any transcript, and read as {@link nothingHeard}.
+ */
+export function heardNothing(transcript: Transcript): boolean {
+  return transcript.speech !== undefined && transcript.cues.length === 0;
+}
+
+/** The refusal of a transcript that {@link heardNothing}. */
+export function nothingHeard(videoId: string): AppError {
+  return new AppError(
+    "transcript_unavailable",
+    `Video ${videoId} has no captions and no speech was heard in its audio, so there is no transcript to answer from`,
+  );
 }
 
 /** Formats seconds as a transcript timestamp: `12:34` or `1:02:03`. */

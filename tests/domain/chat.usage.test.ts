@@ -49,6 +49,52 @@ describe("ChatService.answer() with a quota check", () => {
     expect(outcome.spent).toEqual({ inputTokens: 10, outputTokens: 5, audioSeconds: 0 });
   });
 
+  test("a transcript denser than speech is admitted to its text's minutes, cached with its characters", async () => {
+    const map = new Map<string, GeneratedAnswer>();
+    const { chat, writer, transcripts } = setUp({
+      get: async (k) => map.get(k),
+      set: async (k, v) => void map.set(k, v),
+    });
+    // A 59-second video whose captions hold 120,000 characters: 120 minutes of text.
+    transcripts.transcript = {
+      ...transcripts.transcript,
+      durationSeconds: 59,
+      cues: Array.from({ length: 120 }, (_, i) => ({ start: i / 3, duration: 0.3, text: "x".repeat(1_000) })),
+    };
+    const short = quota(100);
+    await expect(chat.answer(request(), { admit: short.admit })).rejects.toMatchObject({ code: "quota_exceeded" });
+    expect(short.asked).toEqual([120]);
+    expect(writer.specs).toHaveLength(0);
+    const working: number[] = [];
+    const enough = quota(120);
+    const outcome = await chat.answer(request(), { admit: enough.admit, working: (minutes) => working.push(minutes) });
+    expect(enough.asked).toEqual([120]);
+    expect(working).toEqual([120]);
+    // video_duration still words the length alone.
+    expect(outcome.response.video_duration).toBe("59 seconds");
+    expect(outcome.answer.characters).toBe(120_000);
+    const hit = quota(119);
+    await expect(chat.answer(request(), { admit: hit.admit })).rejects.toMatchObject({ code: "quota_exceeded" });
+    expect(hit.asked).toEqual([120]);
+  });
+
+  test("speech that heard nothing: the caller whose work transcribed it is charged, then transcript_unavailable", async () => {
+    const { chat, writer, transcripts } = setUp();
+    transcripts.transcript = {
+      ...transcripts.transcript,
+      cues: [],
+      durationSeconds: 120,
+      speech: { audioSeconds: 120, uploads: 2, sttMs: 5 },
+    };
+    const charged: string[] = [];
+    await expect(chat.answer(request(), { chargeFailure: () => charged.push("failure") })).rejects.toMatchObject({
+      code: "transcript_unavailable",
+      message: expect.stringContaining("no speech was heard"),
+    });
+    expect(charged).toEqual(["failure"]);
+    expect(writer.specs).toHaveLength(0);
+  });
+
   test("a cached answer is checked before it is handed over, and its work spent nothing for this caller", async () => {
     const map = new Map<string, GeneratedAnswer>();
     const { chat, writer } = setUp({ get: async (k) => map.get(k), set: async (k, v) => void map.set(k, v) });

@@ -56,6 +56,15 @@ describe("createTranscriptReader()", () => {
     expect(transcripts.calls).toHaveLength(0);
   });
 
+  test("speech that heard nothing is transcript_unavailable, told to the caller first (it may be charged)", async () => {
+    const transcripts = new FakeTranscripts();
+    transcripts.transcript = transcript({ cues: [], speech: { audioSeconds: 60, uploads: 1, sttMs: 5 } });
+    let told = 0;
+    const read = reader(transcripts).read({ videoId: "GJLlxj_dtq8" }, { onNothingHeard: () => void told++ });
+    await expect(read).rejects.toMatchObject({ code: "transcript_unavailable" });
+    expect(told).toBe(1);
+  });
+
   test("a source's refusal reaches the caller with its code", async () => {
     const transcripts = new FakeTranscripts();
     transcripts.failWith = "video_unavailable";

@@ -180,6 +180,43 @@ describe(`upstream work only for admitted callers (${targetFromEnv()})`, () => {
     }
   });
 
+  test("a silent caption-less video is transcribed once, charged its minute and audio seconds, then refused from the cache", async () => {
+    const env = storeEnv();
+    const { key, id } = await createKey(env, "silent video", undefined, ["--quota", "60min/day"]);
+    const rig = await startSpeechRig(env);
+    try {
+      // Whisper hears no speech in any piece.
+      rig.stt.respondWith((upload) => ({
+        status: 200,
+        body: { task: "transcribe", language: "English", duration: upload.durationSeconds, text: "", segments: [] },
+      }));
+      const statuses: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        const response = await postChat(rig.service.url, { url: watch(SPEECH_VIDEOS.fresh) }, { "x-api-key": key });
+        statuses.push(response.status);
+        const { error } = await response.json();
+        expect(error.code).toBe("transcript_unavailable");
+        expect(error.message).toContain("no speech was heard");
+      }
+      expect(statuses).toEqual([422, 422, 422]);
+      const uploads = rig.stt.uploads.length;
+      expect(uploads).toBeGreaterThanOrEqual(3);
+      // The first request transcribed it and is charged the minute it held; the others read the cached outcome.
+      const row = await ledgerOf(env, id, (r) => r.minutes >= 1 && (r.sttSeconds ?? 0) > 0);
+      expect([row.requests, row.minutes]).toEqual([1, 1]);
+      expect(row.sttSeconds).toBeGreaterThan(50);
+      // In another language too: a speech outcome is the same whatever the language asked.
+      const other = await postChat(rig.service.url, { url: watch(SPEECH_VIDEOS.fresh), language: "es" }, {
+        "x-api-key": key,
+      });
+      expect(other.status).toBe(422);
+      expect(rig.stt.uploads.length).toBe(uploads);
+      expect(llm.calls.length + rig.llm.calls.length).toBe(0);
+    } finally {
+      await rig.close();
+    }
+  });
+
   test("get_transcript cancelled while YouTube answers: no audio downloaded nor transcribed, nothing charged", async () => {
     const env = storeEnv();
     const { key, id } = await createKey(env, "cancels pages", undefined, ["--quota", "60min/day"]);

@@ -7,7 +7,9 @@ import { createFileApiKeys } from "../../src/adapters/keys/file-api-keys.ts";
 import { issueKey } from "../../src/adapters/keys/issued-api-keys.ts";
 import { type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
 import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
-import { watchUrl } from "../support/fixtures.ts";
+import { VIDEOS, watchUrl } from "../support/fixtures.ts";
+import { captionXml } from "../support/long-transcript.ts";
+import { runKeys } from "../adapters/keys/keys-cli-process.ts";
 import { connectHttp, mcpUrlOf, textOf } from "../support/mcp/http.ts";
 import { postChat, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
 
@@ -17,6 +19,10 @@ let service: RunningService;
 let keysDir: string;
 /** An issued key allowed three requests a day, MCP calls and /chat alike. */
 let quotaKey: string;
+/** An issued key allowed 100 video minutes a day, its id, and the settings its usage report is read with. */
+let pagesKey: string;
+let pagesId: string;
+let keysEnv: Record<string, string>;
 
 beforeAll(async () => {
   youtube = startFakeYoutube();
@@ -26,6 +32,11 @@ beforeAll(async () => {
   const issued = issueKey({ name: "metered agent", quota: "3req/day" });
   await createFileApiKeys({ path: keysFile }).add(issued.record);
   quotaKey = issued.key;
+  const pages = issueKey({ name: "text pages", quota: "100min/day" });
+  await createFileApiKeys({ path: keysFile }).add(pages.record);
+  pagesKey = pages.key;
+  pagesId = pages.record.id;
+  keysEnv = { KEYS_FILE: keysFile };
   service = await startService({
     API_KEYS: "e2e-mcp-quota-admin-0123",
     KEYS_FILE: keysFile,
@@ -69,6 +80,41 @@ describe(`MCP over HTTP and a key's quota (${targetFromEnv()})`, () => {
         expect(llm.calls).toHaveLength(calls);
       } finally {
         await client.close();
+      }
+    },
+    60_000,
+  );
+
+  test(
+    "a transcript page denser than speech is charged its text: a 5-second-a-cue page of 1,000-character cues",
+    async () => {
+      // Cues of 1,000 characters 5 s apart: twelve times what a minute of speech holds.
+      const cues = Array.from(
+        { length: 40 },
+        (_, i) => ({ start: i * 5, duration: 5, text: `${i}`.padEnd(1_000, " talk") }),
+      );
+      youtube.setCaption(VIDEOS.twoTracks.id, captionXml(cues));
+      const { client } = await connectHttp(await mcpUrlOf(service), { authorization: `Bearer ${pagesKey}` });
+      try {
+        const page = await client.callTool({ name: "get_transcript", arguments: { url: watchUrl("twoTracks") } });
+        expect(page.isError).toBeFalsy();
+        const segments = (page.structuredContent as { segments: { start: number; duration: number; text: string }[] })
+          .segments;
+        const characters = segments.reduce((sum, segment) => sum + segment.text.length, 0);
+        const seconds = segments.at(-1)!.start + segments.at(-1)!.duration - segments[0]!.start;
+        const charged = Math.floor(characters / 1_000);
+        expect(charged).toBeGreaterThan(Math.max(1, Math.floor(seconds / 60)));
+        let minutes = 0;
+        for (const until = Date.now() + 8_000; Date.now() < until && minutes === 0;) {
+          const run = await runKeys(keysEnv, ["usage", "--json"], { entry: true });
+          const rows = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { id: string; minutes: number }[];
+          minutes = rows.find((row) => row.id === pagesId)?.minutes ?? 0;
+          if (minutes === 0) await Bun.sleep(200);
+        }
+        expect(minutes).toBe(charged);
+      } finally {
+        await client.close();
+        youtube.reset();
       }
     },
     60_000,

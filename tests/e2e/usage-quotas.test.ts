@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ANSWERS, type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
 import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
-import { watchUrl } from "../support/fixtures.ts";
+import { VIDEOS, watchUrl } from "../support/fixtures.ts";
+import { captionXml } from "../support/long-transcript.ts";
 import { postChat, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
 import { createKey, runKeys } from "../adapters/keys/keys-cli-process.ts";
 import { readEvents } from "../support/sse.ts";
@@ -117,10 +118,43 @@ describe(`usage and quotas per key, without Redis (${targetFromEnv()})`, () => {
     expect(refused.status).toBe(429);
     const { error } = await refused.json();
     expect(error.code).toBe("quota_exceeded");
-    expect(error.message).toContain("The video is 5 minutes long and this API key has 3 of its 8 video minutes");
+    expect(error.message).toContain(
+      "The video is charged 5 minutes (its length, or its transcript's text at 1000 characters a minute when longer) and this API key has 3 of its 8 video minutes",
+    );
     expect(quotaHeaders(refused)).toEqual(["8", "3", "8min/day"]);
     expect(llm.calls.length).toBe(calls);
     expect(llm.calls.some((call) => call.text.includes("Is the keyboard good?"))).toBe(false);
+  });
+
+  test("a 5-minute video with 60,000 characters of captions is charged 60 minutes on a min/day key, not 5", async () => {
+    // Sixty cues of 1,000 characters: twelve times what five minutes of speech hold.
+    const cues = Array.from(
+      { length: 60 },
+      (_, i) => ({ start: i * 5, duration: 5, text: `${i}`.padEnd(1_000, " word") }),
+    );
+    youtube.setCaption(VIDEOS.normal.id, captionXml(cues));
+    try {
+      const env = storeEnv();
+      const { key } = await createKey(env, "text-heavy", undefined, ["--quota", "100min/day"]);
+      const { key: small } = await createKey(env, "fifty a day", undefined, ["--quota", "50min/day"]);
+      service = await start(env);
+      const answered = await ask(key, "What is it about?");
+      expect(answered.status).toBe(200);
+      // video_duration still words the video's length; the charge is its text's.
+      expect((await answered.json()).video_duration).toBe("5 minutes");
+      expect(quotaHeaders(answered)).toEqual(["100", "40", "100min/day"]);
+      const calls = llm.calls.length;
+      const refused = await ask(small, "What is it about?");
+      expect(refused.status).toBe(429);
+      const { error } = await refused.json();
+      expect(error.code).toBe("quota_exceeded");
+      expect(error.message).toContain("The video is charged 60 minutes");
+      expect(llm.calls.length).toBe(calls);
+      const usage = await usageOf(env, (keys) => keys.some((k) => k.name === "text-heavy" && k.minutes > 0));
+      expect(usage.find((k) => k.name === "text-heavy")!.minutes).toBe(60);
+    } finally {
+      youtube.reset();
+    }
   });
 
   test("a failed request (unavailable video) costs nothing; keys usage --json reports minutes, cache hits and tokens per key", async () => {

@@ -3,6 +3,7 @@ import { AppError, type ErrorCode } from "../../domain/errors.ts";
 import { nextHoldId } from "./hold-id.ts";
 import type { CacheLookup } from "../../domain/ports.ts";
 import {
+  CHARACTERS_PER_MINUTE,
   chargedMinutes,
   periodEnd,
   type Quota,
@@ -70,6 +71,8 @@ export class Metered implements MeteredRequest {
   #committed?: number;
   /** What the work spent was told by {@link spend} (the answer's own figures are not counted again). */
   #spendTold = false;
+  /** The request's work failed on what the uploader controls: once committed, its refusal is charged. */
+  #failureCharged = false;
 
   /**
    * Starts metering: a caller with quotas must have a request (under a `req` quota) and a minute (under a `min`
@@ -150,6 +153,14 @@ export class Metered implements MeteredRequest {
     throw new AppError("quota_exceeded", "The request this work was started for has ended; send the request again");
   }
 
+  /**
+   * The request's own work failed on what the video's uploader controls (its audio holds no speech): a committed
+   * request's refusal is charged the request and its minutes, as a caller that leaves is.
+   */
+  readonly chargeFailure = (): void => {
+    this.#failureCharged = true;
+  };
+
   /** Records what the request's own work spent upstream, at once, against its key (whatever the request's end). */
   readonly spend = (spent: Spent): void => {
     this.#spendTold = true;
@@ -162,7 +173,7 @@ export class Metered implements MeteredRequest {
   answered(outcome: AnsweredRequest): void {
     if (this.#done) return;
     this.#done = true;
-    const minutes = chargedMinutes(outcome.answer.videoSeconds);
+    const minutes = chargedMinutes(outcome.answer.videoSeconds, outcome.answer.characters);
     const spent = this.#spendTold ? undefined : outcome.spent;
     this.#record({
       requests: 1,
@@ -177,7 +188,9 @@ export class Metered implements MeteredRequest {
 
   refused(code?: ErrorCode, callerLeft: boolean = code === undefined): void {
     if (this.#done) return;
-    if (this.#committed !== undefined && callerLeft) return this.#chargeUnanswered(this.#committed);
+    if (this.#committed !== undefined && (callerLeft || this.#failureCharged)) {
+      return this.#chargeUnanswered(this.#committed);
+    }
     this.#done = true;
     const holds = this.#held.min > 0 || this.#held.req > 0;
     if (holds) {
@@ -235,8 +248,9 @@ export class Metered implements MeteredRequest {
       ? `Requests in flight of this API key hold the rest of its quota of ${describe(quota)}; ` +
         `what they do not use is free again by ${when}`
       : minutes !== undefined && left > 0
-      ? `The video is ${plural(minutes, "minute")} long and this API key has ${left} of its ${describe(quota)} ` +
-        `left; ask about a shorter video, or wait until ${when}`
+      ? `The video is charged ${plural(minutes, "minute")} (its length, or its transcript's text at ` +
+        `${CHARACTERS_PER_MINUTE} characters a minute when longer) and this API key has ${left} of its ` +
+        `${describe(quota)} left; ask about a shorter video, or wait until ${when}`
       : `This API key has spent its quota of ${describe(quota)}; it renews at ${when}`;
     return new AppError("quota_exceeded", message, {
       retryAfterSeconds: Math.max(1, (at - this.#parts.now()) / 1000),

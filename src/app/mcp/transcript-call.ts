@@ -6,6 +6,7 @@ import { callTimeoutMs, runToolCall, type ToolCallDeps, type ToolCallOptions, vi
 import { MCP_IDENTITY } from "./admission.ts";
 import { transcriptPage } from "./transcript-page.ts";
 import { chargedMinutes } from "../../domain/usage/quota.ts";
+import { textCharacters } from "../../domain/transcript.ts";
 import { Account } from "../../domain/usage/account.ts";
 import { speechCharges, withOwnRefusals } from "../../domain/usage/upstream-work.ts";
 import { charging } from "../usage/admission.ts";
@@ -43,6 +44,7 @@ export function callTranscriptTool(
           ...charges,
           signal: options.signal,
           holder: (deps.identity ?? MCP_IDENTITY).id,
+          onNothingHeard: () => account.chargeFailure(),
           timeoutMs: callTimeoutMs(deps, options),
           onProgress: steps && ((event) => {
             const step = steps.next(event);
@@ -53,12 +55,14 @@ export function callTranscriptTool(
       const page = result.structuredContent!;
       fields.segments = (page.segments as unknown[]).length;
       if (page.next_from_seconds !== undefined) fields.next_from_seconds = page.next_from_seconds;
-      // A page is charged the minutes of video it covers, so a video read page by page costs about its length. They
-      // are held before the page is handed over: concurrent calls cannot share the last minutes.
+      // A page is charged the minutes of video it covers, or its text's when denser than speech, so a video read page
+      // by page costs about its length. They are held before the page is handed over: concurrent calls cannot share
+      // the last minutes.
       const videoSeconds = transcribed ? transcribed.videoSeconds : pageSeconds(page);
-      if (!transcribed) await metered?.admit?.(chargedMinutes(videoSeconds));
+      const characters = textCharacters(page.segments as { text: string }[]);
+      if (!transcribed) await metered?.admit?.(chargedMinutes(videoSeconds, characters));
       // Its audio seconds, if any, were charged piece by piece.
-      metered?.answered({ cache: "miss", answer: { videoSeconds } });
+      metered?.answered({ cache: "miss", answer: { videoSeconds, characters } });
       return result;
     },
   });

@@ -45,5 +45,7 @@ export async function admitRequest(
  * upstream, and what the work spends is recorded against its key at once, whether the caller waits or not.
  */
 export function charging(metered: MeteredRequest | undefined): Charging {
-  return metered ? { admit: metered.admit, spend: metered.spend, working: metered.working } : {};
+  return metered
+    ? { admit: metered.admit, spend: metered.spend, working: metered.working, chargeFailure: metered.chargeFailure }
+    : {};
 }

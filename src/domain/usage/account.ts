@@ -27,6 +27,12 @@ export interface Charging {
    * speech-to-text (after `admit`): from then on the caller pays for the work whatever it does.
    */
   working?: (minutes: number) => void;
+  /**
+   * The work this caller ran failed on what the video's uploader controls after the caller was committed (its audio
+   * was transcribed and holds no speech): the caller is charged the request and the minutes it held, as a caller
+   * that leaves is, instead of having them given back.
+   */
+  chargeFailure?: () => void;
 }
 
 /** Tries of a request whose shared work another caller's quota refused (each try after the first does the work). */
@@ -44,6 +50,7 @@ export class Account {
   readonly #admit?: (minutes: number) => Promise<void>;
   readonly #spend?: (spent: Spent) => void;
   readonly #working?: (minutes: number) => void;
+  readonly #chargeFailure?: () => void;
   #admission?: Promise<void>;
   #worked = false;
   #admitted = false;
@@ -59,16 +66,26 @@ export class Account {
     this.#admit = charging.admit;
     this.#spend = charging.spend;
     this.#working = charging.working;
+    this.#chargeFailure = charging.chargeFailure;
+  }
+
+  /**
+   * The caller's work failed on what the uploader controls (see {@link Charging.chargeFailure}): a caller committed
+   * to it is charged; one that was not (its transcript came from the cache, or from another caller's work) is not.
+   */
+  chargeFailure(): void {
+    this.#chargeFailure?.();
   }
 
   /**
    * From now on the caller pays for the work, whatever it does: its own work is about to ask the model or
-   * speech-to-text about a video of this length in seconds (undefined: unknown), or it follows shared work past the
-   * video's length. Told once, unless the caller's meter refused it (it throws: its request has ended).
+   * speech-to-text about a video of this length in seconds (undefined: unknown) and of this many characters of
+   * transcript (undefined: not read yet), or it follows shared work past the video's length. Told once, unless the
+   * caller's meter refused it (it throws: its request has ended).
    */
-  working(videoSeconds: number | undefined): void {
+  working(videoSeconds: number | undefined, characters?: number): void {
     if (this.#worked) return;
-    this.#working?.(chargedMinutes(videoSeconds));
+    this.#working?.(chargedMinutes(videoSeconds, characters));
     this.#worked = true;
   }
 
@@ -78,12 +95,13 @@ export class Account {
   }
 
   /**
-   * Admits the caller to an answer about a video of this length in seconds (undefined: unknown), once: a second
+   * Admits the caller to an answer about a video of this length in seconds (undefined: unknown) and of this many
+   * characters of transcript (undefined: not read yet), to the minutes `chargedMinutes` makes of them, once: a second
    * call, concurrent or later, shares the first one's outcome.
    */
-  admit(videoSeconds: number | undefined): Promise<void> {
+  admit(videoSeconds: number | undefined, characters?: number): Promise<void> {
     if (!this.#admit) return Promise.resolve();
-    this.#admission ??= this.#admit(chargedMinutes(videoSeconds)).then(
+    this.#admission ??= this.#admit(chargedMinutes(videoSeconds, characters)).then(
       () => void (this.#admitted = true),
       (error: unknown) => {
         this.#refusal = error;

@@ -31,8 +31,9 @@ export class AdmittedListener {
     if (this.#closed) return;
     if (event.type === "length") {
       if (this.#waiting) {
-        this.#account.admit(event.videoSeconds).then(() => this.#commit(event.videoSeconds), this.#refuse);
-      } else this.#commit(event.videoSeconds);
+        const { videoSeconds, characters } = event;
+        this.#account.admit(videoSeconds, characters).then(() => this.#commit(videoSeconds, characters), this.#refuse);
+      } else this.#commit(event.videoSeconds, event.characters);
       return;
     }
     if (this.#waiting) this.#waiting.push(event);
@@ -48,10 +49,10 @@ export class AdmittedListener {
   }
 
   /** The caller follows the work past the video's length: charged from now on; then what waited goes to it. */
-  #commit(videoSeconds: number | undefined): void {
+  #commit(videoSeconds: number | undefined, characters: number | undefined): void {
     if (this.#closed) return;
     try {
-      this.#account.working(videoSeconds);
+      this.#account.working(videoSeconds, characters);
     } catch (error) {
       return this.#refuse(error);
     }

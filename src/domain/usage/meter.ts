@@ -89,8 +89,11 @@ export interface QuotaState {
 /** What the ledger needs of an answer (a `ChatOutcome` is one). */
 export interface AnsweredRequest {
   cache: CacheLookup;
-  /** The video's length in seconds (undefined when unknown): what its minutes are charged from. */
-  answer: { videoSeconds?: number };
+  /**
+   * The video's length in seconds (undefined when unknown) and its transcript's characters read (undefined when not
+   * known): what its minutes are charged from (see `chargedMinutes`).
+   */
+  answer: { videoSeconds?: number; characters?: number };
   spent?: Spent;
 }
 
@@ -122,6 +125,11 @@ export interface MeteredRequest {
    * `ChatService.answer`'s `working`.
    */
   readonly working: (minutes: number) => void;
+  /**
+   * The request's own work failed on what the video's uploader controls (its audio holds no speech): once committed,
+   * its refusal charges the request and its minutes, as a caller that leaves is charged (see `refused`).
+   */
+  readonly chargeFailure?: () => void;
   /** The answer was delivered (a stream's `done` sent): charges it. */
   answered(outcome: AnsweredRequest): void;
   /**

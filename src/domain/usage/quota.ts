@@ -39,13 +39,29 @@ export function periodEnd(period: QuotaPeriod, ms: number): number {
 }
 
 /**
- * The minutes an answer is charged: the video's length in whole minutes,
- * rounded down, and at least 1 (a video under a minute, or of unknown length),
- * as `video_duration` words it.
+ * Characters of transcript text charged as one minute of video: about what a minute of normal speech holds (a
+ * spoken hour is about 55,000 characters, 900 to 1,000 a minute). A video whose text is denser than speech (a
+ * caption track written to be long) is charged its text, not its length: the model reads the text, not the video.
+ */
+export const CHARACTERS_PER_MINUTE = 1_000;
+
+/**
+ * The minutes an answer (or a `get_transcript` page) is charged: the larger of the video's length in whole minutes
+ * (rounded down) and its transcript's characters in whole {@link CHARACTERS_PER_MINUTE} (rounded down), at least 1
+ * (a video under a minute, or of unknown length). `video_duration` still words the length alone.
  *
  * @param videoSeconds the video's length (see `videoSeconds`); undefined when unknown
+ * @param characters the characters of transcript text read (after the cap); undefined when not known yet
  */
-export function chargedMinutes(videoSeconds: number | undefined): number {
-  const whole = videoSeconds !== undefined && Number.isFinite(videoSeconds) ? Math.floor(videoSeconds) : 0;
-  return Math.max(1, Math.floor(whole / 60));
+export function chargedMinutes(videoSeconds: number | undefined, characters?: number): number {
+  return Math.max(
+    1,
+    Math.floor(wholeOrZero(videoSeconds) / 60),
+    Math.floor(wholeOrZero(characters) / CHARACTERS_PER_MINUTE),
+  );
+}
+
+/** A count's whole part; 0 when unknown or not a finite number. */
+function wholeOrZero(value: number | undefined): number {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 }

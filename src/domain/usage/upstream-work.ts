@@ -17,14 +17,19 @@ import { type Account, TRIES_AFTER_FOREIGN_REFUSAL } from "./account.ts";
  */
 
 /**
- * Admits `account` to a video of this length in seconds (undefined: unknown) and commits it, just before its own work
+ * Admits `account` to a video of this length in seconds (undefined: unknown) and of this many characters of
+ * transcript (undefined: not read yet: speech-to-text is about to make it) and commits it, just before its own work
  * asks the model or speech-to-text: from then on its caller pays for the work, whatever it does.
  *
  * @throws {AppError} the caller's refusal: its quota has no room, or its request has ended
  */
-export async function admitUpstream(account: Account, videoSeconds: number | undefined): Promise<void> {
-  if (account.checked) await account.admit(videoSeconds);
-  account.working(videoSeconds);
+export async function admitUpstream(
+  account: Account,
+  videoSeconds: number | undefined,
+  characters?: number,
+): Promise<void> {
+  if (account.checked) await account.admit(videoSeconds, characters);
+  account.working(videoSeconds, characters);
 }
 
 /** What a transcript fetch run for a caller calls around speech-to-text (see `TranscriptQuery`). */

@@ -12,6 +12,7 @@ import {
 import { readPlayerBody, requestPlayer } from "../../../src/adapters/youtube/player-request.ts";
 import { createYoutubeTransport } from "../../../src/adapters/youtube/transport.ts";
 import { isAppError } from "../../../src/domain/errors.ts";
+import { heardNothing } from "../../../src/domain/transcript.ts";
 import { startFakeLlm } from "../../support/fake/llm.ts";
 import { startFakeStt } from "../../support/fake/stt.ts";
 import { SPEECH_VIDEOS, startFakeYoutubeAudio } from "../../support/fake/youtube-audio.ts";
@@ -258,6 +259,25 @@ describe("createSpeechReader", () => {
     ]);
     expect(first.cues.length).toBeGreaterThan(0);
     expect(isAppError(second, "overloaded")).toBe(true);
+  });
+
+  test("audio that holds no speech gives a transcript without cues, with its speech facts (heardNothing)", async () => {
+    stt.respondWith((upload) => ({
+      status: 200,
+      body: { task: "transcribe", language: "English", duration: upload.durationSeconds, text: "", segments: [] },
+    }));
+    const heard: number[] = [];
+    const transcript = await reader().read({
+      transport,
+      videoId: SPEECH_VIDEOS.webm,
+      info: await player(SPEECH_VIDEOS.webm),
+      query: { ...query, onAudioTranscribed: (seconds) => heard.push(seconds) },
+    });
+    expect(transcript.cues).toEqual([]);
+    expect(heardNothing(transcript)).toBe(true);
+    expect(transcript.speech!.uploads).toBeGreaterThanOrEqual(3);
+    expect(transcript.speech!.audioSeconds).toBeGreaterThan(50);
+    expect(heard.length).toBe(transcript.speech!.uploads);
   });
 
   test("a 429 from the provider is 503 upstream_blocked with its retry-after", async () => {

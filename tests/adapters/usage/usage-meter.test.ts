@@ -108,7 +108,7 @@ describe("createUsageMeter()", () => {
     const refusal = await request.admit!(5).then(() => undefined, (error: AppError) => error);
     expect(refusal?.code).toBe("quota_exceeded");
     expect(refusal?.message).toStartWith(
-      "The video is 5 minutes long and this API key has 3 of its 10 video minutes per day (UTC) left",
+      "The video is charged 5 minutes (its length, or its transcript's text at 1000 characters a minute when longer) and this API key has 3 of its 10 video minutes per day (UTC) left",
     );
     expect(refusal?.retryAfterSeconds).toBe(12 * 3600);
     request.refused("quota_exceeded");
@@ -260,6 +260,28 @@ describe("createUsageMeter()", () => {
     await meter.flush();
     expect((await counts(store, "2026-11-14", clock.now))?.counts).toMatchObject({ requests: 1, minutes: 5 });
     expect((await meter.begin(caller)).quota?.remaining).toBe(3);
+  });
+
+  test("a failure on what the uploader controls (no speech heard) is charged once committed, free before", async () => {
+    const { meter, store, clock } = meterWith([Q(10, "min", "day")]);
+    const transcribed = await meter.begin(caller);
+    await transcribed.admit!(2);
+    transcribed.working(2);
+    transcribed.spend({ inputTokens: 0, outputTokens: 0, audioSeconds: 118 });
+    transcribed.chargeFailure!();
+    transcribed.refused("transcript_unavailable");
+    // The same outcome read from the cache: its work never asked upstream, so nothing is charged.
+    const fromCache = await meter.begin(caller);
+    fromCache.chargeFailure!();
+    fromCache.refused("transcript_unavailable");
+    await meter.flush();
+    expect((await counts(store, "2026-11-14", clock.now))?.counts).toMatchObject({
+      requests: 1,
+      minutes: 2,
+      sttSeconds: 118,
+      refused: {},
+    });
+    expect((await meter.begin(caller)).quota?.remaining).toBe(8);
   });
 
   test("a request that has ended admits nothing: its work run on for others is refused, never passed on unheld", async () => {

@@ -4,7 +4,7 @@ import { createCachedTranscriptSource, transcriptKey } from "../../../src/adapte
 import { createMemoryCache } from "../../../src/adapters/cache/memory-cache.ts";
 import { AppError } from "../../../src/domain/errors.ts";
 import type { TranscriptSource } from "../../../src/domain/ports.ts";
-import type { Transcript, TranscriptQuery } from "../../../src/domain/transcript.ts";
+import { heardNothing, type Transcript, type TranscriptQuery } from "../../../src/domain/transcript.ts";
 
 /** A source that counts fetches and answers when released. */
 function slowSource() {
@@ -110,6 +110,33 @@ describe("createCachedTranscriptSource()", () => {
     now = 1_000;
     await cached.fetch("GJLlxj_dtq8", en);
     expect(slow.calls).toHaveLength(2);
+  });
+
+  test("speech that heard nothing is cached as any transcript, for every language: transcribed once", async () => {
+    const calls: string[] = [];
+    const silent: TranscriptSource = {
+      fetch: async (videoId, query) => {
+        calls.push(query.languages.join());
+        return {
+          videoId,
+          language: "en",
+          isGenerated: true,
+          isTranslated: false,
+          cues: [],
+          speech: { audioSeconds: 60, uploads: 3, sttMs: 5 },
+        } satisfies Transcript;
+      },
+    };
+    const cached = createCachedTranscriptSource({
+      source: silent,
+      cache: createMemoryCache({ maxEntries: 10 }),
+      ttlMs: 60_000,
+      speech: true,
+    });
+    expect(heardNothing(await cached.fetch("silentvideo", en))).toBe(true);
+    expect(heardNothing(await cached.fetch("silentvideo", en))).toBe(true);
+    expect(heardNothing(await cached.fetch("silentvideo", { languages: ["de"], translate: true }))).toBe(true);
+    expect(calls).toEqual(["en"]);
   });
 
   test("failures are shared by the waiting callers but not cached", async () => {

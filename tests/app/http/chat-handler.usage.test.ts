@@ -98,7 +98,9 @@ describe("POST /chat with usage metering", () => {
     expect(refused.status).toBe(429);
     const { error } = await refused.json();
     expect(error.code).toBe("quota_exceeded");
-    expect(error.message).toContain("The video is 5 minutes long and this API key has 3 of its 3 video minutes");
+    expect(error.message).toContain(
+      "The video is charged 5 minutes (its length, or its transcript's text at 1000 characters a minute when longer) and this API key has 3 of its 3 video minutes",
+    );
     expect(quotaHeaders(refused).slice(0, 2)).toEqual(["3", "3"]);
     expect(transcripts.calls).toHaveLength(1);
     expect(writer.specs).toHaveLength(0);

@@ -51,7 +51,7 @@ describe("callChatTool with usage metering", () => {
     const { deps, writer, ledger } = setUp([{ limit: 3, unit: "min", period: "day" }]);
     const caller = { id: "key_http_mcp", name: "agent" };
     const tooLong = await callChatTool(deps, { url: URL }, { caller });
-    expect(tooLong.content[0]!.text).toStartWith("quota_exceeded: The video is 5 minutes long");
+    expect(tooLong.content[0]!.text).toStartWith("quota_exceeded: The video is charged 5 minutes");
     expect(writer.specs).toHaveLength(0);
     expect((await callChatTool(deps, { url: "https://example.com" }, { caller })).isError).toBe(true);
     expect(await ledger("key_http_mcp")).toMatchObject({

@@ -6,6 +6,22 @@ import { callTranscriptTool, type TranscriptCallDeps } from "../../../src/app/mc
 import type { KeyIdentity, RateLimiter } from "../../../src/domain/ports.ts";
 import { createTranscriptReader } from "../../../src/domain/transcript-reading.ts";
 import { CountingLimiter, FakeTranscripts, openGate } from "../../support/fake/ports.ts";
+import type { AnsweredRequest, MeteredRequest, UsageMeter } from "../../../src/domain/usage/meter.ts";
+
+/** A meter under a quota of minutes that admits everything, noting what it was asked and charged. */
+function minutesMeter() {
+  const admitted: number[] = [];
+  const answered: AnsweredRequest[] = [];
+  const metered: MeteredRequest = {
+    admit: async (minutes) => void admitted.push(minutes),
+    spend: () => {},
+    working: () => {},
+    answered: (outcome) => void answered.push(outcome),
+    refused: () => {},
+  };
+  const usage: UsageMeter = { begin: async () => metered, refuse: () => {}, close: async () => {} };
+  return { usage, admitted, answered };
+}
 
 const URL = "https://youtu.be/GJLlxj_dtq8";
 const KEY: KeyIdentity = { id: "key_0123456789ab", name: "team agents" };
@@ -45,6 +61,29 @@ describe("callTranscriptTool", () => {
       video_id: "GJLlxj_dtq8",
       segments: 3,
     });
+  });
+
+  test("a page is charged its text when denser than speech: 30 seconds of 6,000 characters is 6 minutes", async () => {
+    const transcripts = new FakeTranscripts();
+    transcripts.transcript = {
+      ...transcripts.transcript,
+      cues: Array.from({ length: 6 }, (_, i) => ({ start: i * 5, duration: 5, text: `${i}`.padEnd(1_000, " x") })),
+    };
+    const { deps } = setUp({ transcripts });
+    const meter = minutesMeter();
+    const result = await callTranscriptTool({ ...deps, usage: meter.usage }, { url: URL, language: "en" });
+    expect(result.isError).toBeUndefined();
+    const segments = result.structuredContent!.segments as unknown[];
+    expect(segments).toHaveLength(6);
+    expect(meter.admitted).toEqual([6]);
+    expect(meter.answered).toEqual([{ cache: "miss", answer: { videoSeconds: 30, characters: 6_000 } }]);
+  });
+
+  test("a page of normal speech is charged its minutes", async () => {
+    const { deps } = setUp();
+    const meter = minutesMeter();
+    await callTranscriptTool({ ...deps, usage: meter.usage }, { url: URL, language: "en" });
+    expect(meter.admitted).toEqual([1]);
   });
 
   test("a refusal is a result with isError starting with the contract's code and what to do", async () => {

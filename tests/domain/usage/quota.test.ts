@@ -1,7 +1,7 @@
 /** @module Tests of the quota rules: UTC periods and their ends, and the minutes an answer is charged. */
 import { describe, expect, test } from "bun:test";
 import { describeDuration } from "../../../src/domain/duration.ts";
-import { chargedMinutes, periodEnd, periodsAt } from "../../../src/domain/usage/quota.ts";
+import { CHARACTERS_PER_MINUTE, chargedMinutes, periodEnd, periodsAt } from "../../../src/domain/usage/quota.ts";
 
 describe("periodsAt() and periodEnd()", () => {
   test("name the UTC day and month, whatever the local time zone's date", () => {
@@ -35,6 +35,36 @@ describe("chargedMinutes()", () => {
       const seconds of [undefined, -5, 0, 0.4, 1, 59.99, 60, 61, 119.9, 120, 3599, 3600, 86_399.5, Number.NaN, Infinity]
     ) {
       expect(chargedMinutes(seconds), String(seconds)).toBe(shown(seconds));
+    }
+  });
+
+  test("charges the text instead when it is denser than speech: the larger of minutes and characters a minute", () => {
+    expect(CHARACTERS_PER_MINUTE).toBe(1_000);
+    // A 59-second upload with a caption track at the cap (500,000 characters) is 500 minutes of text.
+    expect(chargedMinutes(59, 500_000)).toBe(500);
+    // Normal speech (about 920 characters a minute) is charged its minutes.
+    expect(chargedMinutes(300, 4_600)).toBe(5);
+    expect(chargedMinutes(300, 5_999)).toBe(5);
+    expect(chargedMinutes(300, 6_000)).toBe(6);
+    // Whole thousands, rounded down, as minutes are; at least 1.
+    expect(chargedMinutes(30, 1_999)).toBe(1);
+    expect(chargedMinutes(undefined, 0)).toBe(1);
+    expect(chargedMinutes(undefined, 12_345)).toBe(12);
+    for (const characters of [undefined, -5, Number.NaN, Infinity]) {
+      expect(chargedMinutes(300, characters), String(characters)).toBe(5);
+    }
+  });
+
+  test("never charges less than the minutes, and grows with the characters", () => {
+    for (const seconds of [undefined, 0, 59, 60, 3599, 3600]) {
+      let previous = 0;
+      for (const characters of [0, 999, 1000, 59_999, 60_000, 500_000]) {
+        const charged = chargedMinutes(seconds, characters);
+        expect(charged).toBeGreaterThanOrEqual(chargedMinutes(seconds));
+        expect(charged).toBeGreaterThanOrEqual(previous);
+        expect(charged).toBe(Math.max(chargedMinutes(seconds), Math.floor(characters / CHARACTERS_PER_MINUTE)));
+        previous = charged;
+      }
     }
   });
 });
