@@ -145,7 +145,7 @@ export async function composeState(
         maxBytes: config.answerCache.maxMb * MB,
       }),
     flights: redis
-      ? createRedisSharedFlight({ connection: redis, leaseMs: config.sharedWorkLeaseMs })
+      ? createRedisSharedFlight({ connection: redis, outcomes: cacheRedis, leaseMs: config.sharedWorkLeaseMs })
       : createLocalFlight(),
     generatedKey,
     redis,
