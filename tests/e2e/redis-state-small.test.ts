@@ -87,4 +87,31 @@ describe(`the state Redis stays small (${targetFromEnv()})`, () => {
     },
     120_000,
   );
+
+  test("on one Redis, every key the service writes carries a TTL", async () => {
+    await service?.stop("SIGKILL");
+    const one = await startOwnRedis();
+    try {
+      service = await startService({ API_KEYS: KEY, REDIS_URL: one.url, YOUTUBE_BASE_URL: youtube.origin });
+      for (const id of ["one00000001", "one00000002"]) {
+        youtube.setCaption(id, captionXml(generateCues(600)));
+        for (const prompt of ["What is it about?", "And the ending?"]) {
+          const response = await postChat(service.url, { url: `https://www.youtube.com/watch?v=${id}`, prompt }, {
+            "x-api-key": KEY,
+          });
+          await response.arrayBuffer();
+          expect(response.status).toBe(200);
+        }
+      }
+      await Bun.sleep(1_500); // the usage ledger is written behind, about once a second
+      const { keys } = await inspect(one.url);
+      expect([...keys.keys()].some((name) => name.includes("flight:outcome:"))).toBe(true);
+      expect([...keys.keys()].some((name) => name.includes(":usage:"))).toBe(true);
+      for (const [name, ttl] of keys) expect([name, ttl > 0]).toEqual([name, true]);
+    } finally {
+      await service?.stop("SIGKILL");
+      service = undefined;
+      await one.dispose();
+    }
+  }, 60_000);
 });
