@@ -113,7 +113,12 @@ async function connectCacheRedis(config: Config, logger: Logger): Promise<RedisC
 /** Builds the state adapters the configuration asks for. */
 export async function composeState(
   config: Config,
-  io: { logger: Logger; metrics?: ServiceMetrics; onRedisAvailability?: (available: boolean) => void },
+  io: {
+    logger: Logger;
+    metrics?: ServiceMetrics;
+    onRedisAvailability?: (available: boolean) => void;
+    onUsageAvailability?: (available: boolean) => void;
+  },
 ): Promise<ServiceState> {
   // Clients send the same key with every request: its digest is computed once (at most 1,024 keys remembered).
   const digest = rememberDigests(sha256Hex);
