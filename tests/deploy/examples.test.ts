@@ -127,10 +127,22 @@ describe("compose.yaml", () => {
     }
     expect(COMPOSE.services.redis.image).toMatch(/redis/);
     // Keys and usage are never evicted; the caches' Redis evicts the least recently used past its maxmemory.
-    expect(COMPOSE.services.redis.command.join(" ")).toContain("--maxmemory-policy noeviction");
+    expect(COMPOSE.services.redis.command.join(" ")).toMatch(/--maxmemory \d+mb --maxmemory-policy noeviction/);
     expect(COMPOSE.services["redis-cache"].command.join(" ")).toMatch(
       /--maxmemory \d+mb --maxmemory-policy allkeys-lru/,
     );
+    // The state on a named volume, kept across restarts and re-creations.
+    expect(COMPOSE.services.redis.volumes).toEqual(["redis-data:/data"]);
+    expect(Object.keys(COMPOSE.volumes)).toContain("redis-data");
+  });
+
+  test("both Redis servers ask for the password the instances send (REDIS_PASSWORD, required)", () => {
+    for (const name of ["redis", "redis-cache"]) {
+      const server = COMPOSE.services[name];
+      expect(server.command.join(" ")).toContain('--requirepass "$$REDIS_PASSWORD"');
+      expect(server.environment.REDIS_PASSWORD).toMatch(/^\$\{REDIS_PASSWORD:\?/);
+    }
+    for (const [, service] of instances) expect(service.environment.REDIS_PASSWORD).toMatch(/^\$\{REDIS_PASSWORD:\?/);
   });
 
   test("publishes each public port, and each admin port on the host's loopback only", () => {
@@ -216,6 +228,18 @@ describe("the Kubernetes manifests", () => {
     expect(args("redis")).toContain("--maxmemory-policy noeviction");
     expect(args("redis-cache")).toContain("--maxmemory-policy allkeys-lru");
     expect(args("redis-cache")).toMatch(/--maxmemory \d+mb/);
+    // The state Redis is bounded too: past it, writes fail rather than evict.
+    expect(args("redis")).toMatch(/--maxmemory \d+mb --maxmemory-policy noeviction/);
+  });
+
+  test("the state Redis keeps its data on a claimed volume, which survives a reschedule", () => {
+    const redis = manifest("Deployment", "redis");
+    const data = redis.spec.template.spec.volumes.find((v: { name: string }) => v.name === "data");
+    expect(data.emptyDir).toBeUndefined();
+    const claim = manifest("PersistentVolumeClaim", data.persistentVolumeClaim.claimName);
+    expect(claim.spec.accessModes).toEqual(["ReadWriteOnce"]);
+    // A ReadWriteOnce volume is let go by the old pod before the new one mounts it.
+    expect(redis.spec.strategy.type).toBe("Recreate");
   });
 
   test("a NetworkPolicy admits only the service's pods to both Redis servers' port", () => {

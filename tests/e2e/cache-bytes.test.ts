@@ -8,8 +8,9 @@ import { ask, startYoutubeRig, type YoutubeRig } from "../support/service/youtub
 let rig: YoutubeRig;
 
 beforeAll(async () => {
-  // 1 MB of transcripts: one 3-hour transcript (about 0.5 MB of heap) fits, two do not, an 8-hour one never does.
-  rig = await startYoutubeRig({ TRANSCRIPT_CACHE_TTL_MS: "600000", TRANSCRIPT_CACHE_MB: "1" });
+  // 2 MB of transcripts: one 3-hour transcript (about 0.5 MB of heap, and as much again for the lines and scores an
+  // answer keeps with it) fits, two do not, a 12-hour one (2.1 MB alone) never does.
+  rig = await startYoutubeRig({ TRANSCRIPT_CACHE_TTL_MS: "600000", TRANSCRIPT_CACHE_MB: "2" });
 });
 afterAll(() => rig?.close());
 
@@ -17,13 +18,13 @@ const captions = () => rig.youtube.count("caption");
 
 describe(`the transcript cache is bounded in bytes (${targetFromEnv()})`, () => {
   test("a transcript larger than the whole bound is not kept: each request fetches it", async () => {
-    rig.youtube.setCaption(VIDEOS.twoTracks.id, captionXml(generateCues(8 * 3600)));
+    rig.youtube.setCaption(VIDEOS.twoTracks.id, captionXml(generateCues(12 * 3600)));
     const start = captions();
     expect((await ask(rig.service, VIDEOS.twoTracks.id, { prompt: "What is it about?" })).status).toBe(200);
     expect((await ask(rig.service, VIDEOS.twoTracks.id, { prompt: "And then?" })).status).toBe(200);
     expect(captions()).toBe(start + 2);
   });
-  test("TRANSCRIPT_CACHE_MB=1: a second 3-hour transcript evicts the first (least recently used), not the count", async () => {
+  test("TRANSCRIPT_CACHE_MB=2: a second 3-hour transcript evicts the first (least recently used), not the count", async () => {
     rig.youtube.setCaption(VIDEOS.normal.id, captionXml(generateCues(3 * 3600)));
     rig.youtube.setCaption(VIDEOS.twoTracks.id, captionXml(generateCues(3 * 3600)));
     const start = captions();

@@ -8,7 +8,7 @@ import { createTokenCalibration } from "./planning/calibration.ts";
 import { type Allowance, draftAnswer } from "./planning/draft.ts";
 import { isWrongLanguage } from "./shaping/language-check.ts";
 import type { Drafting } from "./planning/types.ts";
-import { createLinesKeeper } from "../../domain/reading/transcript-lines.ts";
+import { createLinesKeeper, type LinesKeeper } from "../../domain/reading/transcript-lines.ts";
 import { messages, promptContext, rewritePrompt } from "./planning/prompts.ts";
 import { createRun } from "./calls/run.ts";
 import { CHARGE_MARGIN } from "./calls/budgeted-call.ts";
@@ -44,6 +44,11 @@ export interface LlmWriterOptions {
   waitsOutDay?: boolean;
   /** Where a detail's second reading of the video is fetched (see `findSearchTerms`); none without it. */
   readings?: TranscriptSource;
+  /**
+   * Where each transcript's lines and scores are kept while it lives, shared by the writers of a chain and counted by
+   * the transcript cache (see `createLinesKeeper`); a keeper of this writer's own by default.
+   */
+  linesOf?: LinesKeeper;
 }
 
 /**
@@ -61,7 +66,7 @@ export function createLlmAnswerWriter(options: LlmWriterOptions): AnswerWriter {
   const latency = createLatencyRecord();
   // Every plan on a transcript reads the same lines and scores: the writer keeps them while the transcript lives (the
   // memory cache hands every request on a video the same transcript).
-  const linesOf = createLinesKeeper();
+  const linesOf = options.linesOf ?? createLinesKeeper();
   return {
     name: options.name,
     async write(spec) {

@@ -1,5 +1,6 @@
 /** @module The answer writer on any OpenAI-compatible endpoint (Groq's by default), on the LLM answer writer. */
 import type { TranscriptSource } from "../../domain/ports.ts";
+import type { LinesKeeper } from "../../domain/reading/transcript-lines.ts";
 import type { AnswerWriter } from "../../domain/ports.ts";
 import { createMemoryBudgetStore } from "./budget/budget-store.ts";
 import { createLlmBudget, type LlmBudget } from "./budget/llm-budget.ts";
@@ -44,6 +45,8 @@ export interface OpenAiCompatibleWriterOptions {
   waitsOutDay?: boolean;
   /** Where a detail's second reading of the video is fetched (see `findSearchTerms`); none without it. */
   readings?: TranscriptSource;
+  /** Where each transcript's lines and scores are kept (see `LlmWriterOptions.linesOf`). */
+  linesOf?: LinesKeeper;
 }
 
 /**
@@ -89,5 +92,6 @@ export function createOpenAiCompatibleAnswerWriter(options: OpenAiCompatibleWrit
     reasoning: createReasoningRoom(traits !== undefined, effort),
     waitsOutDay: options.waitsOutDay,
     readings: options.readings,
+    linesOf: options.linesOf,
   });
 }

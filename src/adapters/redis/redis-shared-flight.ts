@@ -6,7 +6,14 @@ import type { RedisConnection } from "./redis-connection.ts";
 import { EventRelay, type Follower } from "./redis-event-relay.ts";
 
 export interface RedisFlightOptions {
+  /** Where the leases live and the waiters are woken: the state Redis (`REDIS_URL`). */
   connection: RedisConnection;
+  /**
+   * Where the outcomes and the relayed events go, each with a TTL: the caches' Redis (`REDIS_CACHE_URL`) when there
+   * is one, so that a large value (a transcript, an answer's text) never takes the state Redis's memory. Default:
+   * `connection`.
+   */
+  outcomes?: RedisConnection;
   /** How long a claim lasts unless its owner renews it: a dead owner is taken over after this (plus one poll). */
   leaseMs: number;
   /** How long a finished work's outcome stays readable by the waiters that missed its message. */
@@ -32,13 +39,8 @@ const CLAIM =
 /** Extends the lease only while this owner still holds it. */
 const RENEW =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
-/**
- * Stores the outcome under the owner's token, frees the lease if still held, keeps the events as long as the outcome,
- * and wakes the waiters.
- */
-const FINISH = "redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) if redis.call('GET', KEYS[1]) == ARGV[1] then " +
-  "redis.call('DEL', KEYS[1]) end redis.call('PEXPIRE', KEYS[3], ARGV[5]) redis.call('PUBLISH', ARGV[4], " +
-  "ARGV[1]) return 1";
+/** Stores the outcome under the owner's token and keeps the events as long (both with a TTL). */
+const STORE = "redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) redis.call('PEXPIRE', KEYS[2], ARGV[3]) return 1";
 
 /** Frees the lease if this owner still holds it, and wakes the waiters. */
 const ABANDON = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end redis.call('PUBLISH', " +
@@ -74,6 +76,7 @@ export function createRedisSharedFlight(options: RedisFlightOptions): SharedFlig
 
 class RedisFlight {
   readonly #connection: RedisConnection;
+  readonly #outcomes: RedisConnection;
   readonly #leaseMs: number;
   readonly #outcomeTtlMs: number;
   readonly #pollCapMs: number;
@@ -86,6 +89,7 @@ class RedisFlight {
 
   constructor(options: RedisFlightOptions) {
     this.#connection = options.connection;
+    this.#outcomes = options.outcomes ?? options.connection;
     this.#leaseMs = options.leaseMs;
     this.#outcomeTtlMs = options.outcomeTtlMs ?? Math.max(60_000, 2 * options.leaseMs);
     this.#pollCapMs = Math.max(50, Math.min(1_000, options.leaseMs / 4));
@@ -96,7 +100,7 @@ class RedisFlight {
       maxEvents: options.relayMaxEvents ?? 10_000,
       ttlMs: this.#streamTtlMs,
     };
-    this.#relay = new EventRelay({ connection: options.connection, ...relay });
+    this.#relay = new EventRelay({ connection: this.#outcomes, ...relay });
     this.#connection.subscribe(this.#channel, (token) => this.#listeners.get(token)?.forEach((wake) => wake()));
   }
 
@@ -166,19 +170,16 @@ class RedisFlight {
     }
   }
 
+  /**
+   * Stores the outcome, then frees the lease and wakes the waiters: a waiter that finds the lease gone finds the
+   * outcome already there. The outcome not stored (its Redis gone): the waiters find the lease freed without one and
+   * take the work over.
+   */
   async #finish(lease: string, token: string, outcome: Outcome): Promise<void> {
-    const args = [
-      lease,
-      this.#outcomeKey(token),
-      this.#relay.key(token),
-      token,
-      JSON.stringify(outcome),
-      this.#outcomeTtlMs,
-      this.#channel,
-      this.#streamTtlMs,
-    ];
+    const stored = [this.#outcomeKey(token), this.#relay.key(token), JSON.stringify(outcome), this.#outcomeTtlMs];
+    await this.#outcomes.run((c) => c.eval(STORE, 2, ...stored, this.#streamTtlMs)).catch(() => {});
     // Redis gone: the waiters see the lease expire and take over, or run the work themselves.
-    await this.#connection.run((c) => c.eval(FINISH, 3, ...args)).catch(() => {});
+    await this.#abandon(lease, token);
   }
 
   /** Frees the lease without an outcome and wakes the waiters: they find it gone and claim it. */
@@ -194,13 +195,12 @@ class RedisFlight {
     try {
       for (let pause = 20;; pause = Math.min(pause * 2, this.#pollCapMs)) {
         if (!wanted()) return ABANDONED;
-        const seen = await this.#connection.run((c) => c.mget(this.#outcomeKey(holder), lease)).catch((): typeof DOWN =>
-          DOWN
-        );
-        if (seen === DOWN) return DOWN;
-        const [outcome, current] = seen;
-        if (outcome) return JSON.parse(outcome) as Outcome;
-        if (current !== holder) return LOST;
+        const outcome = await this.#outcomeOf(holder);
+        if (outcome) return outcome;
+        const current = await this.#connection.run((c) => c.get(lease)).catch((): typeof DOWN => DOWN);
+        if (current === DOWN) return DOWN;
+        // The owner stores its outcome before it frees the lease: read again, it may have come in between.
+        if (current !== holder) return await this.#outcomeOf(holder) ?? LOST;
         await wake.after(pause);
       }
     } finally {
@@ -209,8 +209,14 @@ class RedisFlight {
     }
   }
 
+  /** @returns the outcome the holder stored, if any (its Redis unreachable: none yet) */
+  async #outcomeOf(holder: string): Promise<Outcome | undefined> {
+    const text = await this.#outcomes.run((c) => c.get(this.#outcomeKey(holder))).catch(() => null);
+    return text ? JSON.parse(text) as Outcome : undefined;
+  }
+
   #outcomeKey(token: string): string {
-    return `${this.#connection.prefix}flight:outcome:${token}`;
+    return `${this.#outcomes.prefix}flight:outcome:${token}`;
   }
 }
 

@@ -21,8 +21,11 @@ const MAX_HOLDS = 10_000;
  * @param options.store where entries go
  * @param options.flushMs the longest an entry waits while the store works (default 1000)
  * @param options.log told once when writing starts failing, and when it works again
+ * @param options.onWritten told of each write's outcome (true: the store took it)
  */
-export function createLedgerBuffer(options: { store: UsageStore; flushMs?: number; log?: UsageLog }) {
+export function createLedgerBuffer(
+  options: { store: UsageStore; flushMs?: number; log?: UsageLog; onWritten?: (ok: boolean) => void },
+) {
   const flushMs = options.flushMs ?? 1_000;
   let waiting = new Waiting();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -46,9 +49,11 @@ export function createLedgerBuffer(options: { store: UsageStore; flushMs?: numbe
       await options.store.write(batch.entries());
       if (failing) options.log?.info("usage_write_recovered", { entries: batch.size });
       failing = false;
+      options.onWritten?.(true);
     } catch (error) {
       if (!failing) options.log?.warn("usage_write_failed", { error: describe(error), effect: "counted in memory" });
       failing = true;
+      options.onWritten?.(false);
       // What came in meanwhile goes on top of what failed, merged again.
       const later = waiting;
       waiting = batch;

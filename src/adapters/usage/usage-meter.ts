@@ -20,6 +20,13 @@ export interface UsageMeterOptions {
   holdGraceMs?: number;
   log?: UsageLog;
   observe?: UsageObserver;
+  /** Whether every caller has quotas (`QUOTA` set); else quotas are in use from the first caller that has one. */
+  quotasInUse?: boolean;
+  /**
+   * Told, while quotas are in use, when the store fails a hold or a write (false: quotas are then enforced on what
+   * this instance alone knows), and when a hold or a write succeeds again (true).
+   */
+  onAvailability?: (available: boolean) => void;
 }
 
 /**
@@ -37,7 +44,15 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter & { flu
   const { store, log } = options;
   const now = options.now ?? Date.now;
   const holdGraceMs = options.holdGraceMs ?? 60_000;
-  const buffer = createLedgerBuffer({ store, flushMs: options.flushMs, log });
+  let quotasInUse = options.quotasInUse ?? false;
+  /** What was last told to `onAvailability`. */
+  let available = true;
+  const tell = (ok: boolean): void => {
+    if (ok === available || (!ok && !quotasInUse)) return;
+    available = ok;
+    options.onAvailability?.(ok);
+  };
+  const buffer = createLedgerBuffer({ store, flushMs: options.flushMs, log, onWritten: tell });
   const known = new KnownUsage();
   let down = false;
   const periodsOf = samePeriodsAllDay();
@@ -48,6 +63,7 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter & { flu
         known.learn(request, result);
         if (down) log?.info("usage_store_recovered", {});
         down = false;
+        tell(true);
         return result;
       } catch (error) {
         if (!down) {
@@ -57,6 +73,7 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter & { flu
           });
         }
         down = true;
+        tell(false);
         return known.hold(request);
       }
     },
@@ -64,7 +81,7 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter & { flu
     // Sent now, before the failure's answer goes out: on one Redis connection, or SQLite's synchronous write, it
     // comes before any retry's hold. A store that fails it gets it from the buffer later.
     release: (entry: Parameters<typeof buffer.add>[0]) => {
-      store.write([entry]).catch(() => buffer.add(entry));
+      store.write([entry]).then(() => tell(true), () => buffer.add(entry));
     },
     gaveBack: known.gaveBack.bind(known),
     waitingFor: buffer.waitingFor,
@@ -75,7 +92,9 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter & { flu
   return {
     begin(caller, begun = {}) {
       const lifeMs = (begun.timeoutMs ?? options.defaultTimeoutMs) + holdGraceMs;
-      return Metered.begin(parts, caller.id, options.quotasFor(caller), lifeMs);
+      const quotas = options.quotasFor(caller);
+      if (quotas.length > 0) quotasInUse = true;
+      return Metered.begin(parts, caller.id, quotas, lifeMs);
     },
     refuse(caller, code) {
       buffer.add({ keyId: caller.id, periods: periodsOf(now()), counts: { refused: { [code]: 1 } } });

@@ -10,4 +10,9 @@ export interface ServiceIo {
   metrics?: ServiceMetrics;
   /** The provider's minute in the LLM budget; tests shorten it (`TestSettings`), a real minute unset. */
   llmBudgetWindowMs?: number;
+  /**
+   * Told when the usage store stops taking the holds and counts of callers with quotas (false), and when it takes
+   * them again (true): readiness then says `usage_store_unavailable`.
+   */
+  onUsageAvailability?: (available: boolean) => void;
 }

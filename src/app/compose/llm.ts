@@ -17,6 +17,7 @@ import type { LlmLink } from "../config/llm-chain.ts";
 import { MINUTE_MS } from "../config/test-settings.ts";
 import { llmBudgetObserver } from "../metrics/service-metrics.ts";
 import type { ModelCheck } from "./model-check.ts";
+import type { LinesKeeper } from "../../domain/reading/transcript-lines.ts";
 
 /** What the answer writer is built on, besides the configuration and the outside world. */
 export interface WriterParts {
@@ -26,6 +27,8 @@ export interface WriterParts {
   redis?: RedisConnection;
   /** What start-up learnt of each model of the chain (its context window), in the chain's order. */
   models?: readonly ModelCheck[];
+  /** Where each transcript's lines and scores are kept, one keeper for every model of the chain. */
+  linesOf?: LinesKeeper;
 }
 
 /**
@@ -35,12 +38,12 @@ export interface WriterParts {
  * @param io.metrics when set, each LLM attempt and the token budget's state are measured
  */
 export function composeWriter(config: Config, io: ServiceIo, parts: WriterParts = {}): AnswerWriter {
-  const { transcripts, redis, models = [] } = parts;
+  const { transcripts, redis, models = [], linesOf } = parts;
   if (!config.llmApi.apiKey) return createOfflineAnswerWriter({ readings: transcripts });
   const chained = config.llmChain.length > 1;
   // The checks are in the chain's order (the same model id may be on two endpoints).
   const links = config.llmChain.map((link, i) =>
-    composeModelLink(config, io, link, { redis, check: models[i], chained, transcripts })
+    composeModelLink(config, io, link, { redis, check: models[i], chained, transcripts, linesOf })
   );
   return createChainAnswerWriter(links, {
     retired: (model, error) => io.logger.warn("llm_model_retired", { model, advice: error.message }),
@@ -55,7 +58,13 @@ function composeModelLink(
   config: Config,
   io: ServiceIo,
   link: LlmLink,
-  parts: { redis?: RedisConnection; check?: ModelCheck; chained: boolean; transcripts?: TranscriptSource },
+  parts: {
+    redis?: RedisConnection;
+    check?: ModelCheck;
+    chained: boolean;
+    transcripts?: TranscriptSource;
+    linesOf?: LinesKeeper;
+  },
 ): ChainLink {
   // Without metrics, no observer: telling it the level would cost a look at the budget per call.
   const { budget, store } = composeLlmBudget(link, {
@@ -83,6 +92,7 @@ function composeModelLink(
     // In a chain, a model's spent day is not waited out: the next model serves at once.
     waitsOutDay: !parts.chained,
     readings: parts.transcripts,
+    linesOf: parts.linesOf,
   });
   const waitMs = async () => {
     const view = await store.peek();

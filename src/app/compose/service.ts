@@ -122,7 +122,7 @@ async function composeCore(config: Config, io: ServiceIo & { onRedisAvailability
   for (const check of model ?? []) {
     if (check.warning) io.logger.warn("llm_model_not_listed", { model: check.model, advice: check.warning });
   }
-  const writer = composeWriter(config, io, { transcripts, redis: state.redis, models: model });
+  const writer = composeWriter(config, io, { transcripts, redis: state.redis, models: model, linesOf: state.linesOf });
   const reader = createTranscriptReader({ transcripts, gate: state.gate, requestTimeoutMs: config.requestTimeoutMs });
   return { state, writer, model, chat: composeChat(config, io, { state, writer, transcripts }), transcripts: reader };
 }

@@ -9,7 +9,9 @@ import { createStaticApiKeys, generateApiKey } from "../../adapters/keys/env-api
 import { createFileApiKeys } from "../../adapters/keys/file-api-keys.ts";
 import type { IssuedApiKeys } from "../../adapters/keys/issued-api-keys.ts";
 import { type KeyDigest, rememberDigests, sha256Hex } from "../../adapters/keys/key-digest.ts";
+import { approximateBytes } from "../../adapters/cache/approximate-bytes.ts";
 import { createMemoryCache } from "../../adapters/cache/memory-cache.ts";
+import { createLinesKeeper, type LinesKeeper } from "../../domain/reading/transcript-lines.ts";
 import { type Budget, createMemoryRateLimiter } from "../../adapters/limits/memory-rate-limiter.ts";
 import { createMemoryWorkGate } from "../../adapters/limits/memory-work-gate.ts";
 import { createRedisApiKeys } from "../../adapters/keys/redis-api-keys.ts";
@@ -42,6 +44,11 @@ export interface ServiceState {
   redis?: RedisConnection;
   /** Usage per key and its quotas, in Redis or beside the keys file. */
   usage: UsageMeter;
+  /**
+   * Where the answer writers keep each transcript's lines and scores while it lives: counted in the in-process
+   * transcript cache's bytes (`TRANSCRIPT_CACHE_MB`) when that cache keeps the transcript.
+   */
+  linesOf: LinesKeeper;
   close(): Promise<void>;
 }
 
@@ -106,7 +113,12 @@ async function connectCacheRedis(config: Config, logger: Logger): Promise<RedisC
 /** Builds the state adapters the configuration asks for. */
 export async function composeState(
   config: Config,
-  io: { logger: Logger; metrics?: ServiceMetrics; onRedisAvailability?: (available: boolean) => void },
+  io: {
+    logger: Logger;
+    metrics?: ServiceMetrics;
+    onRedisAvailability?: (available: boolean) => void;
+    onUsageAvailability?: (available: boolean) => void;
+  },
 ): Promise<ServiceState> {
   // Clients send the same key with every request: its digest is computed once (at most 1,024 keys remembered).
   const digest = rememberDigests(sha256Hex);
@@ -121,6 +133,11 @@ export async function composeState(
   const { redis } = store;
   const usage = composeUsage(config, io, redis);
   const cacheRedis = config.redisCacheUrl ? await connectCacheRedis(config, io.logger) : redis;
+  const transcripts = cacheRedis ? undefined : createMemoryCache<Transcript>({
+    maxEntries: config.transcriptCache.maxEntries,
+    maxBytes: config.transcriptCache.maxMb * MB,
+    ownerOf: (transcript) => transcript.cues,
+  });
   return {
     apiKeys: createChainedApiKeys([staticKeys, store.keys]),
     rateLimiter: redis
@@ -132,12 +149,10 @@ export async function composeState(
       })
       : memoryLimiter,
     gate: createMemoryWorkGate({ maxInFlight: config.maxInFlight, maxPerHolder: config.maxInFlightPerKey }),
-    transcriptCache: cacheRedis
-      ? createRedisCache<Transcript>({ connection: cacheRedis, namespace: "transcript" })
-      : createMemoryCache<Transcript>({
-        maxEntries: config.transcriptCache.maxEntries,
-        maxBytes: config.transcriptCache.maxMb * MB,
-      }),
+    transcriptCache: transcripts ??
+      createRedisCache<Transcript>({ connection: cacheRedis!, namespace: "transcript" }),
+    // A transcript read from Redis is a new object each time: its lines live as long as the request.
+    linesOf: createLinesKeeper(transcripts && ((cues, made) => transcripts.charge(cues, approximateBytes(made)))),
     answerCache: cacheRedis
       ? createRedisCache<GeneratedAnswer>({ connection: cacheRedis, namespace: "answer" })
       : createMemoryCache<GeneratedAnswer>({
@@ -145,7 +160,7 @@ export async function composeState(
         maxBytes: config.answerCache.maxMb * MB,
       }),
     flights: redis
-      ? createRedisSharedFlight({ connection: redis, leaseMs: config.sharedWorkLeaseMs })
+      ? createRedisSharedFlight({ connection: redis, outcomes: cacheRedis, leaseMs: config.sharedWorkLeaseMs })
       : createLocalFlight(),
     generatedKey,
     redis,

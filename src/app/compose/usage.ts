@@ -32,7 +32,7 @@ export function composeUsageStore(config: Pick<Config, "keysFile">, redis?: Redi
  */
 export function composeUsage(
   config: Config,
-  io: { logger: Logger; metrics?: ServiceMetrics },
+  io: { logger: Logger; metrics?: ServiceMetrics; onUsageAvailability?: (available: boolean) => void },
   redis?: RedisConnection,
 ): UsageMeter {
   return createUsageMeter({
@@ -42,6 +42,9 @@ export function composeUsage(
     holdGraceMs: config.usageHoldGraceMs,
     log: io.logger,
     observe: io.metrics?.usage,
+    // Callers with quotas metered on what this instance alone knows: not ready, rather than fail open silently.
+    quotasInUse: config.quota.length > 0,
+    onAvailability: io.onUsageAvailability,
   });
 }
 

@@ -1,6 +1,6 @@
 /** @module The readiness state behind `/readyz`: starting, shutting down or Redis gone too long. */
 /** Why the service is not ready: still starting, stopping after a signal, or Redis gone too long. */
-export type NotReadyReason = "starting" | "shutting_down" | "redis_unreachable";
+export type NotReadyReason = "starting" | "shutting_down" | "redis_unreachable" | "usage_store_unavailable";
 
 export type ReadinessVerdict = { ready: true } | { ready: false; reason: NotReadyReason; message: string };
 
@@ -21,6 +21,7 @@ export function createReadiness(
   const now = options.now ?? (() => performance.now());
   let phase: "starting" | "serving" | "stopping" = "starting";
   let redisDownSince = options.redisConfigured ? now() : undefined;
+  let usageDownSince: number | undefined;
   // Redis as the only store of keys, not answered yet: no caller can be checked, so no grace.
   let keysUnknown = options.keysInRedisOnly === true;
   return {
@@ -31,6 +32,13 @@ export function createReadiness(
     /** A stop signal came: not ready from now on, for good. */
     stopping(): void {
       phase = "stopping";
+    },
+    /**
+     * The usage store took the holds and counts of callers with quotas again (true), or failed them (false): past
+     * the same grace as Redis's, quotas would be enforced on what this instance alone knows, so it is not ready.
+     */
+    usage(available: boolean): void {
+      usageDownSince = available ? undefined : (usageDownSince ?? now());
     },
     /** Redis became reachable (true) or unreachable (false). */
     redis(available: boolean): void {
@@ -56,6 +64,14 @@ export function createReadiness(
       if (redisDownSince !== undefined && now() - redisDownSince > options.redisGraceMs) {
         const seconds = Math.round((now() - redisDownSince) / 1000);
         return { ready: false, reason: "redis_unreachable", message: `Redis has been unreachable for ${seconds} s` };
+      }
+      if (usageDownSince !== undefined && now() - usageDownSince > options.redisGraceMs) {
+        const seconds = Math.round((now() - usageDownSince) / 1000);
+        return {
+          ready: false,
+          reason: "usage_store_unavailable",
+          message: `The usage store has failed the holds or counts of keys with quotas for ${seconds} s`,
+        };
       }
       return { ready: true };
     },

@@ -73,6 +73,7 @@ export async function runService(runtime: Runtime): Promise<void> {
     notes: requestLog.notes,
     metrics: admin?.metrics,
     onRedisAvailability,
+    onUsageAvailability: (available) => admin?.readiness.usage(available),
     streams,
     llmBudgetWindowMs: testSettings.llmBudgetWindowMs,
   });

@@ -52,4 +52,31 @@ describe("createMemoryCache()", () => {
     await cache.set("a", "short", 1_000);
     expect(cache.bytes).toBe(405);
   });
+
+  test("memory made later for a cached value is charged to it: counted in the bound, evicting, and gone with it", async () => {
+    type Held = { owner: object; text: string };
+    const cache = createMemoryCache<Held>({
+      maxEntries: 10,
+      maxBytes: 1_000,
+      sizeOf: (value) => value.text.length,
+      ownerOf: (value) => value.owner,
+    });
+    const a = { owner: {}, text: "a".repeat(300) };
+    const b = { owner: {}, text: "b".repeat(300) };
+    await cache.set("a", a, 60_000);
+    await cache.set("b", b, 60_000);
+    cache.charge(b.owner, 200);
+    expect(cache.bytes).toBe(800);
+    cache.charge({}, 500); // not cached: counts nothing
+    expect(cache.bytes).toBe(800);
+    // Past the bound, the least recently used goes: "a", though "b" was charged last.
+    cache.charge(b.owner, 300);
+    expect([await cache.get("a"), (await cache.get("b"))?.text.length]).toEqual([undefined, 300]);
+    expect(cache.bytes).toBe(800);
+    // Replaced, the old value's charges go with it, and later ones for it count nothing.
+    await cache.set("b", { owner: {}, text: "c".repeat(100) }, 60_000);
+    expect(cache.bytes).toBe(100);
+    cache.charge(b.owner, 300);
+    expect(cache.bytes).toBe(100);
+  });
 });

@@ -180,6 +180,52 @@ describe("createRedisSharedFlight() relaying a work's events", () => {
     expect(entries[0]!.map(([, f]) => JSON.parse(f[3]!))).toEqual([delta("fresh")]);
   });
 
+  test("with an outcomes Redis, the outcome and the events go there with TTLs; the state Redis keeps only the lease", async () => {
+    const outcomesUrl = url.replace(/\/\d*$/, "") + "/1"; // another keyspace of the same server stands for the caches' Redis
+    const outcomesAdmin = new Redis(outcomesUrl);
+    const apart = `${prefix}apart:`;
+    try {
+      const separate = async () => {
+        const connection = createRedisConnection({ url, prefix: apart, log: quiet, commandTimeoutMs: 500 });
+        const outcomes = createRedisConnection({ url: outcomesUrl, prefix: apart, log: quiet, commandTimeoutMs: 500 });
+        opened.push(connection, outcomes);
+        expect(await connection.ready(3_000)).toBe(true);
+        expect(await outcomes.ready(3_000)).toBe(true);
+        const flight = createRedisSharedFlight({ connection, outcomes, leaseMs: 5_000, relayPollMs: 10 });
+        await Bun.sleep(50);
+        return flight;
+      };
+      const [a, b] = [await separate(), await separate()];
+      const key = `apart-${crypto.randomUUID()}`;
+      const owner = hooks(false);
+      const big = "x".repeat(200_000);
+      let leaseSeen: string | null = null;
+      const running = a.run(key, async () => {
+        owner.emit(writing);
+        await Bun.sleep(150);
+        leaseSeen = await admin.get(`${apart}flight:lease:${key}`);
+        owner.emit(delta("a"));
+        return big;
+      }, { events: owner.events });
+      await Bun.sleep(40);
+      const waiter = hooks(true);
+      const result = await b.run(key, async () => "not me", { events: waiter.events });
+      expect((await running).role).toBe("owner");
+      expect(result).toEqual({ value: big, role: "remote" });
+      expect(waiter.heard).toEqual([writing, delta("a")]);
+      expect(leaseSeen).not.toBeNull();
+      const stateKeys = (await admin.keys(`${apart}flight:*`)).filter((k) => !k.includes(":lease:"));
+      expect(stateKeys.filter((k) => k.includes(":outcome:") || k.includes(":events:"))).toEqual([]);
+      const kept = await outcomesAdmin.keys(`${apart}flight:*`);
+      expect(kept.some((k) => k.includes(":outcome:"))).toBe(true);
+      expect(kept.some((k) => k.includes(":events:"))).toBe(true);
+      for (const k of kept) expect([k, (await outcomesAdmin.pttl(k)) > 0]).toEqual([k, true]);
+      await dropPrefix(outcomesAdmin, apart);
+    } finally {
+      outcomesAdmin.disconnect();
+    }
+  });
+
   test("Redis unreachable: the work runs here with its events unrelayed, and the call does not fail", async () => {
     const flight = await instance({}, "redis://127.0.0.1:1");
     const me = hooks(true);

@@ -221,6 +221,40 @@ describe("createUsageMeter()", () => {
     expect([day?.counts.minutes, day?.counts.requests, day?.counts.refused]).toEqual([10, 2, { quota_exceeded: 1 }]);
   });
 
+  test("a store failing keys with quotas is told (never silently open), and told again once a hold or write works", async () => {
+    const real = createSqliteUsageStore({ path: join(dir, "told.sqlite") });
+    let down = false;
+    const flaky: UsageStore = {
+      hold: (request) => down ? Promise.reject(new Error("down")) : real.hold(request),
+      write: (entries) => down ? Promise.reject(new Error("down")) : real.write(entries),
+      read: (periods, now) => real.read(periods, now),
+      close: () => real.close(),
+    };
+    const told: boolean[] = [];
+    const free: KeyIdentity = { id: "key_free", name: "free" };
+    const meter = createUsageMeter({
+      store: flaky,
+      quotasFor: (who) => who.id === caller.id ? [Q(10, "min", "day")] : [],
+      defaultTimeoutMs: 120_000,
+      flushMs: 60_000,
+      onAvailability: (available) => told.push(available),
+    });
+    down = true;
+    // No caller with quotas yet: a failed write of a free key's counts fails no promise.
+    (await meter.begin(free)).answered(answer(3));
+    await meter.flush();
+    expect(told).toEqual([]);
+    const held = await meter.begin(caller);
+    await held.admit!(2);
+    held.answered(answer(2));
+    await meter.flush();
+    expect(told).toEqual([false]);
+    down = false;
+    await meter.flush();
+    expect(told).toEqual([false, true]);
+    await meter.close();
+  });
+
   test("once admitted to its minutes, a request its caller gave up is charged; a failure or a 504 gives them back", async () => {
     const { meter, store, clock } = meterWith([Q(10, "min", "day")]);
     const hungUp = await meter.begin(caller);

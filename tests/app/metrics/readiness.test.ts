@@ -55,4 +55,22 @@ describe("createReadiness()", () => {
     time.advance(60_000);
     expect(readiness.check()).toEqual({ ready: true });
   });
+
+  test("a usage store failing keys with quotas past the grace makes it not ready (usage_store_unavailable) until it works", () => {
+    const time = clock();
+    const readiness = createReadiness({ redisConfigured: false, redisGraceMs: 5_000, now: time.now });
+    readiness.serving();
+    readiness.usage(false);
+    time.advance(5_000);
+    expect(readiness.check()).toEqual({ ready: true });
+    readiness.usage(false);
+    time.advance(1_000);
+    expect(readiness.check()).toMatchObject({
+      ready: false,
+      reason: "usage_store_unavailable",
+      message: "The usage store has failed the holds or counts of keys with quotas for 6 s",
+    });
+    readiness.usage(true);
+    expect(readiness.check()).toEqual({ ready: true });
+  });
 });

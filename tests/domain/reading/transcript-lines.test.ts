@@ -27,4 +27,20 @@ describe("createTranscriptLines()", () => {
     expect(keep(cues)).toBe(keep(cues));
     expect(keep(generateCues(600))).not.toBe(keep(cues));
   });
+
+  test("a keeper tells of each grain's lines and scores once, with the cues they were made for", () => {
+    const told: [unknown, unknown][] = [];
+    const keep = createLinesKeeper((cues, made) => told.push([cues, made]));
+    const cues = generateCues(600);
+    const lines = keep(cues);
+    expect(told).toEqual([]);
+    const coarse = lines.lines("coarse");
+    const scores = keep(cues).scores("coarse");
+    keep(cues).lines("coarse");
+    keep(cues).scores("coarse");
+    expect(told.length).toBe(2);
+    expect(told[0]![0]).toBe(cues);
+    expect(told[0]![1]).toBe(coarse);
+    expect(told[1]![1]).toBe(scores);
+  });
 });
