@@ -22,6 +22,7 @@ failures=""
 # count (a crash, a type error) counts as one failure.
 suite() {
   local name=$1; shift
+  local started=$SECONDS
   local log; log=$(mktemp)
   echo "=== suite: $name"
   "$@" 2>&1 | tee "$log"
@@ -35,7 +36,7 @@ suite() {
   p=${p:-0}; f=${f:-0}
   if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
   passed=$((passed + p)); failed=$((failed + f))
-  summary="$summary\n  $name: $p passed, $f failed"
+  summary="$summary\n  $name: $p passed, $f failed, $((SECONDS - started)) s"
   local failed_names; failed_names=$(sed '/^[0-9]* tests\? failed:$/,$d' "$log" | grep -B12 -E '^\(fail\)' | cut -c1-300 | head -150 || true)
   [ -z "$failed_names" ] || failures="$failures"$'\n'"  [$name]"$'\n'"$failed_names"
   rm -f "$log"
@@ -49,13 +50,22 @@ suite "lint (deno fmt --check, deno lint)" npm run -s lint
 suite "typecheck (bun)" tsc --noEmit -p .
 suite "unit, app and end-to-end (bun run server)" bun test --timeout 60000 tests/
 
-# The same end-to-end suite against the other two ways to run the service: the compiled
-# binary, copied alone into an empty directory and run from there, and Deno.
+# The end-to-end files where the runtime makes a difference, against the other two ways to run the
+# service: the compiled binary, copied alone into an empty directory and run from there, and Deno.
+# tests/e2e/runtime-sensitive.txt lists them, each with why (docs/development.md has the rule); the
+# rest of tests/e2e/ is logic over HTTP, which Bun's run above covers for all three.
+# @param $1 binary or deno; prints the listed files that run on it
+runtime_sensitive() {
+  awk -v target="$1" '!/^[[:space:]]*(#|$)/ && index("," $2 ",", "," target ",") { print "./tests/e2e/" $1 }' \
+    tests/e2e/runtime-sensitive.txt
+}
 suite "typecheck (deno)" env NO_COLOR=1 deno check src/
 binary_dir=$(mktemp -d)
 suite "build (compiled binary)" sh -c "bun run build && cp dist/video-chat-service '$binary_dir/'"
-suite "end-to-end (compiled binary, alone in a temporary directory)" env E2E_TARGET=binary E2E_BINARY="$binary_dir/video-chat-service" bun test --timeout 60000 tests/e2e/
-suite "end-to-end (deno task server)" env E2E_TARGET=deno bun test --timeout 60000 tests/e2e/
+suite "end-to-end, runtime-sensitive files (compiled binary, alone in a temporary directory)" \
+  env E2E_TARGET=binary E2E_BINARY="$binary_dir/video-chat-service" bun test --timeout 60000 $(runtime_sensitive binary)
+suite "end-to-end, runtime-sensitive files (deno task server)" \
+  env E2E_TARGET=deno bun test --timeout 60000 $(runtime_sensitive deno)
 # A short soak against the binary: steady mixed traffic, fails on any 500, hang or growing RSS.
 suite "soak (compiled binary, ${SOAK_SECONDS:-45} s)" env E2E_BINARY="$binary_dir/video-chat-service" SOAK_SECONDS="${SOAK_SECONDS:-45}" bun tests/soak/soak.run.ts
 rm -rf "$binary_dir"
