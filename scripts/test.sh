@@ -48,7 +48,9 @@ start_test_redis
 
 suite "lint (deno fmt --check, deno lint)" npm run -s lint
 suite "typecheck (bun)" tsc --noEmit -p .
-suite "unit, app and end-to-end (bun run server)" bun test --timeout 60000 tests/
+# Two files at a time (bun's worker processes, each file in its own): most of the time an end-to-end file waits on
+# timers and on the processes it started, not on the machine's two cores.
+suite "unit, app and end-to-end (bun run server)" bun test --parallel=2 --timeout 60000 tests/
 
 # The end-to-end files where the runtime makes a difference, against the other two ways to run the
 # service: the compiled binary, copied alone into an empty directory and run from there, and Deno.
@@ -66,11 +68,22 @@ suite "end-to-end, runtime-sensitive files (compiled binary, alone in a temporar
   env E2E_TARGET=binary E2E_BINARY="$binary_dir/video-chat-service" bun test --timeout 60000 $(runtime_sensitive binary)
 suite "end-to-end, runtime-sensitive files (deno task server)" \
   env E2E_TARGET=deno bun test --timeout 60000 $(runtime_sensitive deno)
+# The container image, built on local Debian bases and run with podman against the fakes (scripts/image/test.sh),
+# starts beside the soak: the soak's traffic comes at a set rate for a set time, so it takes no longer for sharing
+# the machine, and the image's bases and build fill that time. Its output comes after the soak's.
+image_log=$(mktemp)
+(bash scripts/image/test.sh >"$image_log" 2>&1; echo $? >"$image_log.status") &
 # A short soak against the binary: steady mixed traffic, fails on any 500, hang or growing RSS.
 suite "soak (compiled binary, ${SOAK_SECONDS:-45} s)" env E2E_BINARY="$binary_dir/video-chat-service" SOAK_SECONDS="${SOAK_SECONDS:-45}" bun tests/soak/soak.run.ts
 rm -rf "$binary_dir"
-# The container image, built on local Debian bases and run with podman against the fakes (scripts/image/test.sh).
-suite "container image (podman)" bash scripts/image/test.sh
+# Waits for the image suite started above, prints its output and ends with its status.
+image_suite() {
+  while [ ! -f "$image_log.status" ]; do sleep 1; done
+  cat "$image_log"
+  return "$(cat "$image_log.status")"
+}
+suite "container image (podman; its time here is what is left after the soak)" image_suite
+rm -f "$image_log" "$image_log.status"
 
 stop_test_redis
 [ -z "$failures" ] || printf "failed tests:%s\n" "$failures"
