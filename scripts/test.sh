@@ -42,6 +42,19 @@ suite() {
   rm -f "$log"
 }
 
+# A suite may run beside the next one: `in_background NAME command...` starts it with its output kept apart, and
+# `suite "..." finished NAME` waits for it, prints that output and ends with its status.
+background_dir=$(mktemp -d)
+in_background() {
+  local name=$1; shift
+  ("$@" >"$background_dir/$name.log" 2>&1; echo $? >"$background_dir/$name.status") &
+}
+finished() {
+  while [ ! -f "$background_dir/$1.status" ]; do sleep 1; done
+  cat "$background_dir/$1.log"
+  return "$(cat "$background_dir/$1.status")"
+}
+
 # A Redis on a loopback port for the suites that test shared state.
 source scripts/test-redis.sh
 start_test_redis
@@ -64,26 +77,22 @@ runtime_sensitive() {
 suite "typecheck (deno)" env NO_COLOR=1 deno check src/
 binary_dir=$(mktemp -d)
 suite "build (compiled binary)" sh -c "bun run build && cp dist/video-chat-service '$binary_dir/'"
-suite "end-to-end, runtime-sensitive files (compiled binary, alone in a temporary directory)" \
-  env E2E_TARGET=binary E2E_BINARY="$binary_dir/video-chat-service" bun test --timeout 60000 $(runtime_sensitive binary)
+# The two run side by side (their processes mostly wait), and the binary's output comes after Deno's.
+in_background binary env E2E_TARGET=binary E2E_BINARY="$binary_dir/video-chat-service" \
+  bun test --timeout 60000 $(runtime_sensitive binary)
 suite "end-to-end, runtime-sensitive files (deno task server)" \
   env E2E_TARGET=deno bun test --timeout 60000 $(runtime_sensitive deno)
+suite "end-to-end, runtime-sensitive files (compiled binary, alone in a temporary directory; beside Deno's)" \
+  finished binary
 # The container image, built on local Debian bases and run with podman against the fakes (scripts/image/test.sh),
 # starts beside the soak: the soak's traffic comes at a set rate for a set time, so it takes no longer for sharing
 # the machine, and the image's bases and build fill that time. Its output comes after the soak's.
-image_log=$(mktemp)
-(bash scripts/image/test.sh >"$image_log" 2>&1; echo $? >"$image_log.status") &
+in_background image bash scripts/image/test.sh
 # A short soak against the binary: steady mixed traffic, fails on any 500, hang or growing RSS.
 suite "soak (compiled binary, ${SOAK_SECONDS:-45} s)" env E2E_BINARY="$binary_dir/video-chat-service" SOAK_SECONDS="${SOAK_SECONDS:-45}" bun tests/soak/soak.run.ts
 rm -rf "$binary_dir"
-# Waits for the image suite started above, prints its output and ends with its status.
-image_suite() {
-  while [ ! -f "$image_log.status" ]; do sleep 1; done
-  cat "$image_log"
-  return "$(cat "$image_log.status")"
-}
-suite "container image (podman; its time here is what is left after the soak)" image_suite
-rm -f "$image_log" "$image_log.status"
+suite "container image (podman; its time here is what is left after the soak)" finished image
+rm -rf "$background_dir"
 
 stop_test_redis
 [ -z "$failures" ] || printf "failed tests:%s\n" "$failures"
