@@ -77,3 +77,23 @@ describe("docs/configuration.md", () => {
     expect(names.filter((name) => !page.includes(`\`${name}\``))).toEqual([]);
   });
 });
+
+describe("docs/development.md", () => {
+  test("lists the end-to-end files of tests/e2e/runtime-sensitive.txt, each of which exists, with its targets and why", () => {
+    const lines = readFileSync(join(ROOT, "tests/e2e/runtime-sensitive.txt"), "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "" && !line.trimStart().startsWith("#"));
+    const listed = lines.map((line) => line.trim().split(/\s+/, 1)[0]!);
+    expect(listed.length).toBeGreaterThan(10);
+    expect(listed.filter((file) => !existsSync(join(ROOT, "tests/e2e", file)))).toEqual([]);
+    // Each line: the file, the targets it runs on besides Bun, and why (a few words at least).
+    expect(lines.filter((line) => !/^\S+\s+(binary,deno|binary|deno)\s+\S+(\s+\S+){3}/.test(line))).toEqual([]);
+    const page = read("docs/development.md")!;
+    const from = page.indexOf("\n### Which end-to-end files run on every runtime\n");
+    expect(from).toBeGreaterThan(0);
+    const rest = page.slice(from + 1);
+    const section = rest.slice(0, rest.slice(1).search(/\n##/) + 1);
+    const named = [...new Set([...section.matchAll(/`([\w-]+\.test\.ts)`/g)].map((match) => match[1]))];
+    expect(named.toSorted()).toEqual(listed.toSorted());
+  });
+});

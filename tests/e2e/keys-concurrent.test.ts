@@ -24,11 +24,14 @@ describe(`concurrent keys CLI runs on one KEYS_FILE (${targetFromEnv()})`, () =>
     const doomed = Array.from({ length: 8 }, (_, i) => issueKey({ name: `doomed-${i}` }));
     for (const { record } of doomed) await store.add(record);
 
+    // 24 processes at once on a small machine: Deno starts each in about a second of CPU, so the last may end
+    // well after one run's usual 20 s bound (22 s seen on a loaded 2-core machine).
+    const bound = { entry: true, timeoutMs: 60_000 };
     const creates = Array.from(
       { length: 16 },
-      (_, i) => runKeys(env, ["create", "--name", `client-${i}`, "--json"], { entry: true }),
+      (_, i) => runKeys(env, ["create", "--name", `client-${i}`, "--json"], bound),
     );
-    const revokes = doomed.map(({ record }) => runKeys(env, ["revoke", record.id], { entry: true }));
+    const revokes = doomed.map(({ record }) => runKeys(env, ["revoke", record.id], bound));
     const runs = await Promise.all([...creates, ...revokes]);
     for (const run of runs) {
       expect({ code: run.code, stderr: run.code === 0 ? "" : run.stderr }).toEqual({ code: 0, stderr: "" });

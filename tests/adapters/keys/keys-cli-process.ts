@@ -13,12 +13,12 @@ export interface CliRun {
  * Runs the keys CLI as a user would: `bun run keys ...`, or, with `entry`,
  * as a subcommand of the service's entry point (`<server command> keys ...`,
  * the same for `bun run server`, the compiled binary and Deno).
- * Bounded: killed after 20 s.
+ * Bounded: killed after `timeoutMs` (20 s by default).
  */
 export async function runKeys(
   env: Record<string, string>,
   args: string[],
-  options: { entry?: boolean } = {},
+  options: { entry?: boolean; timeoutMs?: number } = {},
 ): Promise<CliRun> {
   const command = options.entry
     ? [...commandFor(targetFromEnv()), "keys", ...args]
@@ -29,7 +29,7 @@ export async function runKeys(
     stdout: "pipe",
     stderr: "pipe",
   });
-  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
   const [stdout, stderr, code] = await Promise.all([
     new Response(child.stdout).text(),
     new Response(child.stderr).text(),
