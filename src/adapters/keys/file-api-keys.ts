@@ -129,7 +129,7 @@ const LOCK_STALE_MS = 10_000;
 async function underLock<T>(path: string, change: () => T): Promise<T> {
   mkdirSync(dirname(path), { recursive: true });
   // Loaded only by writers (the keys command): at load it hooks the process's signals, which the server handles itself.
-  const { lock } = await import("proper-lockfile");
+  const { lock } = await import("./exclusive-lock.ts");
   const release = await lock(path, { realpath: false, stale: LOCK_STALE_MS, retries: LOCK_WAIT });
   try {
     return change();
