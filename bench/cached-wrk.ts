@@ -66,7 +66,8 @@ async function measure(command: string[], isService: boolean): Promise<number> {
   const port = await freePort();
   const env = {
     ...serviceEnv(port, youtube.origin),
-    ...(args["rate-limit"] ? { RATE_LIMIT: args["rate-limit"] } : {}),
+    // No limit unless --rate-limit gives one: the default (60/min) would refuse the load.
+    RATE_LIMIT: args["rate-limit"] ?? "none",
   };
   const log = `/tmp/cached-wrk-${process.pid}-${port}.log`;
   const child = spawn(command, { cwd: ROOT, env, stdout: Bun.file(log), stderr: "inherit" });

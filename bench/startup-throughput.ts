@@ -57,6 +57,8 @@ const env = {
   GROQ_API_KEY: "gsk_bench",
   GROQ_BASE_URL: llm.baseUrl,
   LOG_FORMAT: "json",
+  // One key sends the whole load: the default limit (60/min) would refuse it.
+  RATE_LIMIT: "none",
 };
 const binaryDir = mkdtempSync(join(tmpdir(), "vcs-bench-binary-"));
 

@@ -1,4 +1,4 @@
-/** @module End-to-end tests of keys in a file: the CLI, the running server, generated keys, per-key limits. */
+/** @module End-to-end tests of keys in a file: the CLI, the running server, generated keys, per-key and default limits. */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,7 +6,13 @@ import { join } from "node:path";
 import { type FakeLlm, startFakeLlm } from "../support/fake/llm.ts";
 import { type FakeYoutube, startFakeYoutube } from "../support/fake/youtube.ts";
 import { watchUrl } from "../support/fixtures.ts";
-import { postChat, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
+import {
+  postChat,
+  type RunningService,
+  type ServiceEnv,
+  startService,
+  targetFromEnv,
+} from "../support/service/process.ts";
 import { createKey, runKeys } from "../adapters/keys/keys-cli-process.ts";
 
 const ENV_KEY = "e2e-env-key-0123456789";
@@ -34,7 +40,7 @@ let files = 0;
 function storeEnv(): Record<string, string> {
   return { KEYS_FILE: join(dir, `keys-${++files}.json`) };
 }
-function start(env: Record<string, string>): Promise<RunningService> {
+function start(env: ServiceEnv): Promise<RunningService> {
   return startService({
     YOUTUBE_BASE_URL: youtube.origin,
     GROQ_API_KEY: "gsk_fake",
@@ -171,5 +177,55 @@ describe(`per-key rate limits (${targetFromEnv()})`, () => {
     expect((await ask(service, ENV_KEY)).headers.get("ratelimit-remaining")).toBe("1");
     expect((await ask(service, ENV_KEY)).status).toBe(200);
     expect((await ask(service, ENV_KEY)).status).toBe(429);
+  });
+});
+
+describe(`the default rate limit (${targetFromEnv()})`, () => {
+  /** Asks as `key` until the first 429 (at most `most` times) and returns every answer. */
+  async function askUntilRefused(service: RunningService, key: string, most: number): Promise<Response[]> {
+    const answers: Response[] = [];
+    while (answers.length < most && answers.at(-1)?.status !== 429) answers.push(await ask(service, key));
+    return answers;
+  }
+
+  test("with no RATE_LIMIT at all a key is limited to 60/min; a key issued with its own limit keeps it", async () => {
+    const env = storeEnv();
+    const { key: own } = await createKey(env, "its own", "200/min");
+    // Not RATE_LIMIT=none, as startService gives every other test: no RATE_LIMIT in the environment at all.
+    service = await start({ ...env, API_KEYS: ENV_KEY, RATE_LIMIT: undefined });
+    const started = Date.now();
+    const answers = await askUntilRefused(service, ENV_KEY, 100);
+    const seconds = (Date.now() - started) / 1000;
+    const admitted = answers.filter((r) => r.status === 200);
+    const refused = answers.at(-1)!;
+    expect(answers[0]!.headers.get("ratelimit-limit")).toBe("60");
+    expect(answers[0]!.headers.get("ratelimit-remaining")).toBe("59");
+    // A burst of 60, then the bucket regains one a second: a few more while these were being sent.
+    expect(admitted.length).toBe(answers.length - 1);
+    expect(admitted.length).toBeGreaterThanOrEqual(60);
+    expect(admitted.length).toBeLessThanOrEqual(60 + Math.ceil(seconds) + 1);
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).error.code).toBe("rate_limited");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(2);
+    expect(refused.headers.get("ratelimit-limit")).toBe("60");
+
+    const other = await ask(service, own);
+    expect(other.status).toBe(200);
+    expect(other.headers.get("ratelimit-limit")).toBe("200");
+    expect(other.headers.get("ratelimit-remaining")).toBe("199");
+  });
+
+  test("RATE_LIMIT=none turns the default off: no limit, no RateLimit headers; a key's own limit still holds", async () => {
+    const env = storeEnv();
+    const { key: own } = await createKey(env, "limited", "3/min");
+    service = await start({ ...env, API_KEYS: ENV_KEY, RATE_LIMIT: "none" });
+    const answers = await askUntilRefused(service, ENV_KEY, 80);
+    expect(answers.map((r) => r.status)).toEqual(Array(80).fill(200));
+    expect(answers.filter((r) => r.headers.has("ratelimit-limit"))).toEqual([]);
+
+    const limited = await askUntilRefused(service, own, 10);
+    expect(limited.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+    expect(limited.map((r) => r.headers.get("ratelimit-limit"))).toEqual(["3", "3", "3", "3"]);
   });
 });

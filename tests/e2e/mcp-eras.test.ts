@@ -65,7 +65,14 @@ const TRANSPORTS: { name: string; target: () => AgentTarget }[] = [
     target: () => ({
       command: command!,
       args,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NO_COLOR: "1", ...env },
+      // RATE_LIMIT=none, as startService gives the HTTP service: the subject is the protocol's eras, not limits.
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "/tmp",
+        NO_COLOR: "1",
+        RATE_LIMIT: "none",
+        ...env,
+      },
       cwd: defaultCwd(target),
     }),
   },

@@ -25,11 +25,13 @@ beforeAll(() => {
   youtube = startFakeYoutube();
   llm = startFakeLlm();
   // No API key anywhere: stdio needs none. Caches off, so each test sees its own fakes; a call size that splits three hours into parts.
+  // RATE_LIMIT=none: the file's one client pages through long videos, and its subject is not the limit (60/min unset).
   env = {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "/tmp",
     NO_COLOR: "1",
     LOG_FORMAT: "json",
+    RATE_LIMIT: "none",
     YOUTUBE_BASE_URL: youtube.origin,
     GROQ_API_KEY: GROQ_KEY,
     GROQ_BASE_URL: llm.baseUrl,

@@ -105,6 +105,7 @@ describe(`usage and quotas per key, without Redis (${targetFromEnv()})`, () => {
     expect(retryAfter).toBeGreaterThanOrEqual(Math.floor(untilUtcMidnight()) - 30);
     expect(quotaHeaders(refused)).toEqual(["10", "0", "10min/day"]);
     expect(Number(refused.headers.get("quota-reset"))).toBe(retryAfter);
+    // A quota refusal is not a rate limit's: with no rate limit (startService's RATE_LIMIT=none), no RateLimit-*.
     expect(refused.headers.get("ratelimit-limit")).toBeNull();
   });
 

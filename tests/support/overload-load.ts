@@ -55,6 +55,8 @@ export async function runLoad(
     MAX_IN_FLIGHT: String(options.maxInFlight),
     // One key sends the whole load: it may take every place.
     MAX_IN_FLIGHT_PER_KEY: String(options.maxInFlight),
+    // Nor may its rate limit (60/min unless set) turn the load away: the subject is the bound on work in flight.
+    RATE_LIMIT: "none",
     YOUTUBE_BASE_URL: youtube.origin,
     GROQ_API_KEY: "gsk_fake",
     GROQ_BASE_URL: llm.baseUrl,

@@ -189,7 +189,7 @@ function warnShortKeys(keys: readonly string[], logger: Logger): void {
 }
 
 /**
- * @returns each key's budget: its own limit, else `RATE_LIMIT`, else none.
+ * @returns each key's budget: its own limit, else `RATE_LIMIT` (`60/min` when unset), none with `RATE_LIMIT=none`.
  *   A stored limit that does not parse falls back to the default (logged once per key).
  */
 function budgetsFrom(config: Config, logger: Logger): (identity: KeyIdentity) => Budget | undefined {

@@ -44,6 +44,7 @@ export interface Config {
   maxInFlight: number;
   /** One key's most generations in flight: its share of `maxInFlight`. */
   maxInFlightPerKey: number;
+  /** Every key's limit without its own (`RATE_LIMIT`): `60/min` by default, none with `RATE_LIMIT=none`. */
   rateLimit?: RateLimitSpec;
   rateLimitFailure: "open" | "closed";
   /** Quotas of every key without its own (`QUOTA`); none by default. */

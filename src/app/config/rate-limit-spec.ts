@@ -32,14 +32,27 @@ export function parseRateLimit(text: string): RateLimitSpec | undefined {
   return windowSeconds && limit > 0 ? { limit, windowSeconds } : undefined;
 }
 
-/** `RATE_LIMIT`: every key's default limit, none when unset. */
+/**
+ * Every key's limit when `RATE_LIMIT` is unset: a second's worth of sustained requests, with a minute's burst.
+ * Each uncached request is upstream calls (YouTube, the LLM) the whole service shares, so one key left unlimited
+ * can get the server blocked for everyone (docs/decisions.md, "A default rate limit per key").
+ */
+export const DEFAULT_RATE_LIMIT: Readonly<RateLimitSpec> = { limit: 60, windowSeconds: 60 };
+
+/** The `RATE_LIMIT` value that turns the default off: keys without their own limit are then unlimited. */
+export const NO_RATE_LIMIT = "none";
+
+/** `RATE_LIMIT`: every key's default limit; {@link DEFAULT_RATE_LIMIT} when unset, none when `none`. */
 export function readRateLimit(read: EnvReader): RateLimitSpec | undefined {
   const value = read.raw("RATE_LIMIT");
-  if (value === undefined) return undefined;
+  if (value === undefined) return { ...DEFAULT_RATE_LIMIT };
+  if (value.toLowerCase() === NO_RATE_LIMIT) return undefined;
   const spec = parseRateLimit(value);
   if (!spec) {
     read.fail(
-      `RATE_LIMIT must look like 60/min, 10/s, 500/hour or 1000/day: current value is ${JSON.stringify(value)}`,
+      `RATE_LIMIT must look like 60/min, 10/s, 500/hour or 1000/day, or be none: current value is ${
+        JSON.stringify(value)
+      }`,
     );
   }
   return spec;

@@ -15,7 +15,7 @@ describe("loadConfig()", () => {
     expect(config.llm.timeoutMs).toBe(60_000);
     expect(config.requestTimeoutMs).toBe(120_000);
     expect(config.maxBodyBytes).toBe(16_384);
-    expect(config.rateLimit).toBeUndefined();
+    expect(config.rateLimit).toEqual({ limit: 60, windowSeconds: 60 });
     expect(config.sharedWorkLeaseMs).toBe(5_000);
   });
 
@@ -70,6 +70,17 @@ describe("loadConfig()", () => {
     expect(config.youtube.baseUrl).toBe("http://127.0.0.1:9000");
     expect(config.rateLimit).toEqual({ limit: 60, windowSeconds: 60 });
     expect(config.corsOrigins).toEqual(["https://app.example"]);
+  });
+
+  test("RATE_LIMIT is 60/min when unset or blank; none turns it off (any case); a bad one is named", () => {
+    expect(loadConfig({}).rateLimit).toEqual({ limit: 60, windowSeconds: 60 });
+    expect(loadConfig({ RATE_LIMIT: " " }).rateLimit).toEqual({ limit: 60, windowSeconds: 60 });
+    expect(loadConfig({ RATE_LIMIT: "none" }).rateLimit).toBeUndefined();
+    expect(loadConfig({ RATE_LIMIT: " None " }).rateLimit).toBeUndefined();
+    expect(loadConfig({ RATE_LIMIT: "1000/day" }).rateLimit).toEqual({ limit: 1000, windowSeconds: 86_400 });
+    expect(() => loadConfig({ RATE_LIMIT: "unlimited" })).toThrow(
+      /RATE_LIMIT must look like 60\/min, 10\/s, 500\/hour or 1000\/day, or be none: current value is "unlimited"/,
+    );
   });
 
   test("QUOTA is every key's default quota: none by default, several comma-separated, a bad one named", () => {

@@ -57,9 +57,21 @@ export function defaultCwd(target: Target): string {
   return target === "binary" && process.env.E2E_BINARY ? dirname(process.env.E2E_BINARY) : ROOT;
 }
 
-/** The environment a test process gets: exactly `env` plus PATH, HOME and test-friendly defaults. */
-function childEnv(env: Record<string, string>): Record<string, string> {
-  return {
+/**
+ * A test's settings: a value of `undefined` leaves that variable out altogether, even one of the defaults below
+ * (`{ RATE_LIMIT: undefined }` starts the service with no `RATE_LIMIT` at all, as an operator who set none would).
+ */
+export type ServiceEnv = Record<string, string | undefined>;
+
+/**
+ * The environment a test process gets: exactly `env` plus PATH, HOME and test-friendly defaults.
+ *
+ * `RATE_LIMIT=none`: the service limits every key to 60/min when `RATE_LIMIT` is unset, and most files send more
+ * than that with one key in seconds (load, fuzz, soak, overload) while their subject is something else. A test
+ * about limits sets its own `RATE_LIMIT`, or leaves it out (`undefined`) to get the service's default.
+ */
+function childEnv(env: ServiceEnv): Record<string, string> {
+  const merged: ServiceEnv = {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "/tmp",
     NO_COLOR: "1",
@@ -67,8 +79,12 @@ function childEnv(env: Record<string, string>): Record<string, string> {
     PORT: "0",
     HOST: "127.0.0.1",
     LOG_FORMAT: "json",
+    RATE_LIMIT: "none",
     ...env,
   };
+  return Object.fromEntries(
+    Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 /**
@@ -76,7 +92,7 @@ function childEnv(env: Record<string, string>): Record<string, string> {
  * that must fail) and returns its exit code, everything it printed, and its standard output alone.
  */
 export async function runToExit(
-  env: Record<string, string>,
+  env: ServiceEnv,
   options: { target?: Target; cwd?: string; args?: string[]; timeoutMs?: number } = {},
 ): Promise<{ code: number; output: string; stdout: string }> {
   const target = options.target ?? targetFromEnv();
@@ -102,11 +118,11 @@ export async function runToExit(
  * Starts the real service as a child process on a free port and waits for
  * its banner through its "LLM backend" line (the banner is one write, so the
  * lines after it, such as a generated key, have come with it). The
- * environment is exactly `env` plus PATH and HOME, so the developer's own
- * settings never leak into a test.
+ * environment is exactly `env` plus PATH, HOME and the defaults of `childEnv` (`RATE_LIMIT=none` among them), so the
+ * developer's own settings never leak into a test.
  */
 export async function startService(
-  env: Record<string, string>,
+  env: ServiceEnv,
   options: { target?: Target; cwd?: string; timeoutMs?: number; command?: string[] } = {},
 ): Promise<RunningService> {
   const target = options.target ?? targetFromEnv();
