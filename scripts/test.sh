@@ -62,12 +62,15 @@ start_test_redis
 suite "lint (deno fmt --check, deno lint)" npm run -s lint
 suite "typecheck (bun)" tsc --noEmit -p .
 # Two files at a time (bun's worker processes, each file in its own): most of the time an end-to-end file waits on
-# timers and on the processes it started, not on the machine's two cores. A file that bounds the service's latency
-# in milliseconds runs alone after them, as it did before, with no other test's processes on the cores.
-alone="tests/e2e/crafted-transcript.test.ts"
+# timers and on the processes it started, not on the machine's two cores. The files that bound the service's latency
+# in milliseconds, or a fair share's wait against the provider's floor, run alone after them, one after the other,
+# with no other test's processes on the cores.
+alone=(tests/e2e/crafted-transcript.test.ts tests/e2e/llm-fair-share.test.ts)
+ignored=(); for file in "${alone[@]}"; do ignored+=(--path-ignore-patterns="$file"); done
 suite "unit, app and end-to-end (bun run server, two files at a time)" \
-  bun test --parallel=2 --timeout 60000 --path-ignore-patterns="$alone" tests/
-suite "end-to-end bounding latency (bun run server, alone)" bun test --timeout 60000 "./$alone"
+  bun test --parallel=2 --timeout 60000 "${ignored[@]}" tests/
+suite "end-to-end bounding latency and fair waits (bun run server, alone)" \
+  bun test --timeout 60000 "${alone[@]/#/./}"
 
 # The end-to-end files where the runtime makes a difference, against the other two ways to run the
 # service: the compiled binary, copied alone into an empty directory and run from there, and Deno.
