@@ -62,20 +62,34 @@ for _, p in ipairs({period.day, period.month}) do
   names[#names + 1] = p .. '|min'
   names[#names + 1] = p .. '|req'
 end
+for _, p in ipairs({'day', 'month'}) do
+  names[#names + 1] = '=a|' .. period[p] .. '|min'
+  names[#names + 1] = '=a|' .. period[p] .. '|req'
+end
 local got = redis.call('HMGET', key, unpack(names))
 local next_at, ttl_at, indexed, own = tonumber(got[1]), tonumber(got[2]) or 0, got[3], got[4]
 local totals, last, recounted = {}, 0, false
-for j = 5, #names do totals[names[j]] = tonumber(got[j]) end
+for j = 5, 8 do totals[names[j]] = tonumber(got[j]) end
 if next_at and next_at <= now then
   totals, own, last, next_at = recount(key, id, now)
   recounted = true
 end
-local ledger, answered = {day = KEYS[2], month = KEYS[3]}, {}
+-- What is answered: kept in this hash once read from the ledger (the write behind adds to both).
+local ledger, answered, seed = {day = KEYS[2], month = KEYS[3]}, {}, {}
+local kept = {day = 9, month = 11}
 for i = 11, #ARGV, 3 do
   local p = ARGV[i]
   if not answered[p] then
-    local counts = redis.call('HMGET', ledger[p], 'minutes', 'requests')
-    answered[p] = {min = tonumber(counts[1]) or 0, req = tonumber(counts[2]) or 0}
+    local min, req = tonumber(got[kept[p]]), tonumber(got[kept[p] + 1])
+    if not min or not req then
+      local counts = redis.call('HMGET', ledger[p], 'minutes', 'requests')
+      min, req = tonumber(counts[1]) or 0, tonumber(counts[2]) or 0
+      seed[#seed + 1] = names[kept[p]]
+      seed[#seed + 1] = min
+      seed[#seed + 1] = names[kept[p] + 1]
+      seed[#seed + 1] = req
+    end
+    answered[p] = {min = min, req = req}
   end
 end
 local function check()
@@ -126,11 +140,22 @@ if exp > ttl_at then
   set[#set + 1] = '=ttl'
   set[#set + 1] = string.format('%.0f', exp + 3600000)
 end
+for _, v in ipairs(seed) do set[#set + 1] = v end
 if indexed ~= period.day then
   redis.call('SADD', KEYS[4], ARGV[1])
   redis.call('SADD', KEYS[5], ARGV[1])
   set[#set + 1] = '=idx'
   set[#set + 1] = period.day
+  -- Once a day: the answered counts kept for the last day holds were taken (and its month, once past) go.
+  if indexed then
+    local old = {'=a|' .. indexed .. '|min', '=a|' .. indexed .. '|req'}
+    local old_month = string.sub(indexed, 1, 7)
+    if old_month ~= period.month then
+      old[#old + 1] = '=a|' .. old_month .. '|min'
+      old[#old + 1] = '=a|' .. old_month .. '|req'
+    end
+    redis.call('HDEL', key, unpack(old))
+  end
 end
 redis.call('HSET', key, unpack(set))
 if exp > ttl_at then redis.call('PEXPIRE', key, exp + 3600000 - now) end
@@ -139,19 +164,33 @@ return reply
 
 /**
  * Drops the entries' holds (their amounts out of the running totals) and adds their counts to both periods'
- * ledgers, listing the key in each period's index. KEYS: inflight, day ledger, month ledger, day index, month
- * index. ARGV: key id, day and month lifetimes (s), the number of holds, the hold ids, then field and value pairs.
+ * ledgers, listing the key in each period's index; the answered requests and minutes kept in `inflight` for the
+ * holds (`=a|<period>|<unit>`, once a hold has read them from the ledger) grow with the ledgers. KEYS: inflight,
+ * day ledger, month ledger, day index, month index. ARGV: key id, day and month lifetimes (s), day, month, the
+ * number of holds, the hold ids, then field and value pairs.
  */
 const WRITE = `
-local key, holds = KEYS[1], tonumber(ARGV[4])
-if holds > 0 then
-  local ids = {}
-  for i = 5, 4 + holds do ids[#ids + 1] = ARGV[i] end
-  local records = redis.call('HMGET', key, unpack(ids))
-  local less, gone = {}, {}
-  for i, v in ipairs(records) do
+local key, day, month, holds = KEYS[1], ARGV[4], ARGV[5], tonumber(ARGV[6])
+local answered = {}
+for i = 7 + holds, #ARGV, 2 do
+  if ARGV[i] == 'minutes' then answered.min = tonumber(ARGV[i + 1]) end
+  if ARGV[i] == 'requests' then answered.req = tonumber(ARGV[i + 1]) end
+end
+local names, more = {}, {}
+for i = 7, 6 + holds do names[#names + 1] = ARGV[i] end
+for unit, amount in pairs(answered) do
+  for _, p in ipairs({day, month}) do
+    names[#names + 1] = '=a|' .. p .. '|' .. unit
+    more[#more + 1] = amount
+  end
+end
+if #names > 0 then
+  local got = redis.call('HMGET', key, unpack(names))
+  local less, gone, set = {}, {}, {}
+  for i = 1, holds do
+    local v = got[i]
     if v then
-      gone[#gone + 1] = ids[i]
+      gone[#gone + 1] = names[i]
       local d, m, hm, hr = string.match(v, '^([^|]*)|([^|]*)|(%d+)|(%d+)|')
       for _, t in ipairs({{d .. '|min', hm}, {m .. '|min', hm}, {d .. '|req', hr}, {m .. '|req', hr}}) do
         local n = tonumber(t[2])
@@ -159,20 +198,26 @@ if holds > 0 then
       end
     end
   end
+  for i = holds + 1, #names do
+    if got[i] then
+      set[#set + 1] = names[i]
+      set[#set + 1] = tonumber(got[i]) + more[i - holds]
+    end
+  end
   local fields = {}
   for f in pairs(less) do fields[#fields + 1] = f end
   if #fields > 0 then
-    local totals, set = redis.call('HMGET', key, unpack(fields)), {}
+    local totals = redis.call('HMGET', key, unpack(fields))
     for i, f in ipairs(fields) do
       local left = (tonumber(totals[i]) or 0) - less[f]
       if left > 0 then set[#set + 1] = f; set[#set + 1] = left else gone[#gone + 1] = f end
     end
-    if #set > 0 then redis.call('HSET', key, unpack(set)) end
   end
+  if #set > 0 then redis.call('HSET', key, unpack(set)) end
   if #gone > 0 then redis.call('HDEL', key, unpack(gone)) end
 end
-if #ARGV > 4 + holds then
-  for i = 5 + holds, #ARGV, 2 do
+if #ARGV > 6 + holds then
+  for i = 7 + holds, #ARGV, 2 do
     redis.call('HINCRBY', KEYS[2], ARGV[i], ARGV[i + 1])
     redis.call('HINCRBY', KEYS[3], ARGV[i], ARGV[i + 1])
   end
@@ -251,7 +296,7 @@ export function createRedisUsageStore(options: { connection: RedisConnection }):
             index(month),
           ];
           const holdIds = entry.holds ?? [];
-          const args = [entry.keyId, ...LIFETIMES, holdIds.length, ...holdIds];
+          const args = [entry.keyId, ...LIFETIMES, day, month, holdIds.length, ...holdIds];
           for (const [field, value] of fieldsOf(entry.counts)) args.push(field, value);
           return connection.run((c) => scripted(c).usageWrite(keys.length, ...keys, ...args));
         }),

@@ -45,6 +45,28 @@ describe("createRedisUsageStore()", () => {
     expect(await admin.pttl(inflight)).toBeGreaterThan(0);
   });
 
+  test("the answered counts a hold reads are kept beside the holds, grow with the write behind, and go the next day", async () => {
+    const store = await open();
+    const quotas = [{ limit: 10, unit: "req", period: "day" }, { limit: 100, unit: "req", period: "month" }] as const;
+    const first = holdOf({ quotas, need: { min: 0, req: 1 }, amounts: { min: 0, req: 1 } });
+    const { keyId, periods } = first;
+    await store.write([{ keyId, periods, counts: { requests: 2 } }]); // before any hold: read from the ledger
+    expect(await store.hold(first)).toEqual({ granted: true, used: [2, 2], held: [0, 0] });
+    const inflight = `${prefix}usage-inflight:${keyId}`;
+    expect(await admin.hget(inflight, `=a|${periods.day}|req`)).toBe("2");
+    await store.write([{ keyId, periods, holds: [first.holdId], counts: { requests: 1, minutes: 4 } }]);
+    expect(await admin.hmget(inflight, `=a|${periods.day}|req`, `=a|${periods.month}|min`)).toEqual(["3", "4"]);
+    expect(await store.hold({ ...first, holdId: "second" })).toEqual({ granted: true, used: [3, 3], held: [0, 0] });
+    const next = { day: "2026-11-15", month: periods.month };
+    expect(await store.hold({ ...first, holdId: "third", periods: next })).toEqual({
+      granted: true,
+      used: [0, 4],
+      held: [0, 1],
+    });
+    expect(await admin.hexists(inflight, `=a|${periods.day}|req`)).toBe(0);
+    expect(await admin.hget(inflight, `=a|${periods.month}|req`)).toBe("3");
+  });
+
   test("an unreachable Redis fails the call (the meter then counts in memory)", async () => {
     const connection = createRedisConnection({
       url: "redis://127.0.0.1:1",
