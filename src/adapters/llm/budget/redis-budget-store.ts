@@ -1,6 +1,6 @@
 /** @module The LLM provider's budget in Redis, shared by every instance using the key. */
 import type { RedisConnection } from "../../redis/redis-connection.ts";
-import { type BudgetStore, MIN_PLAUSIBLE_TOKEN_LIMIT } from "./budget-store.ts";
+import { type BudgetStore, type BudgetView, MIN_PLAUSIBLE_TOKEN_LIMIT } from "./budget-store.ts";
 import { type Limits, WINDOWS_PER_DAY } from "./token-bucket.ts";
 
 /**
@@ -126,6 +126,23 @@ export function createRedisBudgetStore(
   options: { connection: RedisConnection; key: string; limits: Limits; windowMs: number; fallback: BudgetStore },
 ): BudgetStore {
   const { connection, fallback } = options;
+  const viewOf = (reply: Reply): BudgetView => {
+    const [, tokens, tpm, rpm, blockedMs, dayTokens, tpd, dayRequests, rpd, dayBlockedMs] = reply;
+    return {
+      tokens,
+      limits: {
+        tokensPerWindow: tpm,
+        requestsPerWindow: rpm,
+        tokensPerDay: tpd > 0 ? tpd : undefined,
+        requestsPerDay: rpd > 0 ? rpd : undefined,
+      },
+      blockedMs,
+      windowMs: options.windowMs,
+      dayTokens,
+      dayRequests,
+      dayBlockedMs,
+    };
+  };
   const key = `${connection.prefix}llm-budget:${options.key}`;
   let sha: Promise<string> | undefined;
 
@@ -179,25 +196,15 @@ export function createRedisBudgetStore(
         stated(report.dayRequestsRemaining),
         report.dayRetryAfterMs ?? 0,
       ];
-      await run("observe", figures).catch(() => undefined);
+      try {
+        return viewOf(await run("observe", figures));
+      } catch {
+        return await fallback.peek();
+      }
     },
     async peek() {
       try {
-        const [, tokens, tpm, rpm, blockedMs, dayTokens, tpd, dayRequests, rpd, dayBlockedMs] = await run("peek", []);
-        return {
-          tokens,
-          limits: {
-            tokensPerWindow: tpm,
-            requestsPerWindow: rpm,
-            tokensPerDay: tpd > 0 ? tpd : undefined,
-            requestsPerDay: rpd > 0 ? rpd : undefined,
-          },
-          blockedMs,
-          windowMs: options.windowMs,
-          dayTokens,
-          dayRequests,
-          dayBlockedMs,
-        };
+        return viewOf(await run("peek", []));
       } catch {
         return await fallback.peek();
       }
