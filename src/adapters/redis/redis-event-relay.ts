@@ -1,11 +1,26 @@
 /** @module Relays a shared work's events from its owner to waiters on other instances through Redis Streams. */
 import type { FlightEvent, FlightEvents } from "../../domain/ports.ts";
+import type { Redis } from "ioredis";
 import type { RedisConnection } from "./redis-connection.ts";
 
-/** Appends one event with its place `n`, keeps the stream bounded and renews its expiry. */
+/**
+ * Appends one event with its place `n`, keeps the stream bounded and renews its expiry: the first event (so the
+ * stream never exists without one), then once half its lifetime has passed. The events between are a plain XADD.
+ */
 const APPEND =
   "redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'n', ARGV[3], 'e', ARGV[4]) redis.call('PEXPIRE', " +
   "KEYS[1], ARGV[2]) return 1";
+
+/** A client with APPEND defined: sent as EVALSHA (EVAL once per connection). */
+type Appending = Redis & { relayAppend(keys: number, ...args: (string | number)[]): Promise<number> };
+const defined = new WeakSet<Redis>();
+function appending(client: Redis): Appending {
+  if (!defined.has(client)) {
+    client.defineCommand("relayAppend", { lua: APPEND });
+    defined.add(client);
+  }
+  return client as Appending;
+}
 
 /** Entries read per XREAD: a stream is followed in bounded steps. */
 const BATCH = 500;
@@ -46,12 +61,19 @@ export class EventRelay {
     const stream = this.key(token);
     let next = 0;
     let broken = false;
+    let renewedAt = 0;
     return events.publish((event) => {
       if (broken || next >= maxEvents) return;
       const n = next++;
-      connection.run((c) => c.eval(APPEND, 1, stream, maxEvents, ttlMs, n, JSON.stringify(event))).catch(
-        () => (broken = true),
-      );
+      const text = JSON.stringify(event);
+      const now = Date.now();
+      const renew = n === 0 || now - renewedAt >= ttlMs / 2;
+      if (renew) renewedAt = now;
+      connection.run<unknown>((c) =>
+        renew
+          ? appending(c).relayAppend(1, stream, maxEvents, ttlMs, n, text)
+          : c.xadd(stream, "MAXLEN", "~", maxEvents, "*", "n", n, "e", text)
+      ).catch(() => (broken = true));
     });
   }
 

@@ -28,7 +28,7 @@ async function open() {
 describe("createRedisUsageStore()", () => {
   usageStoreContract("redis", open);
 
-  test("counts live under the prefix, per period and key, and expire (days after about three months); holds leave nothing", async () => {
+  test("counts live under the prefix, per period and key, and expire (days after about three months); holds leave only markers", async () => {
     const store = await open();
     const hold = holdOf();
     expect((await store.hold(hold)).granted).toBe(true);
@@ -39,10 +39,32 @@ describe("createRedisUsageStore()", () => {
     expect(await admin.ttl(day)).toBeLessThan(100 * 86_400);
     expect(await admin.ttl(`${prefix}usage:${hold.periods.month}:${hold.keyId}`)).toBeGreaterThan(700 * 86_400);
     expect(await admin.sismember(`${prefix}usage-keys:${hold.periods.month}`, hold.keyId)).toBe(1);
-    for (const structure of ["usage-holds", "usage-held"]) {
-      expect(await admin.hlen(`${prefix}${structure}:${hold.keyId}`)).toBe(0);
-    }
-    expect(await admin.zcard(`${prefix}usage-hold-ends:${hold.keyId}`)).toBe(0);
+    // Only markers are left (`=next`, `=ttl`, `=idx`): no hold, no total; and the hash expires by itself.
+    const inflight = `${prefix}usage-inflight:${hold.keyId}`;
+    expect(Object.keys(await admin.hgetall(inflight)).filter((field) => !field.startsWith("="))).toEqual([]);
+    expect(await admin.pttl(inflight)).toBeGreaterThan(0);
+  });
+
+  test("the answered counts a hold reads are kept beside the holds, grow with the write behind, and go the next day", async () => {
+    const store = await open();
+    const quotas = [{ limit: 10, unit: "req", period: "day" }, { limit: 100, unit: "req", period: "month" }] as const;
+    const first = holdOf({ quotas, need: { min: 0, req: 1 }, amounts: { min: 0, req: 1 } });
+    const { keyId, periods } = first;
+    await store.write([{ keyId, periods, counts: { requests: 2 } }]); // before any hold: read from the ledger
+    expect(await store.hold(first)).toEqual({ granted: true, used: [2, 2], held: [0, 0] });
+    const inflight = `${prefix}usage-inflight:${keyId}`;
+    expect(await admin.hget(inflight, `=a|${periods.day}|req`)).toBe("2");
+    await store.write([{ keyId, periods, holds: [first.holdId], counts: { requests: 1, minutes: 4 } }]);
+    expect(await admin.hmget(inflight, `=a|${periods.day}|req`, `=a|${periods.month}|min`)).toEqual(["3", "4"]);
+    expect(await store.hold({ ...first, holdId: "second" })).toEqual({ granted: true, used: [3, 3], held: [0, 0] });
+    const next = { day: "2026-11-15", month: periods.month };
+    expect(await store.hold({ ...first, holdId: "third", periods: next })).toEqual({
+      granted: true,
+      used: [0, 4],
+      held: [0, 1],
+    });
+    expect(await admin.hexists(inflight, `=a|${periods.day}|req`)).toBe(0);
+    expect(await admin.hget(inflight, `=a|${periods.month}|req`)).toBe("3");
   });
 
   test("an unreachable Redis fails the call (the meter then counts in memory)", async () => {

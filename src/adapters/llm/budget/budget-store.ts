@@ -32,8 +32,8 @@ export interface BudgetStore {
   take(tokens: number, keep?: number): Promise<number>;
   /** Gives back tokens taken beyond what the provider charged. */
   give(tokens: number): Promise<void>;
-  /** Aligns the budget with what the provider said. */
-  observe(report: LimitReport): Promise<void>;
+  /** Aligns the budget with what the provider said; @returns the budget then (as `peek` would, without another call) */
+  observe(report: LimitReport): Promise<BudgetView>;
   peek(): Promise<BudgetView>;
 }
 
@@ -51,6 +51,19 @@ export function createMemoryBudgetStore(
   let state: BucketState = bucket.full(limits, now());
   let dayStated = false;
   const current = () => (state = bucket.refill(state, limits, options.windowMs, now()));
+
+  const view = (): BudgetView => {
+    const at = current();
+    return {
+      tokens: at.tokens,
+      limits: { ...limits },
+      blockedMs: Math.max(0, at.blockedUntil - at.at),
+      windowMs: options.windowMs,
+      dayTokens: at.dayTokens,
+      dayRequests: at.dayRequests,
+      dayBlockedMs: Math.max(0, at.dayBlockedUntil - at.at),
+    };
+  };
 
   return {
     async take(tokens, keep = 0) {
@@ -78,18 +91,10 @@ export function createMemoryBudgetStore(
       const learnt = learnLimits(limits, report, dayStated ? undefined : options.limits);
       state = alignState(state, limits, learnt, report, now());
       limits = learnt;
+      return view();
     },
     async peek() {
-      const view = current();
-      return {
-        tokens: view.tokens,
-        limits: { ...limits },
-        blockedMs: Math.max(0, view.blockedUntil - view.at),
-        windowMs: options.windowMs,
-        dayTokens: view.dayTokens,
-        dayRequests: view.dayRequests,
-        dayBlockedMs: Math.max(0, view.dayBlockedUntil - view.at),
-      };
+      return view();
     },
   };
 }

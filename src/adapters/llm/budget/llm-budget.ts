@@ -125,14 +125,13 @@ function openReservation(budget: SharedBudget, seq: number, deadline: number, ho
     async settle(taken, charged, report, refused = false) {
       if (charged !== undefined && charged < taken) await store.give(taken - charged);
       const { learn, known } = budget.headerless.judge(report, refused);
-      if (learn) {
-        await store.observe(learn);
-        line.knownTpm = (await store.peek()).limits.tokensPerWindow;
-      }
+      // The budget as observing left it: no second call to read it.
+      const observed = learn ? await store.observe(learn) : undefined;
+      if (observed) line.knownTpm = observed.limits.tokensPerWindow;
       if (known) first.learn();
       // The limits may have changed: waking the line makes its waiters check the budget now, not after their wait.
       line.wake();
-      if (observer) observer.remaining((await store.peek()).tokens);
+      if (observer) observer.remaining((observed ?? await store.peek()).tokens);
     },
     async unsent(tokens) {
       claim.served = Math.max(0, claim.served - tokens);

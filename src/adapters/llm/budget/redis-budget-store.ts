@@ -1,6 +1,6 @@
 /** @module The LLM provider's budget in Redis, shared by every instance using the key. */
 import type { RedisConnection } from "../../redis/redis-connection.ts";
-import { type BudgetStore, MIN_PLAUSIBLE_TOKEN_LIMIT } from "./budget-store.ts";
+import { type BudgetStore, type BudgetView, MIN_PLAUSIBLE_TOKEN_LIMIT } from "./budget-store.ts";
 import { type Limits, WINDOWS_PER_DAY } from "./token-bucket.ts";
 
 /**
@@ -21,7 +21,7 @@ local day_ms = window * ${WINDOWS_PER_DAY}
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local s = redis.call('HMGET', KEYS[1], 'tpm', 'rpm', 'tokens', 'requests', 'at', 'blocked',
-  'tpd', 'rpd', 'dtokens', 'drequests', 'dblocked', 'tpd_stated')
+  'tpd', 'rpd', 'dtokens', 'drequests', 'dblocked', 'tpd_stated', 'expires_set')
 local function limit(stored, assumed)
   if stored then return tonumber(stored) end
   return tonumber(assumed)
@@ -92,13 +92,21 @@ elseif op == 'observe' then
   if day_retry_ms > 0 then dblocked = math.max(dblocked, now + day_retry_ms) end
 end
 if op ~= 'peek' then
-  redis.call('HSET', KEYS[1], 'tpm', tpm, 'rpm', rpm,
+  -- The day's lifetime is set again once a window at most: the state outlives its last write by a day less a window.
+  local expires_set = tonumber(s[13])
+  local refresh = not expires_set or now - expires_set >= window or now < expires_set
+  local fields = {'tpm', tpm, 'rpm', rpm,
     'tokens', string.format('%.17g', tokens), 'requests', string.format('%.17g', requests),
     'at', string.format('%d', now), 'blocked', string.format('%d', blocked),
     'tpd', tpd, 'rpd', rpd, 'dtokens', string.format('%.17g', dtokens),
     'drequests', string.format('%.17g', drequests), 'dblocked', string.format('%d', dblocked),
-    'tpd_stated', tpd_stated and '1' or '0')
-  redis.call('PEXPIRE', KEYS[1], day_ms)
+    'tpd_stated', tpd_stated and '1' or '0'}
+  if refresh then
+    fields[#fields + 1] = 'expires_set'
+    fields[#fields + 1] = string.format('%d', now)
+  end
+  redis.call('HSET', KEYS[1], unpack(fields))
+  if refresh then redis.call('PEXPIRE', KEYS[1], day_ms) end
 end
 return {math.ceil(wait), math.floor(tokens), tpm, rpm, math.max(0, blocked - now),
   math.floor(dtokens), tpd, math.floor(drequests), rpd, math.max(0, dblocked - now)}
@@ -118,6 +126,23 @@ export function createRedisBudgetStore(
   options: { connection: RedisConnection; key: string; limits: Limits; windowMs: number; fallback: BudgetStore },
 ): BudgetStore {
   const { connection, fallback } = options;
+  const viewOf = (reply: Reply): BudgetView => {
+    const [, tokens, tpm, rpm, blockedMs, dayTokens, tpd, dayRequests, rpd, dayBlockedMs] = reply;
+    return {
+      tokens,
+      limits: {
+        tokensPerWindow: tpm,
+        requestsPerWindow: rpm,
+        tokensPerDay: tpd > 0 ? tpd : undefined,
+        requestsPerDay: rpd > 0 ? rpd : undefined,
+      },
+      blockedMs,
+      windowMs: options.windowMs,
+      dayTokens,
+      dayRequests,
+      dayBlockedMs,
+    };
+  };
   const key = `${connection.prefix}llm-budget:${options.key}`;
   let sha: Promise<string> | undefined;
 
@@ -171,25 +196,15 @@ export function createRedisBudgetStore(
         stated(report.dayRequestsRemaining),
         report.dayRetryAfterMs ?? 0,
       ];
-      await run("observe", figures).catch(() => undefined);
+      try {
+        return viewOf(await run("observe", figures));
+      } catch {
+        return await fallback.peek();
+      }
     },
     async peek() {
       try {
-        const [, tokens, tpm, rpm, blockedMs, dayTokens, tpd, dayRequests, rpd, dayBlockedMs] = await run("peek", []);
-        return {
-          tokens,
-          limits: {
-            tokensPerWindow: tpm,
-            requestsPerWindow: rpm,
-            tokensPerDay: tpd > 0 ? tpd : undefined,
-            requestsPerDay: rpd > 0 ? rpd : undefined,
-          },
-          blockedMs,
-          windowMs: options.windowMs,
-          dayTokens,
-          dayRequests,
-          dayBlockedMs,
-        };
+        return viewOf(await run("peek", []));
       } catch {
         return await fallback.peek();
       }
