@@ -42,7 +42,11 @@ export async function raceAbort<T>(
   stopped: (signal: AbortSignal) => unknown,
 ): Promise<T> {
   if (!signal) return await work;
-  if (signal.aborted) throw stopped(signal);
+  if (signal.aborted) {
+    // Nobody awaits the work any more: its failure must not surface as an unhandled rejection.
+    work.catch(() => {});
+    throw stopped(signal);
+  }
   let onAbort = (): void => {};
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(stopped(signal));
