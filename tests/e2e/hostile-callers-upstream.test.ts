@@ -10,7 +10,8 @@ import { connectHttp, mcpUrlOf } from "../support/mcp/http.ts";
 import { KEY } from "../support/service/youtube.ts";
 import { postChat, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
 import { startSpeechRig } from "../support/service/speech.ts";
-import { createKey, runKeys } from "../adapters/keys/keys-cli-process.ts";
+import { createKey, usageLine } from "../adapters/keys/keys-cli-process.ts";
+import { hangUpAfterDelta } from "../support/sse.ts";
 
 let youtube: FakeYoutube;
 let llm: FakeLlm;
@@ -54,17 +55,9 @@ interface Ledger {
   sttSeconds?: number;
 }
 
-/** The key's line of `keys usage --json` once `ready` holds (counts are written within about 1 s), else the last. */
-async function ledgerOf(env: Record<string, string>, id: string, ready: (row: Ledger) => boolean = () => true) {
-  let row: Ledger | undefined;
-  for (const until = Date.now() + 8_000; Date.now() < until;) {
-    const run = await runKeys(env, ["usage", "--json"], { entry: true });
-    row = (JSON.parse(run.stdout.trim().split("\n").at(-1)!) as Ledger[]).find((r) => r.id === id);
-    if (row && ready(row)) return row;
-    await Bun.sleep(200);
-  }
-  return row ?? { id, requests: 0, minutes: 0 };
-}
+/** The key's line of `keys usage --json` once `ready` holds, else the last (zeros when it has none yet). */
+const ledgerOf = async (env: Record<string, string>, id: string, ready?: (row: Ledger) => boolean) =>
+  (await usageLine<Ledger>(env, id, ready)) ?? { id, requests: 0, minutes: 0 };
 
 /** A well-formed video id of its own per call: the fake plays any as its 5-minute video, never cached before. */
 let videos = 0;
@@ -79,20 +72,6 @@ const slowStream = () =>
     chunkChars: 4,
     chunkDelayMs: 50,
   }));
-
-/** Reads a stream until its first delta, then hangs up: `delta`, or how the stream ended without one. */
-async function leaveAfterFirstDelta(response: Response, gone: AbortController): Promise<string> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!seen.includes("event: delta")) {
-    const { value, done } = await reader.read();
-    if (done) return seen.includes("event: error") ? "error" : "ended";
-    seen += value;
-  }
-  gone.abort();
-  await reader.cancel().catch(() => {});
-  return "delta";
-}
 
 describe(`upstream work only for admitted callers (${targetFromEnv()})`, () => {
   test("a finished meter refuses: on a 2req/day key, joined streams left in turn get the model asked only as charged", async () => {
@@ -117,7 +96,7 @@ describe(`upstream work only for admitted callers (${targetFromEnv()})`, () => {
       const b = await sse(goneB.signal);
       goneA.abort(); // A leaves before the video's length is known: refunded
       await a.body?.cancel().catch(() => {});
-      outcomes.push(b.status === 200 ? await leaveAfterFirstDelta(b, goneB) : String(b.status));
+      outcomes.push(b.status === 200 ? await hangUpAfterDelta(b, goneB) : String(b.status));
     }
     // Every answer the model began is charged to the key (B, which read it, pays once A's request has ended), and the
     // key gets no more than its two requests' worth. B of the first round read deltas; once a request is charged, A
@@ -127,8 +106,8 @@ describe(`upstream work only for admitted callers (${targetFromEnv()})`, () => {
     expect({ answered, charged: row.requests }).toEqual({ answered, charged: answered });
     expect(answered).toBeGreaterThanOrEqual(1);
     expect(answered).toBeLessThanOrEqual(2);
-    expect(outcomes[0]).toBe("delta");
-    expect(outcomes.filter((outcome) => outcome === "delta")).toHaveLength(answered);
+    expect(outcomes[0]).toBe("hung up mid-stream");
+    expect(outcomes.filter((outcome) => outcome === "hung up mid-stream")).toHaveLength(answered);
   });
 
   test("a joiner under a quota of requests pays once it reads: it leaves another key's stream after a delta, charged", async () => {
@@ -142,7 +121,7 @@ describe(`upstream work only for admitted callers (${targetFromEnv()})`, () => {
       postChat(service!.url, request, { "x-api-key": key, accept: "text/event-stream" }, signal);
     const owned = await sse(owner.key);
     const gone = new AbortController();
-    expect(await leaveAfterFirstDelta(await sse(joiner.key, gone.signal), gone)).toBe("delta");
+    expect(await hangUpAfterDelta(await sse(joiner.key, gone.signal), gone)).toBe("hung up mid-stream");
     expect(await owned.text()).toContain("event: done");
     expect(llm.calls).toHaveLength(1);
     const row = await ledgerOf(env, joiner.id, (r) => r.requests >= 1);

@@ -10,8 +10,8 @@ import { watchUrl } from "../support/fixtures.ts";
 import { connectHttp, mcpUrlOf, textOf } from "../support/mcp/http.ts";
 import { postChat, type RunningService, startService, targetFromEnv } from "../support/service/process.ts";
 import { startSpeechRig } from "../support/service/speech.ts";
-import { readEvents } from "../support/sse.ts";
-import { createKey, runKeys } from "../adapters/keys/keys-cli-process.ts";
+import { hangUpAfterDelta, readEvents } from "../support/sse.ts";
+import { createKey, usageLine } from "../adapters/keys/keys-cli-process.ts";
 
 /** The fixture's "normal" video is 5 minutes long: each answer about it costs 5 video minutes. */
 const VIDEO_MINUTES = 5;
@@ -63,19 +63,9 @@ interface Ledger {
   refused: Record<string, number>;
 }
 
-/** The key's line of `keys usage --json` (the month), once `ready` holds: counts are written within about 1 s. */
-async function ledgerOf(env: Record<string, string>, id: string, ready: (row: Ledger) => boolean = () => true) {
-  let row: Ledger | undefined;
-  for (const until = Date.now() + 8_000; Date.now() < until;) {
-    const run = await runKeys(env, ["usage", "--json"], { entry: true });
-    expect(run.code).toBe(0);
-    const rows = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as Ledger[];
-    row = rows.find((r) => r.id === id);
-    if (row && ready(row)) return row;
-    await Bun.sleep(200);
-  }
-  return row!;
-}
+/** The key's line of `keys usage --json` (the month), once `ready` holds. */
+const ledgerOf = async (env: Record<string, string>, id: string, ready?: (row: Ledger) => boolean) =>
+  (await usageLine<Ledger>(env, id, ready))!;
 
 /** The provider's calls that carry `text` (each request asks its own question). */
 const callsFor = (text: string) => llm.calls.filter((call) => call.text.includes(text));
@@ -89,20 +79,6 @@ async function untilAsked(text: string, settled: Promise<unknown>): Promise<bool
     await Bun.sleep(10);
   }
   return callsFor(text).length > 0;
-}
-
-/** Reads a stream until its first delta, then closes the connection (`gone`) as a client that hangs up does. */
-async function hangUpAfterDelta(response: Response, gone: AbortController): Promise<string> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!seen.includes("event: delta")) {
-    const { value, done } = await reader.read();
-    if (done) return seen.includes("event: error") ? "error" : "ended";
-    seen += value;
-  }
-  gone.abort();
-  await reader.cancel().catch(() => {});
-  return "hung up mid-stream";
 }
 
 /** A slow answer: the model is at work long enough for a caller to hang up on it. */

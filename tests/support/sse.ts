@@ -49,3 +49,21 @@ export function deltaText(events: readonly ReadEvent[]): string {
 export function eventNames(events: readonly ReadEvent[]): string[] {
   return events.filter((e) => e.event !== "comment").map((e) => e.event);
 }
+
+/**
+ * Reads a stream until its first delta, then closes the connection (`gone`) as a client that hangs up does.
+ *
+ * @returns `hung up mid-stream`, or how the stream ended without a delta (`error` or `ended`)
+ */
+export async function hangUpAfterDelta(response: Response, gone: AbortController): Promise<string> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes("event: delta")) {
+    const { value, done } = await reader.read();
+    if (done) return seen.includes("event: error") ? "error" : "ended";
+    seen += value;
+  }
+  gone.abort();
+  await reader.cancel().catch(() => {});
+  return "hung up mid-stream";
+}

@@ -58,3 +58,25 @@ export async function createKey(
   const created = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { key: string; id: string };
   return { key: created.key, id: created.id };
 }
+
+/**
+ * A key's line of `keys usage --json` (the month) once `ready` holds it: counts are written within about 1 s, so it
+ * reads again every 200 ms, for 8 s at most.
+ *
+ * @returns the line when `ready` held, else the last one read (undefined when the key had none)
+ */
+export async function usageLine<T extends { id: string }>(
+  env: Record<string, string>,
+  id: string,
+  ready: (line: T) => boolean = () => true,
+): Promise<T | undefined> {
+  let line: T | undefined;
+  for (const until = Date.now() + 8_000; Date.now() < until;) {
+    const run = await runKeys(env, ["usage", "--json"], { entry: true });
+    if (run.code !== 0) throw new Error(`keys usage exited ${run.code}: ${run.stderr}`);
+    line = (JSON.parse(run.stdout.trim().split("\n").at(-1)!) as T[]).find((r) => r.id === id);
+    if (line && ready(line)) return line;
+    await Bun.sleep(200);
+  }
+  return line;
+}

@@ -11,6 +11,19 @@ import type { Quota } from "../../../src/domain/usage/quota.ts";
 import type { AnsweredRequest, UsageStore } from "../../../src/domain/usage/meter.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "vcs-usage-meter-"));
+
+/** A SQLite usage store in `dir` that refuses every hold and write while set down (reads still work). */
+function flakyStore(file: string) {
+  const real = createSqliteUsageStore({ path: join(dir, file) });
+  let down = false;
+  const flaky: UsageStore = {
+    hold: (request) => down ? Promise.reject(new Error("down")) : real.hold(request),
+    write: (entries) => down ? Promise.reject(new Error("down")) : real.write(entries),
+    read: (periods, now) => real.read(periods, now),
+    close: () => real.close(),
+  };
+  return { real, flaky, setDown: (value: boolean) => (down = value) };
+}
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let files = 0;
@@ -194,19 +207,12 @@ describe("createUsageMeter()", () => {
   });
 
   test("store unreachable: quotas are enforced on what this meter knows, and counts written when it is back", async () => {
-    const real = createSqliteUsageStore({ path: join(dir, "flaky.sqlite") });
-    let down = false;
-    const flaky: UsageStore = {
-      hold: (request) => down ? Promise.reject(new Error("down")) : real.hold(request),
-      write: (entries) => down ? Promise.reject(new Error("down")) : real.write(entries),
-      read: (periods, now) => real.read(periods, now),
-      close: () => real.close(),
-    };
+    const { real, flaky, setDown } = flakyStore("flaky.sqlite");
     const { meter, clock, warnings } = meterWith([Q(10, "min", "day")], { store: flaky });
     const known = await meter.begin(caller);
     await known.admit!(6);
     known.answered(answer(6));
-    down = true;
+    setDown(true);
     const during = await meter.begin(caller);
     expect(during.refusal).toBeUndefined();
     await expect(during.admit!(5)).rejects.toMatchObject({ code: "quota_exceeded" });
@@ -215,21 +221,14 @@ describe("createUsageMeter()", () => {
     expect((await meter.begin(caller)).refusal?.code).toBe("quota_exceeded");
     await meter.flush();
     expect(warnings).toEqual(["usage_store_unavailable", "usage_write_failed"]);
-    down = false;
+    setDown(false);
     await meter.flush();
     const day = await counts(real, "2026-11-14", clock.now);
     expect([day?.counts.minutes, day?.counts.requests, day?.counts.refused]).toEqual([10, 2, { quota_exceeded: 1 }]);
   });
 
   test("a store failing keys with quotas is told (never silently open), and told again once a hold or write works", async () => {
-    const real = createSqliteUsageStore({ path: join(dir, "told.sqlite") });
-    let down = false;
-    const flaky: UsageStore = {
-      hold: (request) => down ? Promise.reject(new Error("down")) : real.hold(request),
-      write: (entries) => down ? Promise.reject(new Error("down")) : real.write(entries),
-      read: (periods, now) => real.read(periods, now),
-      close: () => real.close(),
-    };
+    const { flaky, setDown } = flakyStore("told.sqlite");
     const told: boolean[] = [];
     const free: KeyIdentity = { id: "key_free", name: "free" };
     const meter = createUsageMeter({
@@ -239,7 +238,7 @@ describe("createUsageMeter()", () => {
       flushMs: 60_000,
       onAvailability: (available) => told.push(available),
     });
-    down = true;
+    setDown(true);
     // No caller with quotas yet: a failed write of a free key's counts fails no promise.
     (await meter.begin(free)).answered(answer(3));
     await meter.flush();
@@ -249,7 +248,7 @@ describe("createUsageMeter()", () => {
     held.answered(answer(2));
     await meter.flush();
     expect(told).toEqual([false]);
-    down = false;
+    setDown(false);
     await meter.flush();
     expect(told).toEqual([false, true]);
     await meter.close();
