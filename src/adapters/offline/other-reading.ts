@@ -49,15 +49,29 @@ export async function fetchOtherReading(
   source: TranscriptSource | undefined,
   ask: { prompt: string; transcript: Transcript; language: string; signal?: AbortSignal },
 ): Promise<OtherReading> {
-  const quoted = ask.transcript;
-  const language = otherReadingLanguage(ask.prompt, quoted, ask.language);
+  const language = otherReadingLanguage(ask.prompt, ask.transcript, ask.language);
+  if (!source || !language) return { youtubeRequests: 0 };
+  return fetchReading(source, ask.transcript, language, ask.signal);
+}
+
+/**
+ * The video read in `language` (YouTube's translation into it where it has no such track), through `source`, reusing
+ * the player response just read for `quoted`; none when YouTube has only the quoted track's language, or fails.
+ *
+ * @returns the reading, if any, and the YouTube requests it took
+ */
+export async function fetchReading(
+  source: TranscriptSource,
+  quoted: Transcript,
+  language: string,
+  signal?: AbortSignal,
+): Promise<OtherReading> {
   let youtubeRequests = 0;
-  if (!source || !language) return { youtubeRequests };
   try {
     const transcript = await source.fetch(quoted.videoId, {
       languages: [language],
       translate: true,
-      signal: ask.signal,
+      signal,
       rereading: true,
       observer: { request: () => (youtubeRequests += 1) },
     });

@@ -24,6 +24,12 @@ export type Language = keyof typeof LANGUAGE_TABLE;
 /** The answer languages' codes, in the table's order (never empty: the table has English). */
 export const LANGUAGES: readonly [Language, ...Language[]] = Object.keys(LANGUAGE_TABLE) as [Language, ...Language[]];
 
+/** @returns the answer language a code such as `pt-BR` names (its primary subtag), or undefined for another */
+export function answerLanguageOf(code: string): Language | undefined {
+  const primary = code.toLowerCase().split(/[-_]/)[0] ?? "";
+  return (LANGUAGES as readonly string[]).includes(primary) ? primary as Language : undefined;
+}
+
 /** @returns the table's entry for a language */
 export function languageFacts(language: Language): LanguageFacts {
   return LANGUAGE_TABLE[language];

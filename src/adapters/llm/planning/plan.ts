@@ -20,8 +20,8 @@ import {
 import type { Reading } from "./map-reduce.ts";
 import { answerAsk } from "./prompts.ts";
 import { searchCost } from "./search-terms.ts";
-import type { Language } from "../../../domain/chat-request.ts";
-import { LANGUAGES } from "../../../domain/languages/languages.ts";
+import { answerLanguageOf } from "../../../domain/languages/languages.ts";
+import { primary } from "../../offline/other-reading.ts";
 import type { Drafting, Room } from "./types.ts";
 
 /** The work a plan does, decided before its first call; `coverage` is the share of the transcript's tokens read. */
@@ -60,7 +60,7 @@ export function choosePlan(job: Drafting, room: Room, output: number, prior?: Re
   const fine = transcript.lines();
   const fineTokens = linesTokens(fine, job.run.count);
   return wholeInOneCall(at, fineTokens) ??
-    (job.spec.intent === "detail" ? searchFirst(at, fineTokens) ?? matchingPassages(at, fineTokens) : undefined) ??
+    (job.spec.intent === "detail" ? searchFirst(at) ?? matchingPassages(at, fineTokens) : undefined) ??
     summaryPlan(at);
 }
 
@@ -77,13 +77,15 @@ function wholeInOneCall({ job, transcript, room, costs }: Planning, tokens: numb
  * `findSearchTerms`), once, when the room holds that call and the answer's after it; undefined once asked, or when it
  * does not fit (the question's words alone then find the passages).
  */
-function searchFirst(at: Planning, tokens: number): Choice | undefined {
+function searchFirst(at: Planning): Choice | undefined {
   const { job, room, costs } = at;
   if (job.search) return undefined;
-  const trackLanguage = primaryTag(job.spec.transcript.language);
+  const trackLanguage = primary(job.spec.transcript.language);
   const search = searchCost(job, trackLanguage);
-  const answer = matchingPassages(at, tokens)?.hold ??
-    costs.answerPrompt + excerptRoom(costs, limitsOf(room), room.tokensPerWindow) + costs.output + costs.reasoning;
+  // The answer's call after it at its largest (its excerpts fill at most their share): ranking the passages here
+  // as well would do, for a bound, the work the plan after the search does anyway.
+  const answer = costs.answerPrompt + excerptRoom(costs, limitsOf(room), room.tokensPerWindow) + costs.output +
+    costs.reasoning;
   if (search > room.maxCallTokens || search + answer > room.tokens) return undefined;
   return { hold: search + answer, value: { kind: "search", trackLanguage } };
 }
@@ -95,11 +97,10 @@ function searchFirst(at: Planning, tokens: number): Choice | undefined {
 function matchingPassages({ job, transcript, room, costs }: Planning, tokens: number): Choice | undefined {
   const { run } = job;
   const share = excerptRoom(costs, limitsOf(room), room.tokensPerWindow);
-  const trackLanguage = primaryTag(job.spec.transcript.language);
   const carried = job.search?.carried;
   const query = {
     question: job.spec.prompt,
-    language: isLanguage(trackLanguage) ? trackLanguage : undefined,
+    language: answerLanguageOf(job.spec.transcript.language),
     searchWords: job.search?.words,
     carried,
   };
@@ -114,15 +115,6 @@ function matchingPassages({ job, transcript, room, costs }: Planning, tokens: nu
     hold: promptTokens(ask, run.count) + costs.output + costs.reasoning,
     value: { kind: "answer", ask: () => ask, output: costs.output, plan, coverage },
   };
-}
-
-/** @returns the primary subtag of a language code, lower case: `en` for `en-US` */
-function primaryTag(code: string): string {
-  return code.toLowerCase().split(/[-_]/)[0] ?? code;
-}
-
-function isLanguage(code: string): code is Language {
-  return (LANGUAGES as readonly string[]).includes(code);
 }
 
 /**

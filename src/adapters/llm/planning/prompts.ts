@@ -78,9 +78,12 @@ export function messages(context: PromptContext, user: string, kind: "answer" | 
 
 /** The title is YouTube's data like the transcript: fenced, on one line, with no tags of its own. */
 function titleLine(context: PromptContext): string {
-  if (!context.title) return "";
-  const clean = context.title.replace(/[\r\n]+/g, " ").replace(/</g, "‹").replace(/>/g, "›").slice(0, 200);
-  return `<video_title>${clean}</video_title>\n`;
+  return context.title ? `<video_title>${oneLineData(context.title, 200)}</video_title>\n` : "";
+}
+
+/** Caller's or YouTube's text put inside a one-line fence: on one line, no angle brackets to close it, cut at `max`. */
+export function oneLineData(text: string, max: number): string {
+  return text.replace(/[\r\n]+/g, " ").replace(/</g, "‹").replace(/>/g, "›").slice(0, max);
 }
 
 function requestLine(prompt: string): string {

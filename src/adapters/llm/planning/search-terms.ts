@@ -1,14 +1,13 @@
 /** @module The model's search terms for a detail question: the words its transcript likely uses, in its language. */
-import type { Language } from "../../../domain/chat-request.ts";
-import { LANGUAGES } from "../../../domain/languages/languages.ts";
+import { answerLanguageOf } from "../../../domain/languages/languages.ts";
 import { type ChatMessage, promptTokens } from "../calls/chat-message.ts";
-import { LANGUAGE_NAMES } from "./prompts.ts";
+import { LANGUAGE_NAMES, oneLineData } from "./prompts.ts";
 import type { Drafting, SearchTerms } from "./types.ts";
 import type { Transcript } from "../../../domain/transcript.ts";
 import { questionLanguage } from "../../../domain/reading/question-language.ts";
 import { carriedScores } from "../../../domain/reading/relevance.ts";
 import { createTranscriptLines } from "../../../domain/reading/transcript-lines.ts";
-import { primary } from "../../offline/other-reading.ts";
+import { fetchReading, primary } from "../../offline/other-reading.ts";
 
 /** `max_tokens` of the search call: one line of at most twenty terms. */
 export const SEARCH_MAX_TOKENS = 120;
@@ -25,7 +24,8 @@ const MAX_SEARCH_CHARS = 400;
  * @param trackLanguage the language of the transcript read (its primary subtag)
  */
 export function searchAsk(job: Pick<Drafting, "prompts">, trackLanguage: string): ChatMessage[] {
-  const name = isLanguage(trackLanguage) ? `${LANGUAGE_NAMES[trackLanguage]} (language code ${trackLanguage})` : (
+  const answered = answerLanguageOf(trackLanguage);
+  const name = answered ? `${LANGUAGE_NAMES[answered]} (language code ${answered})` : (
     `the language with code ${trackLanguage.replace(/[^a-z-]/gi, "").slice(0, 12)}`
   );
   const system = [
@@ -37,8 +37,8 @@ export function searchAsk(job: Pick<Drafting, "prompts">, trackLanguage: string)
     "words the transcript most likely uses for what the question asks about: its likely wording, synonyms, the " +
     `names and numbers involved, translated into ${name} when the question is in another language. Nothing else.`,
   ].join("\n");
-  const title = job.prompts.title ? `<video_title>${data(job.prompts.title, 200)}</video_title>\n` : "";
-  const user = `${title}<question>${data(job.prompts.prompt, 600)}</question>\nSearch terms in ${name}:`;
+  const title = job.prompts.title ? `<video_title>${oneLineData(job.prompts.title, 200)}</video_title>\n` : "";
+  const user = `${title}<question>${oneLineData(job.prompts.prompt, 600)}</question>\nSearch terms in ${name}:`;
   return [{ role: "system", content: system }, { role: "user", content: user }];
 }
 
@@ -60,8 +60,7 @@ export async function findSearchTerms(job: Drafting, trackLanguage: string): Pro
   // Its own turn of the event loop: ranking a second transcript is a step of its own, apart from the plan's.
   await nextTurn();
   const lines = (job.lines ?? createTranscriptLines(job.spec.transcript.cues)).lines();
-  const language = primary(reading.language);
-  const other = { cues: reading.cues, language: isLanguage(language) ? language : undefined };
+  const other = { cues: reading.cues, language: answerLanguageOf(reading.language) };
   return { ...found, carried: carriedScores(job.spec.prompt, other, lines) };
 }
 
@@ -86,21 +85,9 @@ async function readingInQuestionLanguage(job: Drafting): Promise<Transcript | un
   const { spec } = job;
   const asked = questionLanguage(spec.prompt);
   if (!job.readings || !asked || asked === primary(spec.transcript.language)) return undefined;
-  let requests = 0;
-  try {
-    const reading = await job.readings.fetch(spec.transcript.videoId, {
-      languages: [asked],
-      translate: true,
-      signal: spec.signal,
-      rereading: true,
-      observer: { request: () => (requests += 1) },
-    });
-    return primary(reading.language) === asked ? reading : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    spec.observer?.writerRequests?.(requests);
-  }
+  const { transcript, youtubeRequests } = await fetchReading(job.readings, spec.transcript, asked, spec.signal);
+  spec.observer?.writerRequests?.(youtubeRequests);
+  return transcript && primary(transcript.language) === asked ? transcript : undefined;
 }
 
 /** @returns the model's reply as search words: tags and fences dropped, one line's worth; empty when none */
@@ -111,13 +98,4 @@ export function searchWords(reply: string): string {
 /** @returns after the other callbacks waiting for the event loop have run */
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-function isLanguage(code: string): code is Language {
-  return (LANGUAGES as readonly string[]).includes(code);
-}
-
-/** Caller's or YouTube's text inside a fence: on one line, with no angle brackets to close it. */
-function data(text: string, max: number): string {
-  return text.replace(/[\r\n]+/g, " ").replace(/</g, "‹").replace(/>/g, "›").slice(0, max);
 }
