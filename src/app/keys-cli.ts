@@ -25,7 +25,7 @@ export const KEYS_USAGE = [
   "                                                          change a key's own limit or quotas",
   "  keys usage [ID] [--period day|month] [--json]           what each key used this UTC day or month",
   "  keys revoke ID                                          revoke a key at once",
-  "Keys live in Redis when REDIS_URL is set, else in KEYS_FILE (default ./data/api-keys.json);",
+  "Keys live in Redis when REDIS_URL (or REDIS_CLUSTER_NODES) is set, else in KEYS_FILE (default ./data/api-keys.json);",
   "usage in Redis too, else in usage.sqlite beside KEYS_FILE.",
 ];
 
@@ -54,7 +54,7 @@ export async function runKeysCli(args: readonly string[], io: CliIo): Promise<nu
   const store = await composeKeyStore(config, { logger });
   try {
     if (store.redis && !store.redis.available) {
-      return fail(io, "Cannot reach Redis at REDIS_URL; start it or check the URL", 1);
+      return fail(io, "Cannot reach Redis at REDIS_URL or REDIS_CLUSTER_NODES; start it or check the address", 1);
     }
     if (command === "create") return await create(store.keys, flags, io);
     if (command === "list") return await list(store.keys, flags, io);

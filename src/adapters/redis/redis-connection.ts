@@ -1,5 +1,14 @@
 /** @module The Redis connection shared by every Redis adapter, with fail-fast commands and outage tracking. */
-import { Redis } from "ioredis";
+import { Cluster, Redis, type RedisOptions } from "ioredis";
+
+/** A client of one Redis, or of a Redis Cluster: the same commands, routed by key on a cluster. */
+export type RedisClient = Redis | Cluster;
+
+/**
+ * Where Redis is: one server's URL, or the seed nodes of a Redis Cluster (`redis://host:port` each; the client learns
+ * the other nodes from them).
+ */
+export type RedisAddress = { url: string } | { clusterNodes: readonly string[] };
 
 /** Where the Redis adapters report an outage (once) and its end. */
 export interface RedisLog {
@@ -11,6 +20,11 @@ export interface RedisLog {
 export interface RedisConnection {
   /** Prepended to every key, e.g. `vcs:`. */
   readonly prefix: string;
+  /**
+   * The part of a key that picks its Redis Cluster slot: `{id}` on a cluster, so that the keys one script touches
+   * (all built with the same id) live on one node; `id` unchanged on one Redis, whose keys keep the names they had.
+   */
+  tag(id: string): string;
   /** Whether the last command (or connection attempt) succeeded. */
   readonly available: boolean;
   /**
@@ -19,7 +33,7 @@ export interface RedisConnection {
    *
    * @throws whatever the client threw; the first failure of an outage is logged
    */
-  run<T>(command: (client: Redis) => Promise<T>): Promise<T>;
+  run<T>(command: (client: RedisClient) => Promise<T>): Promise<T>;
   /**
    * Listens to a channel on a second client of its own (a subscribed client can
    * send nothing else), made on first use. It reconnects and resubscribes by
@@ -40,7 +54,11 @@ export interface RedisConnection {
  * command. An outage is logged once when it starts
  * (`redis_unavailable`) and once when it ends (`redis_recovered`).
  *
- * @param options.url `redis://` or `rediss://` URL, may carry a password and a db number
+ * On a Redis Cluster the same holds per node; the client follows the cluster's slots (refreshed on `MOVED`), and
+ * a command sent while a failed master's slots have no new master yet fails at once, like one sent during an outage.
+ *
+ * @param options.url one server's `redis://` or `rediss://` URL (it may carry a password and a db number)
+ * @param options.clusterNodes instead of `url`, a cluster's seed nodes (the first one's password and scheme count)
  * @param options.password the password when the URL carries none
  * @param options.prefix prepended to every key
  * @param options.log where outages are reported
@@ -48,8 +66,7 @@ export interface RedisConnection {
  * @param options.onAvailability told each time Redis becomes reachable or unreachable (readiness, metrics)
  */
 export function createRedisConnection(
-  options: {
-    url: string;
+  options: RedisAddress & {
     /** Used when the URL carries no password. */
     password?: string;
     prefix: string;
@@ -58,24 +75,16 @@ export function createRedisConnection(
     onAvailability?: (available: boolean) => void;
   },
 ): RedisConnection {
-  const client = new Redis(options.url, {
-    enableOfflineQueue: false,
-    commandTimeout: options.commandTimeoutMs ?? 1_000,
-    connectTimeout: 2_000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-    lazyConnect: false,
-    // Given after the URL's own settings, so that a password in the URL wins.
-    ...(options.password && !new URL(options.url).password ? { password: options.password } : {}),
-  });
+  const client = connect(options, options.password, options.commandTimeoutMs ?? 1_000);
+  const cluster = "clusterNodes" in options;
   let available = false;
   let everReady = false;
   let outageLogged = false;
   let closing = false;
-  let subscriber: Redis | undefined;
+  let subscriber: RedisClient | undefined;
   const channels = new Map<string, (message: string) => void>();
-  const listen = (): Redis => {
-    const sub = client.duplicate();
+  const listen = (): RedisClient => {
+    const sub = client instanceof Cluster ? client.duplicate() : client.duplicate();
     sub.on("error", () => {}); // the main client reports outages
     sub.on("ready", () => void sub.subscribe(...channels.keys()).catch(() => {}));
     sub.on("message", (channel: string, message: string) => channels.get(channel)?.(message));
@@ -106,6 +115,7 @@ export function createRedisConnection(
 
   return {
     prefix: options.prefix,
+    tag: cluster ? (id) => `{${id}}` : (id) => id,
     get available() {
       return available;
     },
@@ -146,6 +156,38 @@ export function createRedisConnection(
       client.disconnect();
     },
   };
+}
+
+/** Reconnects every 2 s at most. */
+const retryStrategy = (attempt: number): number => Math.min(attempt * 200, 2_000);
+
+/** A client that never queues a command while disconnected, and limits each command's time. */
+function connect(address: RedisAddress, password: string | undefined, commandTimeoutMs: number): RedisClient {
+  const shared: RedisOptions = { commandTimeout: commandTimeoutMs, connectTimeout: 2_000, maxRetriesPerRequest: 0 };
+  if ("url" in address) {
+    return new Redis(address.url, {
+      ...shared,
+      enableOfflineQueue: false,
+      retryStrategy,
+      lazyConnect: false,
+      // Given after the URL's own settings, so that a password in the URL wins.
+      ...(password && !new URL(address.url).password ? { password } : {}),
+    });
+  }
+  const seeds = address.clusterNodes.map((node) => new URL(node));
+  const first = seeds[0]!;
+  return new Cluster(seeds.map((url) => ({ host: url.hostname, port: Number(url.port || 6379) })), {
+    enableOfflineQueue: false,
+    clusterRetryStrategy: retryStrategy,
+    redisOptions: {
+      ...shared,
+      ...(first.username ? { username: decodeURIComponent(first.username) } : {}),
+      ...(first.password || password
+        ? { password: first.password ? decodeURIComponent(first.password) : password }
+        : {}),
+      ...(first.protocol === "rediss:" ? { tls: {} } : {}),
+    },
+  });
 }
 
 /** Redis answered with an error (a bug or bad data), as opposed to not answering. */

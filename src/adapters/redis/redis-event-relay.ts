@@ -1,7 +1,6 @@
 /** @module Relays a shared work's events from its owner to waiters on other instances through Redis Streams. */
 import type { FlightEvent, FlightEvents } from "../../domain/ports.ts";
-import type { Redis } from "ioredis";
-import type { RedisConnection } from "./redis-connection.ts";
+import type { RedisClient, RedisConnection } from "./redis-connection.ts";
 
 /**
  * Appends one event with its place `n`, keeps the stream bounded and renews its expiry: the first event (so the
@@ -12,9 +11,9 @@ const APPEND =
   "KEYS[1], ARGV[2]) return 1";
 
 /** A client with APPEND defined: sent as EVALSHA (EVAL once per connection). */
-type Appending = Redis & { relayAppend(keys: number, ...args: (string | number)[]): Promise<number> };
-const defined = new WeakSet<Redis>();
-function appending(client: Redis): Appending {
+type Appending = RedisClient & { relayAppend(keys: number, ...args: (string | number)[]): Promise<number> };
+const defined = new WeakSet<RedisClient>();
+function appending(client: RedisClient): Appending {
   if (!defined.has(client)) {
     client.defineCommand("relayAppend", { lua: APPEND });
     defined.add(client);
@@ -52,7 +51,8 @@ export class EventRelay {
 
   /** The stream of the work whose owner holds `token`. */
   key(token: string): string {
-    return `${this.#options.connection.prefix}flight:events:${token}`;
+    const { connection } = this.#options;
+    return `${connection.prefix}flight:events:${connection.tag(token)}`;
   }
 
   /** Sends the events of the work run here under `token`, in order (one connection keeps them so); @returns stop */

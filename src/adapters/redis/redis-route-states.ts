@@ -21,8 +21,8 @@ export function createRedisRouteStates(
   options: { connection: RedisConnection; fallback: RouteStateStore },
 ): RouteStateStore {
   const { connection, fallback } = options;
-  const stateKey = (key: string) => `${connection.prefix}youtube-route:${key}`;
-  const trialKey = (key: string) => `${connection.prefix}youtube-route-trial:${key}`;
+  const stateKey = (key: string) => `${connection.prefix}youtube-route:${connection.tag(key)}`;
+  const trialKey = (key: string) => `${connection.prefix}youtube-route-trial:${connection.tag(key)}`;
   return {
     async get(key) {
       try {

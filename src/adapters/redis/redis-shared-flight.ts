@@ -216,7 +216,7 @@ class RedisFlight {
   }
 
   #outcomeKey(token: string): string {
-    return `${this.#outcomes.prefix}flight:outcome:${token}`;
+    return `${this.#outcomes.prefix}flight:outcome:${this.#outcomes.tag(token)}`;
   }
 }
 

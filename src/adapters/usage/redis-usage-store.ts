@@ -1,7 +1,7 @@
 /** @module Usage in Redis, shared by every instance: holds and ledger entries as atomic Lua scripts. */
 import type { UsageRow, UsageStore } from "../../domain/usage/meter.ts";
-import type { Redis } from "ioredis";
-import type { RedisConnection } from "../redis/redis-connection.ts";
+import type { UsagePeriods } from "../../domain/usage/quota.ts";
+import type { RedisClient, RedisConnection } from "../redis/redis-connection.ts";
 import { addField, emptyCounts, fieldsOf, KEEP_DAYS, KEEP_MONTHS, mergeEntries } from "./ledger-fields.ts";
 
 /**
@@ -46,10 +46,11 @@ end
  * has room adds to the hold. A key's holds live in one hash (`inflight`): each hold by id
  * (`day|month|min|req|expires`), running totals per period and unit (`<period>|min`, `<period>|req`), and markers:
  * `=next` (no hold lapses before it: until then no hold is looked at one by one), `=ttl` (the hash's expiry, pushed
- * an hour past the latest hold) and `=idx` (the day the key was last listed in the periods' indexes). So a granted
- * hold is one read of that hash, one of each ledger a quota counts in, and one write. KEYS: inflight, day ledger,
- * month ledger, day index, month index. ARGV: key id, hold id, now, expires, day, month, minutes and requests to
- * add, minutes and requests needed, then (period, unit, limit) per quota. Returns {granted, when the key's other
+ * an hour past the latest hold) and `=idx` (the day of the key's last hold: the answered counts kept for older
+ * periods go). So a granted hold is one read of that hash (and of each ledger a quota counts in, once a period) and
+ * one write. KEYS (one slot on a cluster: tagged by key id): inflight, day ledger, month ledger. ARGV: key id (for
+ * whoever reads MONITOR), hold id, now, expires, day, month, minutes and requests to add, minutes and requests
+ * needed, then (period, unit, limit) per quota. Returns {granted, when the key's other
  * holds lapse (on a refusal), then used and held per quota...}.
  */
 const HOLD = RECOUNT + `
@@ -142,8 +143,6 @@ if exp > ttl_at then
 end
 for _, v in ipairs(seed) do set[#set + 1] = v end
 if indexed ~= period.day then
-  redis.call('SADD', KEYS[4], ARGV[1])
-  redis.call('SADD', KEYS[5], ARGV[1])
   set[#set + 1] = '=idx'
   set[#set + 1] = period.day
   -- Once a day: the answered counts kept for the last day holds were taken (and its month, once past) go.
@@ -164,10 +163,10 @@ return reply
 
 /**
  * Drops the entries' holds (their amounts out of the running totals) and adds their counts to both periods'
- * ledgers, listing the key in each period's index; the answered requests and minutes kept in `inflight` for the
- * holds (`=a|<period>|<unit>`, once a hold has read them from the ledger) grow with the ledgers. KEYS: inflight,
- * day ledger, month ledger, day index, month index. ARGV: key id, day and month lifetimes (s), day, month, the
- * number of holds, the hold ids, then field and value pairs.
+ * ledgers; the answered requests and minutes kept in `inflight` for the holds (`=a|<period>|<unit>`, once a hold
+ * has read them from the ledger) grow with the ledgers. KEYS (one slot, as {@link HOLD}'s): inflight, day ledger,
+ * month ledger. ARGV: key id, day and month lifetimes (s), day, month, the number of holds, the hold ids, then
+ * field and value pairs.
  */
 const WRITE = `
 local key, day, month, holds = KEYS[1], ARGV[4], ARGV[5], tonumber(ARGV[6])
@@ -221,29 +220,64 @@ if #ARGV > 6 + holds then
     redis.call('HINCRBY', KEYS[2], ARGV[i], ARGV[i + 1])
     redis.call('HINCRBY', KEYS[3], ARGV[i], ARGV[i + 1])
   end
-  redis.call('SADD', KEYS[4], ARGV[1])
-  redis.call('SADD', KEYS[5], ARGV[1])
   redis.call('EXPIRE', KEYS[2], ARGV[2])
-  redis.call('EXPIRE', KEYS[4], ARGV[2])
   redis.call('EXPIRE', KEYS[3], ARGV[3])
-  redis.call('EXPIRE', KEYS[5], ARGV[3])
 end
 return 1
 `;
 
 /** A client with the scripts defined: each sent as EVALSHA (EVAL once per connection, and after a SCRIPT FLUSH). */
-type Scripted = Redis & {
+type Scripted = RedisClient & {
   usageHold(keys: number, ...args: (string | number)[]): Promise<number[]>;
   usageWrite(keys: number, ...args: (string | number)[]): Promise<number>;
 };
-const defined = new WeakSet<Redis>();
-function scripted(client: Redis): Scripted {
+const defined = new WeakSet<RedisClient>();
+function scripted(client: RedisClient): Scripted {
   if (!defined.has(client)) {
     client.defineCommand("usageHold", { lua: HOLD });
     client.defineCommand("usageWrite", { lua: WRITE });
     defined.add(client);
   }
   return client as Scripted;
+}
+
+/**
+ * Lists keys in the periods' indexes (`usage-keys:<period>`, read by the usage report) outside the scripts, whose
+ * keys must share one slot on a cluster: once per key and day in this process, after a granted hold or a write. A
+ * failure here never fails them.
+ */
+class PeriodIndexes {
+  readonly #connection: RedisConnection;
+  readonly #index: (period: string) => string;
+  #day = "";
+  readonly #done = new Set<string>();
+
+  constructor(connection: RedisConnection, index: (period: string) => string) {
+    this.#connection = connection;
+    this.#index = index;
+  }
+
+  async list(keyId: string, periods: UsagePeriods): Promise<void> {
+    if (periods.day !== this.#day) {
+      this.#day = periods.day;
+      this.#done.clear();
+    }
+    if (this.#done.has(keyId)) return;
+    const [day, month] = [this.#index(periods.day), this.#index(periods.month)];
+    try {
+      await this.#connection.run((c) =>
+        Promise.all([
+          c.sadd(day, keyId),
+          c.expire(day, LIFETIMES[0]!),
+          c.sadd(month, keyId),
+          c.expire(month, LIFETIMES[1]!),
+        ])
+      );
+      this.#done.add(keyId);
+    } catch {
+      // The hold or the write it follows stands (a retry would count it twice): the next one lists the key.
+    }
+  }
 }
 
 const DAY_SECONDS = 86_400;
@@ -257,25 +291,28 @@ const LIFETIMES = [(KEEP_DAYS + 1) * DAY_SECONDS, (KEEP_MONTHS + 1) * 31 * DAY_S
  * `usage:<period>:<key id>` (the counts, a hash), `usage-keys:<period>` (the
  * key ids with counts then), and per key what requests in flight hold:
  * `usage-inflight:<key id>` (each hold, their totals per period and unit,
- * and the markers {@link HOLD} describes). A granted hold costs a handful of
- * commands (EVALSHA, two HMGET, HSET); the write behind, a few per key a
- * second.
+ * and the markers {@link HOLD} describes). On a Redis Cluster the key id is
+ * a hash tag (`{key_…}`): a key's scripts run on one node. A granted hold
+ * costs EVALSHA, HMGET and HSET; the write behind, a few per key a second;
+ * the periods' indexes, a few commands per key once a day.
  *
  * @param options.connection the shared Redis connection; its failures are thrown (the meter falls back)
  */
 export function createRedisUsageStore(options: { connection: RedisConnection }): UsageStore {
   const { connection } = options;
   const p = connection.prefix;
-  const ledger = (period: string, keyId: string) => `${p}usage:${period}:${keyId}`;
+  const ledger = (period: string, keyId: string) => `${p}usage:${period}:${connection.tag(keyId)}`;
   const index = (period: string) => `${p}usage-keys:${period}`;
-  const inflight = (keyId: string) => `${p}usage-inflight:${keyId}`;
+  const inflight = (keyId: string) => `${p}usage-inflight:${connection.tag(keyId)}`;
+  const listed = new PeriodIndexes(connection, index);
   return {
     async hold(r) {
       const { day, month } = r.periods;
-      const keys = [inflight(r.keyId), ledger(day, r.keyId), ledger(month, r.keyId), index(day), index(month)];
+      const keys = [inflight(r.keyId), ledger(day, r.keyId), ledger(month, r.keyId)];
       const args = [r.keyId, r.holdId, r.now, r.expiresAt, day, month, r.amounts.min, r.amounts.req, r.need.min];
       args.push(r.need.req, ...r.quotas.flatMap((q) => [q.period, q.unit, q.limit]));
       const reply = await connection.run((c) => scripted(c).usageHold(keys.length, ...keys, ...args)) as number[];
+      if (reply[0] === 1) await listed.list(r.keyId, r.periods);
       const perQuota = reply.slice(2).map(Number);
       return {
         granted: reply[0] === 1,
@@ -288,17 +325,13 @@ export function createRedisUsageStore(options: { connection: RedisConnection }):
       await Promise.all(
         mergeEntries(entries).map((entry) => {
           const { day, month } = entry.periods;
-          const keys = [
-            inflight(entry.keyId),
-            ledger(day, entry.keyId),
-            ledger(month, entry.keyId),
-            index(day),
-            index(month),
-          ];
+          const keys = [inflight(entry.keyId), ledger(day, entry.keyId), ledger(month, entry.keyId)];
           const holdIds = entry.holds ?? [];
           const args = [entry.keyId, ...LIFETIMES, day, month, holdIds.length, ...holdIds];
-          for (const [field, value] of fieldsOf(entry.counts)) args.push(field, value);
-          return connection.run((c) => scripted(c).usageWrite(keys.length, ...keys, ...args));
+          const fields = fieldsOf(entry.counts);
+          for (const [field, value] of fields) args.push(field, value);
+          const written = connection.run((c) => scripted(c).usageWrite(keys.length, ...keys, ...args));
+          return fields.length > 0 ? written.then(() => listed.list(entry.keyId, entry.periods)) : written;
         }),
       );
     },

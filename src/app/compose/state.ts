@@ -68,7 +68,7 @@ const MB = 1024 * 1024;
 const REDIS_START_WAIT_MS = 3_000;
 
 /**
- * Opens the issued-key store: Redis when `REDIS_URL` is set, else `KEYS_FILE`.
+ * Opens the issued-key store: Redis when `REDIS_URL` (or `REDIS_CLUSTER_NODES`) is set, else `KEYS_FILE`.
  *
  * @param config the validated settings
  * @param io.logger where Redis outages and file trouble are logged
@@ -79,7 +79,7 @@ export async function composeKeyStore(
   io: { logger: Logger; onRedisAvailability?: (available: boolean) => void },
   digest?: KeyDigest,
 ): Promise<KeyStore> {
-  if (!config.redisUrl) {
+  if (!config.redis) {
     return {
       keys: createFileApiKeys({ path: config.keysFile, log: io.logger, digest }),
       where: config.keysFile,
@@ -89,7 +89,7 @@ export async function composeKeyStore(
   // Loaded only when Redis is configured: evaluating ioredis is a third of the compiled binary's start-up.
   const { createRedisConnection } = await import("../../adapters/redis/redis-connection.ts");
   const redis = createRedisConnection({
-    url: config.redisUrl,
+    ...config.redis,
     password: config.redisPassword,
     prefix: config.redisKeyPrefix,
     log: io.logger,
@@ -99,11 +99,14 @@ export async function composeKeyStore(
   return { keys: createRedisApiKeys({ connection: redis, digest }), where: "Redis", redis, close: () => redis.close() };
 }
 
-/** The caches' own Redis (`REDIS_CACHE_URL`): its outages are cache misses, and do not make the service unready. */
+/**
+ * The caches' own Redis (`REDIS_CACHE_URL` or `REDIS_CACHE_CLUSTER_NODES`): its outages are cache misses, and do not
+ * make the service unready.
+ */
 async function connectCacheRedis(config: Config, logger: Logger): Promise<RedisConnection> {
   const { createRedisConnection } = await import("../../adapters/redis/redis-connection.ts");
   return createRedisConnection({
-    url: config.redisCacheUrl!,
+    ...config.redisCache!,
     password: config.redisPassword,
     prefix: config.redisKeyPrefix,
     log: logger,
@@ -123,7 +126,7 @@ export async function composeState(
   // Clients send the same key with every request: its digest is computed once (at most 1,024 keys remembered).
   const digest = rememberDigests(sha256Hex);
   const store = await composeKeyStore(config, io, digest);
-  const generatedKey = config.apiKeys.length === 0 && !config.redisUrl && !existsSync(config.keysFile)
+  const generatedKey = config.apiKeys.length === 0 && !config.redis && !existsSync(config.keysFile)
     ? generateApiKey()
     : undefined;
   const staticKeys = createStaticApiKeys(generatedKey ? [generatedKey] : config.apiKeys, { digest });
@@ -132,7 +135,7 @@ export async function composeState(
   const memoryLimiter = createMemoryRateLimiter({ budgetFor });
   const { redis } = store;
   const usage = composeUsage(config, io, redis);
-  const cacheRedis = config.redisCacheUrl ? await connectCacheRedis(config, io.logger) : redis;
+  const cacheRedis = config.redisCache ? await connectCacheRedis(config, io.logger) : redis;
   const transcripts = cacheRedis ? undefined : createMemoryCache<Transcript>({
     maxEntries: config.transcriptCache.maxEntries,
     maxBytes: config.transcriptCache.maxMb * MB,

@@ -8,6 +8,8 @@ import { type LlmLink, readLlmChain } from "./llm-chain.ts";
 import { type ClientSetting, readYoutubeClients } from "./youtube-clients.ts";
 import { readQuota } from "./quota-spec.ts";
 import type { Quota } from "../../domain/usage/quota.ts";
+import type { RedisAddress } from "../../adapters/redis/redis-connection.ts";
+import { readRedisAddress } from "./redis-address.ts";
 
 /** Every setting of the service, read once at start-up. Names are in docs/configuration.md. */
 export interface Config {
@@ -51,9 +53,13 @@ export interface Config {
   quota: Quota[];
   /** How long a request's quota hold outlives its time limit should its process die (`USAGE_HOLD_GRACE_MS`). */
   usageHoldGraceMs: number;
-  redisUrl?: string;
-  /** A Redis of their own for the caches (`REDIS_CACHE_URL`), so they never take the memory of keys and usage. */
-  redisCacheUrl?: string;
+  /** The shared Redis (`REDIS_URL`), or a Redis Cluster (`REDIS_CLUSTER_NODES`). */
+  redis?: RedisAddress;
+  /**
+   * A Redis of their own for the caches (`REDIS_CACHE_URL`, or a cluster: `REDIS_CACHE_CLUSTER_NODES`), so they never
+   * take the memory of keys and usage.
+   */
+  redisCache?: RedisAddress;
   /** Redis's password when the URL carries none (`REDIS_PASSWORD`, say from a Kubernetes Secret). */
   redisPassword?: string;
   /** Prepended to every Redis key, so several services (or test runs) can share one Redis. */
@@ -140,8 +146,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     quota: readQuota(read),
     // Longer than the ledger's write behind (1 s): an answer's entry replaces its hold before the hold lapses.
     usageHoldGraceMs: read.int("USAGE_HOLD_GRACE_MS", 60_000, { min: 2_000, max: 3_600_000 }),
-    redisUrl: readRedisUrl(read, "REDIS_URL"),
-    redisCacheUrl: readRedisUrl(read, "REDIS_CACHE_URL"),
+    redis: readRedisAddress(read, "REDIS_URL", "REDIS_CLUSTER_NODES"),
+    redisCache: readRedisAddress(read, "REDIS_CACHE_URL", "REDIS_CACHE_CLUSTER_NODES"),
     redisPassword: read.raw("REDIS_PASSWORD") || undefined,
     redisKeyPrefix: read.string("REDIS_KEY_PREFIX", "vcs:"),
     corsOrigins: read.list("CORS_ORIGINS"),
@@ -184,12 +190,6 @@ function readMcp(read: EnvReader, port: number, adminPort: number | undefined): 
   if (mcpPort !== 0 && mcpPort === port) read.fail(`MCP_PORT must differ from PORT: both are ${port}`);
   if (mcpPort !== 0 && mcpPort === adminPort) read.fail(`MCP_PORT must differ from ADMIN_PORT: both are ${mcpPort}`);
   return { port: mcpPort, host: read.host("MCP_HOST", "127.0.0.1") };
-}
-
-function readRedisUrl(read: EnvReader, name: string): string | undefined {
-  const value = read.raw(name);
-  if (value !== undefined && !/^rediss?:\/\//.test(value)) read.fail(`${name} must start with redis:// or rediss://`);
-  return value;
 }
 
 /** The exit code of a start-up refused for its settings (every entry point: server, MCP mode). */

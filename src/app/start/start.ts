@@ -55,8 +55,8 @@ export async function runService(runtime: Runtime): Promise<void> {
       "ADMIN_PORT or ADMIN_HOST",
       () =>
         startAdmin(config.admin!, {
-          redisConfigured: config.redisUrl !== undefined,
-          keysInRedisOnly: config.redisUrl !== undefined && config.apiKeys.length === 0,
+          redisConfigured: config.redis !== undefined,
+          keysInRedisOnly: config.redis !== undefined && config.apiKeys.length === 0,
           serve: runtime.serve,
           models: config.llmApi.apiKey ? config.llmChain.map((link) => link.model) : [],
         }),
