@@ -106,12 +106,16 @@ export interface AnswerOptions extends Charging {
   observer?: WorkObserver;
   /** Whose work a generation this caller runs is (its API key's id), for its share of the bound on work in flight. */
   holder?: string;
+  /** The answer cache as the caller's admission read it (to hold a cached answer's minutes with the request). */
+  lookedUp?: { answer?: GeneratedAnswer };
 }
 
 /** The use case: answers one chat request about a video. */
 export interface ChatService {
   /** @throws {AppError} for every failure the caller is told about */
   answer(request: ChatRequest, options?: AnswerOptions): Promise<ChatOutcome>;
+  /** The request's answer if cached (read once: pass it on as `AnswerOptions.lookedUp`). */
+  cached(request: ChatRequest): Promise<GeneratedAnswer | undefined>;
 }
 
 /** One caller asking: its request, how it waits, and its account (kept across its tries). */
@@ -179,12 +183,13 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       const asking: Asking = { request, options, account: new Account(options) };
       return withOwnRefusals(asking.account, async () => (await fromCache(chat, asking)) ?? joinOrStart(chat, asking));
     },
+    cached: (request) => deps.answers.get(request.answerKey),
   };
 }
 
 /** Step 1: the cached answer, the caller admitted to its minutes; undefined when none is cached. */
-async function fromCache(chat: Chat, { request, account }: Asking): Promise<ChatOutcome | undefined> {
-  const cached = await chat.deps.answers.get(request.answerKey);
+async function fromCache(chat: Chat, { request, options, account }: Asking): Promise<ChatOutcome | undefined> {
+  const cached = options.lookedUp ? options.lookedUp.answer : await chat.deps.answers.get(request.answerKey);
   if (!cached) return undefined;
   chat.deps.onLookup?.("hit");
   if (account.checked) await account.admit(cached.videoSeconds, cached.characters);

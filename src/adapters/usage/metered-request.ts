@@ -63,6 +63,8 @@ export class Metered implements MeteredRequest {
   /** Each quota's use by other requests (answered, and held), as last seen. */
   #others: number[];
   #held: QuotaAmounts = { ...NOTHING };
+  /** The minutes its quotas admitted it to, held when it began (a cached answer's): admitting them again is done. */
+  #admittedMinutes?: number;
   #done = false;
   /**
    * The minutes of a request whose work may spend upstream from now on (its minutes held, or its own work about to
@@ -79,21 +81,36 @@ export class Metered implements MeteredRequest {
    * one) left, and holds the request.
    *
    * @param lifeMs how long its holds outlive it should its instance die before writing its entry
+   * @param minutes the minutes of its answer when known already (a cached one): held with the request, in one step
    */
-  static async begin(parts: MeterParts, keyId: string, quotas: readonly Quota[], lifeMs: number): Promise<Metered> {
+  static async begin(
+    parts: MeterParts,
+    keyId: string,
+    quotas: readonly Quota[],
+    lifeMs: number,
+    minutes?: number,
+  ): Promise<Metered> {
     const metered = new Metered(parts, keyId, quotas, lifeMs);
-    return quotas.length === 0 ? metered : await metered.#check();
+    return quotas.length === 0 ? metered : await metered.#check(minutes);
   }
 
-  /** The check at the start: a request and a minute left; the request held under a `req` quota. */
-  async #check(): Promise<Metered> {
-    // Only a `req` quota holds the request itself; a `min` one is only looked at here (its hold comes with the
-    // video's length), so a key under one kind of quota costs one hold per request.
+  /**
+   * The check at the start: a request and a minute left (the answer's minutes, when known); the request held under
+   * a `req` quota, and the known minutes under a `min` one.
+   */
+  async #check(minutes?: number): Promise<Metered> {
+    // Only a `req` quota holds the request itself; a `min` one is only looked at here unless the minutes are known
+    // (their hold comes with the video's length), so a key under one kind of quota costs one hold per request.
     const holdsRequests = this.#quotas.some((quota) => quota.unit === "req");
-    const result = await this.#hold({ min: 1, req: 1 }, { min: 0, req: holdsRequests ? 1 : 0 });
+    const need = { min: minutes ?? 1, req: 1 };
+    const holdsMinutes = minutes !== undefined && this.admit !== undefined;
+    const result = await this.#hold(need, { min: holdsMinutes ? minutes : 0, req: holdsRequests ? 1 : 0 });
     if (!result.granted) {
-      this.refusal = this.#exceeded(result, { min: 1, req: 1 });
+      this.refusal = this.#exceeded(result, need, minutes);
       this.refused("quota_exceeded");
+    } else if (holdsMinutes) {
+      this.#admittedMinutes = minutes;
+      this.#committed = minutes;
     }
     return this;
   }
@@ -125,6 +142,7 @@ export class Metered implements MeteredRequest {
 
   async #admit(minutes: number): Promise<void> {
     this.#refuseOnceEnded();
+    if (this.#admittedMinutes !== undefined && minutes <= this.#admittedMinutes) return;
     const need = { min: minutes, req: 0 };
     const result = await this.#hold(need, need);
     if (!result.granted) throw this.#exceeded(result, need, minutes);

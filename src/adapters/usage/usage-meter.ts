@@ -94,8 +94,9 @@ export function createUsageMeter(options: UsageMeterOptions): UsageMeter & { flu
       const lifeMs = (begun.timeoutMs ?? options.defaultTimeoutMs) + holdGraceMs;
       const quotas = options.quotasFor(caller);
       if (quotas.length > 0) quotasInUse = true;
-      return Metered.begin(parts, caller.id, quotas, lifeMs);
+      return Metered.begin(parts, caller.id, quotas, lifeMs, begun.minutes);
     },
+    meters: (caller) => options.quotasFor(caller).length > 0,
     refuse(caller, code) {
       buffer.add({ keyId: caller.id, periods: periodsOf(now()), counts: { refused: { [code]: 1 } } });
     },

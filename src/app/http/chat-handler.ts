@@ -1,5 +1,5 @@
 /** @module `POST /chat`: the key, the body, the request rules, the work and the answer, one named step each. */
-import type { AnswerOptions, ChatOutcome, ChatService } from "../../domain/chat.ts";
+import type { AnswerOptions, ChatOutcome, ChatService, GeneratedAnswer } from "../../domain/chat.ts";
 import type { ChatRequest } from "../../domain/chat-request.ts";
 import { AppError, type ErrorCode } from "../../domain/errors.ts";
 import { linkSignals } from "../../domain/linked-signal.ts";
@@ -59,7 +59,7 @@ export function createChatHandler(deps: ChatHandlerDeps): (request: Request) => 
       const text = await readJsonText(request, deps.maxBodyBytes, deps.bodyTimeoutMs);
       const chatRequest = requestOf(text);
       const streams = deps.streams && wantsStream(request) ? deps.streams : undefined;
-      await admit(deps, exchange, streams?.timeoutMs);
+      await admit(deps, exchange, streams?.timeoutMs, () => deps.chat.cached(chatRequest));
       exchange.facts.videoId = chatRequest.videoId;
       exchange.facts.promptLength = [...chatRequest.prompt].length;
       if (streams) return await streamed(deps, exchange, chatRequest, streams);
@@ -81,10 +81,16 @@ async function verifyKey(apiKeys: ApiKeys, exchange: Exchange): Promise<void> {
 }
 
 /** The key's rate limit, then its quotas (the admission step every transport shares): a refusal is thrown. */
-async function admit(deps: ChatHandlerDeps, exchange: Exchange, timeoutMs: number | undefined): Promise<void> {
-  const admission = await admitRequest(deps, exchange.identity!, { timeoutMs, rateLimited: RATE_LIMITED });
+async function admit(
+  deps: ChatHandlerDeps,
+  exchange: Exchange,
+  timeoutMs: number | undefined,
+  lookUp: () => Promise<GeneratedAnswer | undefined>,
+): Promise<void> {
+  const admission = await admitRequest(deps, exchange.identity!, { timeoutMs, rateLimited: RATE_LIMITED, lookUp });
   exchange.limitHeaders = rateLimitHeaders(admission.decision);
   exchange.metered = admission.metered;
+  exchange.lookedUp = admission.lookedUp;
   if (admission.refusal) throw admission.refusal;
 }
 
@@ -102,6 +108,7 @@ async function work(deps: ChatHandlerDeps, exchange: Exchange, chatRequest: Chat
     ...fetchNotes(deps.notes, request),
     ...charging(metered),
     holder: exchange.identity?.id,
+    lookedUp: exchange.lookedUp,
   });
   noteOutcome(exchange, outcome);
   metered?.answered(outcome);
@@ -153,6 +160,7 @@ function streamed(
           timeoutMs: streams.timeoutMs,
           ...charging(metered),
           holder: exchange.identity?.id,
+          lookedUp: exchange.lookedUp,
         };
         answered = await deps.chat.answer(chatRequest, { ...options, ...fetchNotes(deps.notes, request) });
         noteOutcome(exchange, answered);

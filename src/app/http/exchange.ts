@@ -1,4 +1,5 @@
 /** @module One request as the HTTP app follows it: its id, its caller once known, and its log line's facts. */
+import type { GeneratedAnswer } from "../../domain/chat.ts";
 import type { KeyIdentity } from "../../domain/ports.ts";
 import type { MeteredRequest } from "../../domain/usage/meter.ts";
 import type { RequestFacts, RequestNotes } from "../log/request-log.ts";
@@ -16,6 +17,8 @@ export interface Exchange {
   limitHeaders?: Record<string, string>;
   /** The request as the usage meter follows it, once it passed the key's rate limit. */
   metered?: MeteredRequest;
+  /** The answer cache as admission read it (a caller with quotas): passed on, not read again. */
+  lookedUp?: { answer?: GeneratedAnswer };
   /** What its log line will say, filled in place. */
   facts: RequestFacts;
 }

@@ -3,6 +3,8 @@ import { AppError } from "../../domain/errors.ts";
 import type { KeyIdentity, RateDecision, RateLimiter } from "../../domain/ports.ts";
 import type { Charging } from "../../domain/usage/account.ts";
 import type { MeteredRequest, UsageMeter } from "../../domain/usage/meter.ts";
+import { chargedMinutes } from "../../domain/usage/quota.ts";
+import type { GeneratedAnswer } from "../../domain/chat.ts";
 
 /** What admission needs: the per-key rate limiter, and usage per key with its quotas (none: nothing metered). */
 export interface AdmissionDeps {
@@ -16,6 +18,8 @@ export interface Admission {
   metered?: MeteredRequest;
   /** Set when the request must be refused (`rate_limited`, `quota_exceeded`); it was counted already. */
   refusal?: AppError;
+  /** The answer cache as admission read it (see `AnswerOptions.lookedUp`), when it did. */
+  lookedUp?: { answer?: GeneratedAnswer };
 }
 
 /**
@@ -25,19 +29,23 @@ export interface Admission {
  *
  * @param options.timeoutMs the request's time limit: how long its holds may last
  * @param options.rateLimited the refusal's message when over the rate limit
+ * @param options.lookUp the request's cached answer, read here for a caller with quotas only: its minutes are then
+ *   held with the request, one hold rather than two (the answer goes on to the use case, not read again)
  */
 export async function admitRequest(
   deps: AdmissionDeps,
   identity: KeyIdentity,
-  options: { timeoutMs?: number; rateLimited: string },
+  options: { timeoutMs?: number; rateLimited: string; lookUp?: () => Promise<GeneratedAnswer | undefined> },
 ): Promise<Admission> {
   const decision = await deps.rateLimiter.take(identity);
   if (!decision.allowed) {
     const refusal = new AppError("rate_limited", options.rateLimited, { retryAfterSeconds: decision.resetSeconds });
     return { decision, refusal };
   }
-  const metered = await deps.usage?.begin(identity, { timeoutMs: options.timeoutMs });
-  return { decision, metered, refusal: metered?.refusal };
+  const lookedUp = options.lookUp && deps.usage?.meters(identity) ? { answer: await options.lookUp() } : undefined;
+  const minutes = lookedUp?.answer && chargedMinutes(lookedUp.answer.videoSeconds, lookedUp.answer.characters);
+  const metered = await deps.usage?.begin(identity, { timeoutMs: options.timeoutMs, minutes });
+  return { decision, metered, refusal: metered?.refusal, lookedUp };
 }
 
 /**

@@ -149,9 +149,13 @@ export interface UsageMeter {
    * request itself against a `req` quota, and asking for a minute left under a `min` one).
    *
    * @param options.timeoutMs the request's time limit: what it holds lapses some time after, should its instance die
+   * @param options.minutes the minutes its answer is charged when they are known already (a cached answer): the
+   *   request and those minutes are held in one step, and the request is admitted to them
    * @returns the request, once its quotas were checked (a caller without a quota asks no store: it settles at once)
    */
-  begin(caller: KeyIdentity, options?: { timeoutMs?: number }): Promise<MeteredRequest>;
+  begin(caller: KeyIdentity, options?: { timeoutMs?: number; minutes?: number }): Promise<MeteredRequest>;
+  /** Whether the caller has quotas: {@link begin} then asks the store. */
+  meters(caller: KeyIdentity): boolean;
   /** Counts a request refused before it began (invalid, rate limited) against its caller. */
   refuse(caller: KeyIdentity, code: ErrorCode): void;
   /** Writes what is not written yet (at shutdown). */

@@ -11,7 +11,10 @@ import { ERROR_STATUS } from "../../../src/app/contract/error-status.ts";
 import { createHttpApp } from "../../../src/app/http/http-app.ts";
 import { silentLogger } from "../../../src/app/log/logger.ts";
 
-const unusedChat: ChatService = { answer: async () => Promise.reject(new Error("not called by these tests")) };
+const unusedChat: ChatService = {
+  answer: async () => Promise.reject(new Error("not called by these tests")),
+  cached: async () => undefined,
+};
 const app = createHttpApp({
   chat: unusedChat,
   apiKeys: { verify: async () => undefined },

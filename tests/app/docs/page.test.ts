@@ -4,7 +4,10 @@ import type { ChatService } from "../../../src/domain/chat.ts";
 import { createHttpApp } from "../../../src/app/http/http-app.ts";
 import { silentLogger } from "../../../src/app/log/logger.ts";
 
-const unusedChat: ChatService = { answer: async () => Promise.reject(new Error("not called by these tests")) };
+const unusedChat: ChatService = {
+  answer: async () => Promise.reject(new Error("not called by these tests")),
+  cached: async () => undefined,
+};
 const app = createHttpApp({
   chat: unusedChat,
   apiKeys: { verify: async () => undefined },

@@ -19,7 +19,7 @@ function minutesMeter() {
     answered: (outcome) => void answered.push(outcome),
     refused: () => {},
   };
-  const usage: UsageMeter = { begin: async () => metered, refuse: () => {}, close: async () => {} };
+  const usage: UsageMeter = { begin: async () => metered, meters: () => true, refuse: () => {}, close: async () => {} };
   return { usage, admitted, answered };
 }
 
