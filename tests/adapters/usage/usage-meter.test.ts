@@ -138,6 +138,25 @@ describe("createUsageMeter()", () => {
     expect(shorter.quota?.remaining).toBe(0);
   });
 
+  test("a cached answer's minutes known at the start: request and minutes held in one step, and refused as one", async () => {
+    const { flaky } = flakyStore(`one-step-${++files}.sqlite`);
+    const holds: unknown[] = [];
+    const store: UsageStore = { ...flaky, hold: (request) => (holds.push(request.amounts), flaky.hold(request)) };
+    const { meter } = meterWith([Q(10, "min", "day"), Q(3, "req", "day")], { store });
+    const request = await meter.begin(caller, { minutes: 4 });
+    expect(holds).toEqual([{ min: 4, req: 1 }]);
+    await request.admit!(4);
+    expect(holds).toHaveLength(1);
+    expect(request.quota?.remaining).toBe(6);
+    request.answered(answer(4, { cache: "hit" }));
+    const longer = await meter.begin(caller, { minutes: 7 });
+    expect(longer.refusal?.code).toBe("quota_exceeded");
+    expect(longer.refusal?.message).toStartWith(
+      "The video is charged 7 minutes (its length, or its transcript's text at 1000 characters a minute when longer) and this API key has 6 of its 10 video minutes per day (UTC) left",
+    );
+    expect(holds).toHaveLength(2);
+  });
+
   test("a failed request gives back what it held and counts only its refusal", async () => {
     const { meter, store, clock } = meterWith([Q(3, "req", "day"), Q(10, "min", "day")]);
     const request = await meter.begin(caller);
