@@ -149,7 +149,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     redis: readRedisAddress(read, "REDIS_URL", "REDIS_CLUSTER_NODES"),
     redisCache: readRedisAddress(read, "REDIS_CACHE_URL", "REDIS_CACHE_CLUSTER_NODES"),
     redisPassword: read.raw("REDIS_PASSWORD") || undefined,
-    redisKeyPrefix: read.string("REDIS_KEY_PREFIX", "vcs:"),
+    redisKeyPrefix: readKeyPrefix(read),
     corsOrigins: read.list("CORS_ORIGINS"),
     transcriptCache: {
       ttlMs: read.int("TRANSCRIPT_CACHE_TTL_MS", 6 * HOUR_MS, { min: 0, max: 30 * 24 * HOUR_MS }),
@@ -190,6 +190,19 @@ function readMcp(read: EnvReader, port: number, adminPort: number | undefined): 
   if (mcpPort !== 0 && mcpPort === port) read.fail(`MCP_PORT must differ from PORT: both are ${port}`);
   if (mcpPort !== 0 && mcpPort === adminPort) read.fail(`MCP_PORT must differ from ADMIN_PORT: both are ${mcpPort}`);
   return { port: mcpPort, host: read.host("MCP_HOST", "127.0.0.1") };
+}
+
+/**
+ * `REDIS_KEY_PREFIX`: on a Redis Cluster it holds no `{` or `}`, which would make it every key's hash tag (every key
+ * in one slot, on one node).
+ */
+function readKeyPrefix(read: EnvReader): string {
+  const prefix = read.string("REDIS_KEY_PREFIX", "vcs:");
+  const cluster = read.raw("REDIS_CLUSTER_NODES") ?? read.raw("REDIS_CACHE_CLUSTER_NODES");
+  if (cluster && /[{}]/.test(prefix)) {
+    read.fail("REDIS_KEY_PREFIX must not hold { or } on a Redis Cluster: every key would go to one node");
+  }
+  return prefix;
 }
 
 /** The exit code of a start-up refused for its settings (every entry point: server, MCP mode). */

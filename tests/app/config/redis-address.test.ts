@@ -32,4 +32,11 @@ describe("REDIS_URL and REDIS_CLUSTER_NODES", () => {
       /REDIS_CACHE_CLUSTER_NODES must use one scheme for every node/,
     );
   });
+
+  test("on a cluster, a key prefix with braces is refused: it would put every key on one node", () => {
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: "a:1", REDIS_KEY_PREFIX: "{vcs}:" })).toThrow(
+      /REDIS_KEY_PREFIX must not hold \{ or \} on a Redis Cluster/,
+    );
+    expect(loadConfig({ REDIS_URL: "redis://a:1", REDIS_KEY_PREFIX: "{vcs}:" }).redisKeyPrefix).toBe("{vcs}:");
+  });
 });
