@@ -80,6 +80,13 @@ describe(`instances on a three-master Redis Cluster (${targetFromEnv()})`, () =>
     expect((await ask(b, "summary", key)).status).toBe(401);
   });
 
+  test("a key with quotas, just verified by both instances, revoked through the CLI: refused at once by both", async () => {
+    const { key, id } = await createKey(state, "revoked while remembered", undefined, ["--quota", "100req/day"]);
+    for (const service of [a, b]) expect((await ask(service, "summary", key)).status).toBe(200);
+    expect((await runKeys(state, ["revoke", id])).code).toBe(0);
+    for (const service of [a, b]) expect((await ask(service, "summary", key)).status).toBe(401);
+  });
+
   test("3req/day: 24 concurrent requests over both instances get exactly 3 answers, and the report counts 3", async () => {
     const { key, id } = await createKey(state, "three a day", undefined, ["--quota", "3req/day"]);
     const statuses = await Promise.all(

@@ -76,4 +76,21 @@ describe(`quotas shared by two instances on one Redis (${targetFromEnv()})`, () 
     expect(statuses.filter((s) => s === 200)).toHaveLength(2);
     expect(statuses.filter((s) => s === 429)).toHaveLength(18);
   });
+
+  test("a key with quotas, just verified by both instances, revoked through the CLI: refused at once by both", async () => {
+    const { key, id } = await createKey(STATE, "revoked while remembered", undefined, ["--quota", "100req/day"]);
+    for (const service of [a, b]) {
+      expect((await ask(service, key, "summary")).status).toBe(200);
+      expect((await ask(service, key, "summary")).status).toBe(200); // a cached answer: no key read at all
+    }
+    expect((await runKeys(STATE, ["revoke", id])).code).toBe(0);
+    for (const service of [a, b]) {
+      const refused = await ask(service, key, "summary");
+      expect(refused.status).toBe(401);
+      expect((await refused.json()).error).toMatchObject({
+        code: "unauthorized",
+        message: "Unknown API key; check the x-api-key header",
+      });
+    }
+  });
 });

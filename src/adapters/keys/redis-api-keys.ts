@@ -4,6 +4,7 @@ import type { KeyIdentity } from "../../domain/ports.ts";
 import { type KeyDigest, sha256Hex } from "./key-digest.ts";
 import { identityOf, isKeyRecord, type IssuedApiKeys, type KeyRecord, withSettings } from "./issued-api-keys.ts";
 import type { RedisConnection } from "../redis/redis-connection.ts";
+import { markRevoked } from "../usage/redis-usage-store.ts";
 
 /** How long the store asks a caller to wait while the keys cannot be read. */
 const KEY_STORE_RETRY_SECONDS = 5;
@@ -16,8 +17,8 @@ const UPDATE_IF_PRESENT =
 /**
  * Issued keys in Redis, shared by every instance: one hash `<prefix>keys`
  * mapping each key's SHA-256 digest to its record (JSON). Verifying is one
- * `HGET`; revoking deletes the field, so every instance refuses the key on
- * its next request.
+ * `HGET`; revoking marks the key's quota holds revoked, then deletes the
+ * field, so every instance refuses the key on its next request.
  *
  * While Redis is unreachable, a key this instance verified within the last
  * `rememberMs` (default 10 minutes) is still accepted; any other key is
@@ -81,7 +82,10 @@ export function createRedisApiKeys(
     list: all,
     async revoke(id) {
       const found = (await all()).find((record) => record.id === id);
-      if (found) await connection.run((client) => client.hdel(hash, found.sha256));
+      if (!found) return undefined;
+      // Holds first: an instance that remembers the key verified (see rememberHeldKeys) is refused by its next hold.
+      await markRevoked(connection, found.id);
+      await connection.run((client) => client.hdel(hash, found.sha256));
       return found;
     },
     async update(id, change) {

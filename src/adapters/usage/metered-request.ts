@@ -105,7 +105,10 @@ export class Metered implements MeteredRequest {
     const need = { min: minutes ?? 1, req: 1 };
     const holdsMinutes = minutes !== undefined && this.admit !== undefined;
     const result = await this.#hold(need, { min: holdsMinutes ? minutes : 0, req: holdsRequests ? 1 : 0 });
-    if (!result.granted) {
+    if (result.revoked) {
+      this.refusal = revoked();
+      this.refused("unauthorized");
+    } else if (!result.granted) {
       this.refusal = this.#exceeded(result, need, minutes);
       this.refused("quota_exceeded");
     } else if (holdsMinutes) {
@@ -145,6 +148,7 @@ export class Metered implements MeteredRequest {
     if (this.#admittedMinutes !== undefined && minutes <= this.#admittedMinutes) return;
     const need = { min: minutes, req: 0 };
     const result = await this.#hold(need, need);
+    if (result.revoked) throw revoked();
     if (!result.granted) throw this.#exceeded(result, need, minutes);
     this.#committed ??= minutes;
   }
@@ -287,6 +291,11 @@ export class Metered implements MeteredRequest {
     const byHolds = othersHeld > 0 && withoutThem <= quota.limit && !!result.heldUntil && result.heldUntil < end;
     return byHolds ? { at: result.heldUntil!, byHolds } : { at: end, byHolds };
   }
+}
+
+/** The refusal of a key revoked since this instance verified it: as for a key never issued. */
+function revoked(): AppError {
+  return new AppError("unauthorized", "Unknown API key; check the x-api-key header");
 }
 
 /**

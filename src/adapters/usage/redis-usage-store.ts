@@ -48,10 +48,11 @@ end
  * `=next` (no hold lapses before it: until then no hold is looked at one by one), `=ttl` (the hash's expiry, pushed
  * an hour past the latest hold) and `=idx` (the day of the key's last hold: the answered counts kept for older
  * periods go). So a granted hold is one read of that hash (and of each ledger a quota counts in, once a period) and
- * one write. KEYS (one slot on a cluster: tagged by key id): inflight, day ledger, month ledger. ARGV: key id (for
- * whoever reads MONITOR), hold id, now, expires, day, month, minutes and requests to add, minutes and requests
- * needed, then (period, unit, limit) per quota. Returns {granted, when the key's other
- * holds lapse (on a refusal), then used and held per quota...}.
+ * one write. A revoked key's hash says so (`=revoked`, see {@link markRevoked}): its hold is refused. KEYS (one slot
+ * on a cluster: tagged by key id): inflight, day ledger, month ledger. ARGV: key id (for whoever reads MONITOR),
+ * hold id, now, expires, day, month, minutes and requests to add, minutes and requests needed, then (period, unit,
+ * limit) per quota. Returns {granted (-1: revoked), when the key's other holds lapse (on a refusal), then used and
+ * held per quota...}.
  */
 const HOLD = RECOUNT + `
 local key, id, now, expires = KEYS[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
@@ -67,7 +68,9 @@ for _, p in ipairs({'day', 'month'}) do
   names[#names + 1] = '=a|' .. period[p] .. '|min'
   names[#names + 1] = '=a|' .. period[p] .. '|req'
 end
+names[#names + 1] = '=revoked'
 local got = redis.call('HMGET', key, unpack(names))
+if got[13] then return {-1, 0} end
 local next_at, ttl_at, indexed, own = tonumber(got[1]), tonumber(got[2]) or 0, got[3], got[4]
 local totals, last, recounted = {}, 0, false
 for j = 5, 8 do totals[names[j]] = tonumber(got[j]) end
@@ -226,6 +229,20 @@ end
 return 1
 `;
 
+/** Marks a key's holds revoked for a day at least: far longer than an instance remembers a key it verified. */
+const REVOKE = "redis.call('HSET', KEYS[1], '=revoked', 1) " +
+  "if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return 1";
+const REVOKED_FOR_MS = 86_400_000;
+
+/**
+ * Refuses every later hold of a revoked key (`keys revoke` calls it before deleting the key): an instance that
+ * remembers having verified the key a moment ago learns of the revocation from its next hold.
+ */
+export async function markRevoked(connection: RedisConnection, keyId: string): Promise<void> {
+  const inflight = `${connection.prefix}usage-inflight:${connection.tag(keyId)}`;
+  await connection.run((c) => c.eval(REVOKE, 1, inflight, REVOKED_FOR_MS));
+}
+
 /** A client with the scripts defined: each sent as EVALSHA (EVAL once per connection, and after a SCRIPT FLUSH). */
 type Scripted = RedisClient & {
   usageHold(keys: number, ...args: (string | number)[]): Promise<number[]>;
@@ -313,6 +330,7 @@ export function createRedisUsageStore(options: { connection: RedisConnection }):
       args.push(r.need.req, ...r.quotas.flatMap((q) => [q.period, q.unit, q.limit]));
       const reply = await connection.run((c) => scripted(c).usageHold(keys.length, ...keys, ...args)) as number[];
       if (reply[0] === 1) await listed.list(r.keyId, r.periods);
+      if (reply[0] === -1) return { granted: false, used: r.quotas.map(() => 0), revoked: true };
       const perQuota = reply.slice(2).map(Number);
       return {
         granted: reply[0] === 1,

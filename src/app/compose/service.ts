@@ -54,7 +54,7 @@ export async function composeService(
   const { state, writer, chat, model, transcripts } = await composeCore(config, io);
   const app = createHttpApp({
     chat,
-    apiKeys: state.apiKeys,
+    apiKeys: state.chatKeys,
     rateLimiter: state.rateLimiter,
     usage: state.usage,
     maxBodyBytes: config.maxBodyBytes,

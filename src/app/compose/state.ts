@@ -5,6 +5,7 @@ import { createLocalFlight } from "../../domain/coalesce.ts";
 import type { ApiKeys, Cache, KeyIdentity, RateLimiter, SharedFlight, WorkGate } from "../../domain/ports.ts";
 import type { Transcript } from "../../domain/transcript.ts";
 import { createChainedApiKeys } from "../../adapters/keys/chained-api-keys.ts";
+import { rememberHeldKeys } from "../../adapters/keys/held-keys-memory.ts";
 import { createStaticApiKeys, generateApiKey } from "../../adapters/keys/env-api-keys.ts";
 import { createFileApiKeys } from "../../adapters/keys/file-api-keys.ts";
 import type { IssuedApiKeys } from "../../adapters/keys/issued-api-keys.ts";
@@ -29,6 +30,11 @@ import { composeUsage } from "./usage.ts";
 /** Keys, limits and caches: in process memory, or shared through Redis. */
 export interface ServiceState {
   apiKeys: ApiKeys;
+  /**
+   * The keys as `POST /chat` verifies them: a key whose every request is held in Redis is remembered verified for
+   * a few seconds (its hold refuses it once revoked), so such a request reads no key record.
+   */
+  chatKeys: ApiKeys;
   rateLimiter: RateLimiter;
   gate: WorkGate;
   transcriptCache: Cache<Transcript>;
@@ -135,6 +141,7 @@ export async function composeState(
   const memoryLimiter = createMemoryRateLimiter({ budgetFor });
   const { redis } = store;
   const usage = composeUsage(config, io, redis);
+  const apiKeys = createChainedApiKeys([staticKeys, store.keys]);
   const cacheRedis = config.redisCache ? await connectCacheRedis(config, io.logger) : redis;
   const transcripts = cacheRedis ? undefined : createMemoryCache<Transcript>({
     maxEntries: config.transcriptCache.maxEntries,
@@ -142,7 +149,8 @@ export async function composeState(
     ownerOf: (transcript) => transcript.cues,
   });
   return {
-    apiKeys: createChainedApiKeys([staticKeys, store.keys]),
+    apiKeys,
+    chatKeys: redis ? rememberHeldKeys(apiKeys, { held: (identity) => usage.meters(identity), digest }) : apiKeys,
     rateLimiter: redis
       ? createRedisRateLimiter({
         connection: redis,

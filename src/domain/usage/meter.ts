@@ -55,6 +55,8 @@ export interface HoldResult {
   held?: number[];
   /** On a refusal: when the last live hold of the key's other requests lapses (ms since the epoch; 0 for none). */
   heldUntil?: number;
+  /** The key was revoked (a refusal): instances that remember it verified learn it here, on its next request. */
+  revoked?: boolean;
 }
 
 /** One key's counts in one period, and what its requests in flight hold there. */

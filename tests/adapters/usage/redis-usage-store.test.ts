@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
 import { createRedisConnection, type RedisConnection } from "../../../src/adapters/redis/redis-connection.ts";
-import { createRedisUsageStore } from "../../../src/adapters/usage/redis-usage-store.ts";
+import { createRedisUsageStore, markRevoked } from "../../../src/adapters/usage/redis-usage-store.ts";
 import { dropPrefix, testRedisUrl, uniquePrefix } from "../../support/redis-server.ts";
 import { holdOf, usageStoreContract } from "./usage-store-contract.ts";
 
@@ -43,6 +43,20 @@ describe("createRedisUsageStore()", () => {
     const inflight = `${prefix}usage-inflight:${hold.keyId}`;
     expect(Object.keys(await admin.hgetall(inflight)).filter((field) => !field.startsWith("="))).toEqual([]);
     expect(await admin.pttl(inflight)).toBeGreaterThan(0);
+  });
+
+  test("a revoked key's holds are refused from the next one, and the mark outlives any memory of the key (a day)", async () => {
+    const store = await open();
+    const hold = holdOf();
+    expect((await store.hold(hold)).granted).toBe(true);
+    await markRevoked(opened.at(-1)!, hold.keyId);
+    expect(await store.hold({ ...hold, holdId: "after" })).toMatchObject({ granted: false, revoked: true });
+    const inflight = `${prefix}usage-inflight:${hold.keyId}`;
+    expect(await admin.pttl(inflight)).toBeGreaterThan(86_000_000);
+    const fresh = holdOf({ keyId: "key_never_held" });
+    await markRevoked(opened.at(-1)!, fresh.keyId);
+    expect(await store.hold(fresh)).toMatchObject({ granted: false, revoked: true });
+    expect(await admin.pttl(`${prefix}usage-inflight:${fresh.keyId}`)).toBeGreaterThan(86_000_000);
   });
 
   test("the answered counts a hold reads are kept beside the holds, grow with the write behind, and go the next day", async () => {
