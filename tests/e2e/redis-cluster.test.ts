@@ -213,3 +213,34 @@ describe(`instances on a three-master Redis Cluster (${targetFromEnv()})`, () =>
     expect(await clusterKeys("routes:youtube-route:{*}")).not.toHaveLength(0);
   });
 });
+
+describe(`a master of a cluster with replicas killed (${targetFromEnv()})`, () => {
+  test(
+    "every request is answered while its replica takes over, and a 3req/day key gets exactly 3 afterwards",
+    async () => {
+      const replicated = await startOwnCluster({ replicas: true });
+      try {
+        const env = { ...replicated.env, REDIS_KEY_PREFIX: "failover:" };
+        const { key } = await createKey(env, "steady", undefined, ["--quota", "100000req/day"]);
+        const service = await start(env);
+        const statuses: number[] = [];
+        const victim = replicated.masters()[0]!;
+        for (const began = Date.now(); Date.now() - began < 6_000;) {
+          if (statuses.length === 10) replicated.killNode(victim);
+          statuses.push((await ask(service, `failover ${statuses.length % 20}`, key)).status);
+          await Bun.sleep(20);
+        }
+        expect(new Set(statuses)).toEqual(new Set([200]));
+        while (replicated.masters().length < 3) await Bun.sleep(100);
+        const three = await createKey(env, "three after failover", undefined, ["--quota", "3req/day"]);
+        const burst = await Promise.all(
+          Array.from({ length: 12 }, (_, i) => ask(service, `after ${i % 3}`, three.key).then((r) => r.status)),
+        );
+        expect(burst.filter((status) => status === 200)).toHaveLength(3);
+      } finally {
+        await replicated.dispose();
+      }
+    },
+    40_000,
+  );
+});

@@ -12,6 +12,10 @@ export interface OwnCluster {
   env: { REDIS_CLUSTER_NODES: string };
   /** A client of the cluster, for a test's own reads (disconnected by {@link dispose}). */
   admin: Cluster;
+  /** Kills (SIGKILL) the master serving `port`'s slots: with replicas, one of them is promoted. */
+  killNode(port: number): void;
+  /** The ports of the nodes that are masters now. */
+  masters(): number[];
   /** Stops every node and removes their folder. */
   dispose(): Promise<void>;
 }
@@ -20,13 +24,13 @@ export interface OwnCluster {
 const BUS_OFFSET = 10_000;
 
 /**
- * Starts three `redis-server --cluster-enabled yes` on free loopback ports, joins them with
- * `redis-cli --cluster create` (the 16,384 slots split in three) and waits until every node says
- * `cluster_state:ok` (at most 15 s).
+ * Starts three masters (`redis-server --cluster-enabled yes`, and with `replicas` one replica each) on free loopback
+ * ports, joins them with `redis-cli --cluster create` (the 16,384 slots split in three) and waits until every node
+ * says `cluster_state:ok` (at most 15 s). A failed master's replica is promoted after 2 s (`cluster-node-timeout`).
  */
-export async function startOwnCluster(): Promise<OwnCluster> {
+export async function startOwnCluster(options: { replicas?: boolean } = {}): Promise<OwnCluster> {
   const dir = mkdtempSync(join(tmpdir(), "vcs-cluster-"));
-  const ports = await freePorts(3);
+  const ports = await freePorts(options.replicas ? 6 : 3);
   const children: Subprocess[] = ports.map((port) =>
     spawn([
       "redis-server",
@@ -61,23 +65,32 @@ export async function startOwnCluster(): Promise<OwnCluster> {
       "create",
       ...ports.map((port) => `127.0.0.1:${port}`),
       "--cluster-replicas",
-      "0",
+      options.replicas ? "1" : "0",
       "--cluster-yes",
     ]);
     if (created.exitCode !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}`);
     for (const port of ports) {
       await until(() => cli(port, "cluster", "info").includes("cluster_state:ok"), `cluster state on ${port}`);
     }
+    // Replicas are told whom to follow after the slots are given: ready once each has synced with its master.
+    const synced = (port: number) => {
+      const replication = cli(port, "info", "replication");
+      return replication.includes("role:master") || replication.includes("master_link_status:up");
+    };
+    await until(() => ports.filter((port) => cli(port, "role").startsWith("master")).length === 3, "three masters");
+    for (const port of ports) await until(() => synced(port), `replication of ${port}`);
   } catch (error) {
     await dispose();
     throw error;
   }
-  const nodes = ports.map((port) => `redis://127.0.0.1:${port}`);
-  const admin = new Cluster(ports.map((port) => ({ host: "127.0.0.1", port })));
+  const nodes = ports.slice(0, 3).map((port) => `redis://127.0.0.1:${port}`);
+  const admin = new Cluster(ports.slice(0, 3).map((port) => ({ host: "127.0.0.1", port })));
   return {
     nodes,
     env: { REDIS_CLUSTER_NODES: nodes.join(",") },
     admin,
+    killNode: (port) => children[ports.indexOf(port)]!.kill("SIGKILL"),
+    masters: () => ports.filter((port) => cli(port, "role").startsWith("master")),
     async dispose() {
       admin.disconnect();
       await dispose();
