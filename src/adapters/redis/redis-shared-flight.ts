@@ -32,10 +32,6 @@ type Outcome = { ok: true; value: unknown } | {
   retryAfterSeconds?: number;
 };
 
-/** Claims the lease, or names its holder. */
-const CLAIM =
-  "local held = redis.call('GET', KEYS[1]) if held then return held end redis.call('SET', KEYS[1], ARGV[1], 'PX', " +
-  "ARGV[2]) return false";
 /** Extends the lease only while this owner still holds it. */
 const RENEW =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
@@ -115,9 +111,7 @@ class RedisFlight {
     let sentDelta = false;
     for (;;) {
       const token = `${this.#instance}:${crypto.randomUUID()}`;
-      const holder = await this.#connection.run((c) =>
-        c.eval(CLAIM, 1, lease, token, this.#leaseMs) as Promise<string | null>
-      ).catch((): typeof DOWN => DOWN);
+      const holder = await this.#claim(lease, token);
       if (holder === DOWN) return { value: await work(), role: "owner" };
       if (holder === null) return { value: await this.#own(lease, token, work, wanted, events), role: "owner" };
       const follower: Follower | undefined = events?.listen
@@ -139,6 +133,17 @@ class RedisFlight {
       }
       return { value: outcome.value as T, role: "remote" };
     }
+  }
+
+  /** Takes the lease when it is free (`SET NX`: one command), else names its holder; @returns null when taken */
+  async #claim(lease: string, token: string): Promise<string | null | typeof DOWN> {
+    return await this.#connection.run(async (c) => {
+      for (;;) {
+        if (await c.set(lease, token, "PX", this.#leaseMs, "NX") !== null) return null;
+        const holder = await c.get(lease);
+        if (holder !== null) return holder; // else freed between the two: claim it again
+      }
+    }).catch((): typeof DOWN => DOWN);
   }
 
   /**
