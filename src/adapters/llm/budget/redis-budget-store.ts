@@ -1,6 +1,7 @@
 /** @module The LLM provider's budget in Redis, shared by every instance using the key. */
 import type { RedisConnection } from "../../redis/redis-connection.ts";
 import { type BudgetStore, type BudgetView, MIN_PLAUSIBLE_TOKEN_LIMIT } from "./budget-store.ts";
+import { BUDGET_FIELDS, lookAtHash } from "./budget-hash.ts";
 import type { LimitReport } from "./limits-report.ts";
 import { type Limits, WINDOWS_PER_DAY } from "./token-bucket.ts";
 
@@ -8,7 +9,7 @@ import { type Limits, WINDOWS_PER_DAY } from "./token-bucket.ts";
  * The rules of `createMemoryBudgetStore()` as one Lua script run atomically
  * inside Redis on Redis's own clock, so every instance shares one budget
  * per budget key (endpoint, model, API key digest: see `budgetKey`). ARGV:
- * op (take, settle, peek), window ms, the assumed token and request limits
+ * op (take, settle; a look reads the hash alone: see `lookAtHash`), window ms, the assumed token and request limits
  * per window and per day (-1: none), then the op's figures: take's tokens and
  * tokens to keep; settle's tokens to give back, then the provider's report if
  * there is one (-1: not stated). Returns [wait ms or 0, tokens, token limit,
@@ -24,8 +25,7 @@ local window = tonumber(ARGV[2])
 local day_ms = window * ${WINDOWS_PER_DAY}
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local s = redis.call('HMGET', KEYS[1], 'tpm', 'rpm', 'tokens', 'requests', 'at', 'blocked',
-  'tpd', 'rpd', 'dtokens', 'drequests', 'dblocked', 'tpd_stated', 'expires_set')
+local s = redis.call('HMGET', KEYS[1], ${BUDGET_FIELDS.map((name) => `'${name}'`).join(", ")})
 local function limit(stored, assumed)
   if stored then return tonumber(stored) end
   return tonumber(assumed)
@@ -190,7 +190,7 @@ export function createRedisBudgetStore(
   };
   const peek = async (): Promise<BudgetView> => {
     try {
-      return viewOf(await run("peek", []));
+      return await connection.run((client) => lookAtHash(client, key, options.limits, options.windowMs));
     } catch {
       return await fallback.peek();
     }

@@ -77,6 +77,29 @@ describe("createRedisBudgetStore()", () => {
     expect((await a.fallback.peek()).limits.requestsPerWindow).toBe(40);
   });
 
+  test("a look read from the hash alone sees what the script sees: levels, limits, blocks, the day", async () => {
+    const prefix = uniquePrefix("llm-budget");
+    const [a, b] = [await instance(prefix), await instance(prefix)];
+    expect(await b.store.peek()).toEqual((await a.store.takeAndLook(1e9)).before); // nothing stored yet: the assumed
+    await a.store.take(2500);
+    await a.store.observe({
+      tokenLimit: 6000,
+      tokensRemaining: 3000,
+      retryAfterMs: 20_000,
+      dayTokenLimit: 500_000,
+      dayTokensRemaining: 400_000,
+      dayRequestLimit: 1000,
+    });
+    const [looked, found] = [await b.store.peek(), (await a.store.takeAndLook(1e9)).before];
+    // The two read Redis's clock a moment apart: a few ms of refill, of block.
+    expect(looked.limits).toEqual(found.limits);
+    expect(Math.abs(looked.tokens - found.tokens)).toBeLessThan(10);
+    expect(Math.abs(looked.dayTokens - found.dayTokens)).toBeLessThan(10);
+    expect(looked.dayRequests).toBe(found.dayRequests);
+    expect(Math.abs(looked.blockedMs - found.blockedMs)).toBeLessThan(100);
+    expect(looked.blockedMs).toBeGreaterThan(19_000);
+  });
+
   test("while Redis is unreachable, each instance keeps to its own budget", async () => {
     const down = await instance(uniquePrefix("llm-budget"), "redis://127.0.0.1:1");
     expect(await down.store.take(5000)).toBe(0);
