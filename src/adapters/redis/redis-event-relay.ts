@@ -1,6 +1,5 @@
 /** @module Relays a shared work's events from its owner to waiters on other instances through Redis Streams. */
 import type { FlightEvent, FlightEvents } from "../../domain/ports.ts";
-import type { Redis } from "ioredis";
 import type { RedisConnection } from "./redis-connection.ts";
 
 /**
@@ -8,10 +7,19 @@ import type { RedisConnection } from "./redis-connection.ts";
  * write (a pipeline, not a script: two commands instead of three). Sent together in one small write, the two reach
  * Redis together, so a stream is not left without an expiry.
  */
-async function append(client: Redis, stream: string, maxEvents: number, n: number, text: string, ttlMs?: number) {
-  if (ttlMs === undefined) return await client.xadd(stream, "MAXLEN", "~", maxEvents, "*", "n", n, "e", text);
-  const replies = await client.pipeline().xadd(stream, "MAXLEN", "~", maxEvents, "*", "n", n, "e", text)
-    .pexpire(stream, ttlMs).exec();
+async function append(
+  connection: RedisConnection,
+  stream: string,
+  entry: { maxEvents: number; n: number; text: string; ttlMs?: number },
+): Promise<void> {
+  const { maxEvents, n, text, ttlMs } = entry;
+  if (ttlMs === undefined) {
+    await connection.run((c) => c.xadd(stream, "MAXLEN", "~", maxEvents, "*", "n", n, "e", text));
+    return;
+  }
+  const replies = await connection.run((c) =>
+    c.pipeline().xadd(stream, "MAXLEN", "~", maxEvents, "*", "n", n, "e", text).pexpire(stream, ttlMs).exec()
+  );
   const failed = replies?.find(([error]) => error);
   if (failed) throw failed[0];
 }
@@ -72,8 +80,8 @@ export class EventRelay {
       const now = Date.now();
       const renew = renewedAt === undefined || now - renewedAt >= ttlMs / 2;
       if (renew) renewedAt = now;
-      connection.run((c) => append(c, stream, maxEvents, n, JSON.stringify(event), renew ? ttlMs : undefined))
-        .catch(() => (broken = true));
+      const text = JSON.stringify(event);
+      append(connection, stream, { maxEvents, n, text, ttlMs: renew ? ttlMs : undefined }).catch(() => (broken = true));
     });
     // The renewal's time is read before it is sent: the stream expires no sooner than this says.
     return { stop, lastsUntil: (at) => renewedAt === undefined || renewedAt + ttlMs >= at };

@@ -1,5 +1,5 @@
 /** @module The LLM budget's Redis hash read without a script: a look at the budget in two commands, not three. */
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "../../redis/redis-connection.ts";
 import type { BudgetView } from "./budget-store.ts";
 import { bucket, type BucketState, type Limits } from "./token-bucket.ts";
 
@@ -26,8 +26,13 @@ export const BUDGET_FIELDS = [
  *
  * @param assumed the limits assumed until the provider states its own (the script's ARGV)
  */
-export async function lookAtHash(client: Redis, key: string, assumed: Limits, windowMs: number): Promise<BudgetView> {
-  const replies = await client.pipeline().time().hmget(key, ...BUDGET_FIELDS).exec();
+export async function lookAtHash(
+  connection: RedisConnection,
+  key: string,
+  assumed: Limits,
+  windowMs: number,
+): Promise<BudgetView> {
+  const replies = await connection.run((c) => c.pipeline().time().hmget(key, ...BUDGET_FIELDS).exec());
   const failed = replies?.find(([error]) => error);
   if (!replies || failed) throw failed?.[0] ?? new Error("No reply");
   const [seconds, micros] = replies[0]![1] as [string, string];

@@ -190,7 +190,7 @@ export function createRedisBudgetStore(
   };
   const peek = async (): Promise<BudgetView> => {
     try {
-      return await connection.run((client) => lookAtHash(client, key, options.limits, options.windowMs));
+      return await lookAtHash(connection, key, options.limits, options.windowMs);
     } catch {
       return await fallback.peek();
     }
