@@ -1,24 +1,34 @@
 /** @module Relays a shared work's events from its owner to waiters on other instances through Redis Streams. */
 import type { FlightEvent, FlightEvents } from "../../domain/ports.ts";
-import type { RedisClient, RedisConnection } from "./redis-connection.ts";
+import type { RedisConnection } from "./redis-connection.ts";
 
 /**
- * Appends one event with its place `n`, keeps the stream bounded and renews its expiry: the first event (so the
- * stream never exists without one), then once half its lifetime has passed. The events between are a plain XADD.
+ * Appends one event with its place `n`, keeping the stream bounded; with `ttlMs`, renews its expiry in the same
+ * write (a pipeline, not a script: two commands instead of three). Sent together in one small write, the two reach
+ * Redis together, so a stream is not left without an expiry.
  */
-const APPEND =
-  "redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'n', ARGV[3], 'e', ARGV[4]) redis.call('PEXPIRE', " +
-  "KEYS[1], ARGV[2]) return 1";
-
-/** A client with APPEND defined: sent as EVALSHA (EVAL once per connection). */
-type Appending = RedisClient & { relayAppend(keys: number, ...args: (string | number)[]): Promise<number> };
-const defined = new WeakSet<RedisClient>();
-function appending(client: RedisClient): Appending {
-  if (!defined.has(client)) {
-    client.defineCommand("relayAppend", { lua: APPEND });
-    defined.add(client);
+async function append(
+  connection: RedisConnection,
+  stream: string,
+  entry: { maxEvents: number; n: number; text: string; ttlMs?: number },
+): Promise<void> {
+  const { maxEvents, n, text, ttlMs } = entry;
+  if (ttlMs === undefined) {
+    await connection.run((c) => c.xadd(stream, "MAXLEN", "~", maxEvents, "*", "n", n, "e", text));
+    return;
   }
-  return client as Appending;
+  const replies = await connection.run((c) =>
+    c.pipeline().xadd(stream, "MAXLEN", "~", maxEvents, "*", "n", n, "e", text).pexpire(stream, ttlMs).exec()
+  );
+  const failed = replies?.find(([error]) => error);
+  if (failed) throw failed[0];
+}
+
+/** An owner's publishing of its work's events (see `EventRelay.publish`). */
+export interface Publication {
+  stop(): void;
+  /** Whether the stream lasts until `at` (clock ms) without a renewal: none was written, or its expiry is later. */
+  lastsUntil(at: number): boolean;
 }
 
 /** Entries read per XREAD: a stream is followed in bounded steps. */
@@ -55,26 +65,27 @@ export class EventRelay {
     return `${connection.prefix}flight:events:${connection.tag(token)}`;
   }
 
-  /** Sends the events of the work run here under `token`, in order (one connection keeps them so); @returns stop */
-  publish(token: string, events: FlightEvents): () => void {
+  /**
+   * Sends the events of the work run here under `token`, in order (one connection keeps them so). The stream's expiry
+   * is set with its first event, then renewed with the first event once half its lifetime has passed.
+   */
+  publish(token: string, events: FlightEvents): Publication {
     const { connection, maxEvents, ttlMs } = this.#options;
     const stream = this.key(token);
     let next = 0;
     let broken = false;
-    let renewedAt = 0;
-    return events.publish((event) => {
+    let renewedAt: number | undefined;
+    const stop = events.publish((event) => {
       if (broken || next >= maxEvents) return;
       const n = next++;
-      const text = JSON.stringify(event);
       const now = Date.now();
-      const renew = n === 0 || now - renewedAt >= ttlMs / 2;
+      const renew = renewedAt === undefined || now - renewedAt >= ttlMs / 2;
       if (renew) renewedAt = now;
-      connection.run<unknown>((c) =>
-        renew
-          ? appending(c).relayAppend(1, stream, maxEvents, ttlMs, n, text)
-          : c.xadd(stream, "MAXLEN", "~", maxEvents, "*", "n", n, "e", text)
-      ).catch(() => (broken = true));
+      const text = JSON.stringify(event);
+      append(connection, stream, { maxEvents, n, text, ttlMs: renew ? ttlMs : undefined }).catch(() => (broken = true));
     });
+    // The renewal's time is read before it is sent: the stream expires no sooner than this says.
+    return { stop, lastsUntil: (at) => renewedAt === undefined || renewedAt + ttlMs >= at };
   }
 
   /**

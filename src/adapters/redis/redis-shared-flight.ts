@@ -3,7 +3,7 @@ import { coalesceLocally } from "../../domain/coalesce.ts";
 import { AppError, type ErrorCode, isAppError } from "../../domain/errors.ts";
 import type { FlightEvents, SharedFlight, SharedResult } from "../../domain/ports.ts";
 import type { RedisConnection } from "./redis-connection.ts";
-import { EventRelay, type Follower } from "./redis-event-relay.ts";
+import { EventRelay, type Follower, type Publication } from "./redis-event-relay.ts";
 
 export interface RedisFlightOptions {
   /** Where the leases live and the waiters are woken: the state Redis (`REDIS_URL`). */
@@ -32,15 +32,9 @@ type Outcome = { ok: true; value: unknown } | {
   retryAfterSeconds?: number;
 };
 
-/** Claims the lease, or names its holder. */
-const CLAIM =
-  "local held = redis.call('GET', KEYS[1]) if held then return held end redis.call('SET', KEYS[1], ARGV[1], 'PX', " +
-  "ARGV[2]) return false";
 /** Extends the lease only while this owner still holds it. */
 const RENEW =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
-/** Stores the outcome under the owner's token and keeps the events as long (both with a TTL). */
-const STORE = "redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) redis.call('PEXPIRE', KEYS[2], ARGV[3]) return 1";
 
 /** Frees the lease if this owner still holds it, and wakes the waiters. */
 const ABANDON = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end redis.call('PUBLISH', " +
@@ -115,9 +109,7 @@ class RedisFlight {
     let sentDelta = false;
     for (;;) {
       const token = `${this.#instance}:${crypto.randomUUID()}`;
-      const holder = await this.#connection.run((c) =>
-        c.eval(CLAIM, 1, lease, token, this.#leaseMs) as Promise<string | null>
-      ).catch((): typeof DOWN => DOWN);
+      const holder = await this.#claim(lease, token);
       if (holder === DOWN) return { value: await work(), role: "owner" };
       if (holder === null) return { value: await this.#own(lease, token, work, wanted, events), role: "owner" };
       const follower: Follower | undefined = events?.listen
@@ -141,6 +133,17 @@ class RedisFlight {
     }
   }
 
+  /** Takes the lease when it is free (`SET NX`: one command), else names its holder; @returns null when taken */
+  async #claim(lease: string, token: string): Promise<string | null | typeof DOWN> {
+    return await this.#connection.run(async (c) => {
+      for (;;) {
+        if (await c.set(lease, token, "PX", this.#leaseMs, "NX") !== null) return null;
+        const holder = await c.get(lease);
+        if (holder !== null) return holder; // else freed between the two: claim it again
+      }
+    }).catch((): typeof DOWN => DOWN);
+  }
+
   /**
    * Works under the lease. Work that failed once no caller here waits any more (they all left, which cancels it)
    * leaves no outcome: the lease is freed, and a waiter on another instance takes the work over instead of failing
@@ -155,29 +158,37 @@ class RedisFlight {
   ): Promise<T> {
     const renew = () => void this.#connection.run((c) => c.eval(RENEW, 1, lease, token, this.#leaseMs)).catch(() => {});
     const renewing = setInterval(renew, Math.max(20, this.#leaseMs / 3));
-    const stopPublishing = events ? this.#relay.publish(token, events) : () => {};
+    const publication = events ? this.#relay.publish(token, events) : undefined;
     try {
       const value = await work();
-      await this.#finish(lease, token, { ok: true, value });
+      await this.#finish(lease, token, { ok: true, value }, publication);
       return value;
     } catch (error) {
-      if (wanted()) await this.#finish(lease, token, failureOf(error));
+      if (wanted()) await this.#finish(lease, token, failureOf(error), publication);
       else await this.#abandon(lease, token);
       throw error;
     } finally {
       clearInterval(renewing);
-      stopPublishing();
+      publication?.stop();
     }
   }
 
   /**
    * Stores the outcome, then frees the lease and wakes the waiters: a waiter that finds the lease gone finds the
    * outcome already there. The outcome not stored (its Redis gone): the waiters find the lease freed without one and
-   * take the work over.
+   * take the work over. The events must stay readable as long as the outcome: their expiry is renewed with it unless
+   * it is already later (with half a lease to spare), which saves a command.
    */
-  async #finish(lease: string, token: string, outcome: Outcome): Promise<void> {
-    const stored = [this.#outcomeKey(token), this.#relay.key(token), JSON.stringify(outcome), this.#outcomeTtlMs];
-    await this.#outcomes.run((c) => c.eval(STORE, 2, ...stored, this.#streamTtlMs)).catch(() => {});
+  async #finish(lease: string, token: string, outcome: Outcome, publication?: Publication): Promise<void> {
+    const outcomeKey = this.#outcomeKey(token);
+    const text = JSON.stringify(outcome);
+    const lasts = publication?.lastsUntil(Date.now() + this.#outcomeTtlMs + this.#leaseMs / 2) ?? true;
+    await this.#outcomes.run<unknown>((c) =>
+      lasts
+        ? c.set(outcomeKey, text, "PX", this.#outcomeTtlMs)
+        : c.pipeline().set(outcomeKey, text, "PX", this.#outcomeTtlMs)
+          .pexpire(this.#relay.key(token), this.#streamTtlMs).exec()
+    ).catch(() => {});
     // Redis gone: the waiters see the lease expire and take over, or run the work themselves.
     await this.#abandon(lease, token);
   }

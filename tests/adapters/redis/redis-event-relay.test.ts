@@ -111,6 +111,23 @@ describe("createRedisSharedFlight() relaying a work's events", () => {
     expect(ttl).toBeLessThanOrEqual(5_000);
   });
 
+  test("a stream written long before the outcome has its expiry renewed with it: the events outlive the outcome", async () => {
+    const flight = await instance({ leaseMs: 200, outcomeTtlMs: 4_000 });
+    const key = `renewed-${crypto.randomUUID()}`;
+    const owner = hooks(false);
+    // One event at the start sets the stream's expiry to 4,200 ms; the outcome comes 300 ms later with 4,000.
+    await flight.run(key, async () => (owner.emit(writing), await Bun.sleep(300), "done"), { events: owner.events });
+    const outcomes = await admin.keys(`${prefix}flight:outcome:*`);
+    const streams = await admin.keys(`${prefix}flight:events:*`);
+    const token = outcomes.map((k) => k.split(":outcome:")[1]).find((t) => streams.some((k) => k.endsWith(`:${t}`)))!;
+    const [outcomeTtl, streamTtl] = [
+      await admin.pttl(`${prefix}flight:outcome:${token}`),
+      await admin.pttl(`${prefix}flight:events:${token}`),
+    ];
+    expect(outcomeTtl).toBeGreaterThan(3_500);
+    expect(streamTtl).toBeGreaterThan(outcomeTtl);
+  });
+
   test("a waiter that does not listen reads no stream; the owner still publishes for those that do", async () => {
     const [a, b] = [await instance(), await instance()];
     const key = `deaf-${crypto.randomUUID()}`;

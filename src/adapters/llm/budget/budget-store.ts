@@ -30,11 +30,21 @@ export interface BudgetStore {
    * @returns 0 when taken, else the ms to wait before they may be
    */
   take(tokens: number, keep?: number): Promise<number>;
+  /**
+   * Takes `tokens` and one request as `take` does (holding none back), in the same step as a look at the budget
+   * before it: a caller that judges on the budget before taking (see the fair line) needs one call, not two.
+   */
+  takeAndLook(tokens: number): Promise<{ wait: number; before: BudgetView }>;
   /** Gives back tokens taken beyond what the provider charged. */
   give(tokens: number): Promise<void>;
   /** Aligns the budget with what the provider said; @returns the budget then (as `peek` would, without another call) */
   observe(report: LimitReport): Promise<BudgetView>;
   peek(): Promise<BudgetView>;
+  /**
+   * Gives back `tokens` (see `give`), then aligns with the provider's `report` if there is one (see `observe`), in
+   * one step; @returns the budget then
+   */
+  settle(tokens: number, report?: LimitReport): Promise<BudgetView>;
 }
 
 /**
@@ -65,36 +75,46 @@ export function createMemoryBudgetStore(
     };
   };
 
+  const take = (tokens: number, keep = 0) => {
+    // Holding back more than the bucket can ever hold would block forever.
+    const wait = bucket.waitFor(
+      current(),
+      limits,
+      options.windowMs,
+      tokens + Math.max(0, Math.min(keep, limits.tokensPerWindow - tokens)),
+    );
+    if (wait === 0) state = bucket.take(state, tokens);
+    return wait;
+  };
+  const give = (tokens: number) => {
+    current();
+    state = {
+      ...state,
+      tokens: Math.min(limits.tokensPerWindow, state.tokens + tokens),
+      dayTokens: Math.min(limits.tokensPerDay ?? 0, state.dayTokens + tokens),
+    };
+  };
+  const observe = (report: LimitReport) => {
+    current();
+    dayStated ||= report.dayTokenLimit !== undefined;
+    const learnt = learnLimits(limits, report, dayStated ? undefined : options.limits);
+    state = alignState(state, limits, learnt, report, now());
+    limits = learnt;
+    return view();
+  };
+
   return {
-    async take(tokens, keep = 0) {
-      // Holding back more than the bucket can ever hold would block forever.
-      const wait = bucket.waitFor(
-        current(),
-        limits,
-        options.windowMs,
-        tokens + Math.max(0, Math.min(keep, limits.tokensPerWindow - tokens)),
-      );
-      if (wait === 0) state = bucket.take(state, tokens);
-      return wait;
+    take: async (tokens, keep) => take(tokens, keep),
+    async takeAndLook(tokens) {
+      const before = view();
+      return { wait: take(tokens), before };
     },
-    async give(tokens) {
-      current();
-      state = {
-        ...state,
-        tokens: Math.min(limits.tokensPerWindow, state.tokens + tokens),
-        dayTokens: Math.min(limits.tokensPerDay ?? 0, state.dayTokens + tokens),
-      };
-    },
-    async observe(report) {
-      current();
-      dayStated ||= report.dayTokenLimit !== undefined;
-      const learnt = learnLimits(limits, report, dayStated ? undefined : options.limits);
-      state = alignState(state, limits, learnt, report, now());
-      limits = learnt;
-      return view();
-    },
-    async peek() {
-      return view();
+    give: async (tokens) => give(tokens),
+    observe: async (report) => observe(report),
+    peek: async () => view(),
+    async settle(tokens, report) {
+      if (tokens > 0) give(tokens);
+      return report ? observe(report) : view();
     },
   };
 }

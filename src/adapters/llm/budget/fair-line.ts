@@ -84,12 +84,33 @@ export function createFairLine(
   /** One look at the line: refuses the hopeless, admits at most one call; @returns ms to sleep, 0 to look again */
   async function round(): Promise<number> {
     for (const waiter of [...queue]) if (waiter.signal?.aborted) refuse(waiter, waiter.signal.reason);
+    if (queue.length === 1) return await takeAlone(queue[0]!);
     const view = await store.peek().catch(() => undefined);
     if (!view) return await admitFirstServable([...queue].sort(fairOrder));
     const look = { view, at: now() };
     self.knownTpm = view.limits.tokensPerWindow;
     for (const { waiter, refusal } of outOfReach(queue, claims, look)) refuse(waiter, refusal);
     return await admitFirstServable(turnOrder(queue, look));
+  }
+
+  /**
+   * A call alone in line has no other to be ordered with or judged against: it takes first, and is judged on the
+   * budget as its take found it, which is what a look just before would have seen (one call to the store, not two).
+   * Refused though it could take (its plan is stale, or its time is past), it gives the tokens back.
+   *
+   * @returns ms to sleep before the next look (at most RECHECK_MS), 0 to look again at once
+   */
+  async function takeAlone(waiter: Waiter): Promise<number> {
+    const taken = await store.takeAndLook(waiter.tokens).catch(() => undefined);
+    const wait = taken?.wait ?? 0;
+    const refusal = taken && queue.includes(waiter)
+      ? outOfReach([waiter], claims, { view: taken.before, at: now() })[0]?.refusal
+      : undefined;
+    if (taken) self.knownTpm = taken.before.limits.tokensPerWindow;
+    if (wait === 0 && (refusal || !queue.includes(waiter))) await store.give(waiter.tokens).catch(() => undefined);
+    if (refusal) refuse(waiter, refusal);
+    else if (wait === 0 && queue.includes(waiter)) admit(waiter);
+    return wait === 0 || refusal ? 0 : Math.min(RECHECK_MS, wait);
   }
 
   /**

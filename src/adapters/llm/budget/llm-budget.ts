@@ -123,15 +123,15 @@ function openReservation(budget: SharedBudget, seq: number, deadline: number, ho
       );
     },
     async settle(taken, charged, report, refused = false) {
-      if (charged !== undefined && charged < taken) await store.give(taken - charged);
+      const overcharged = charged !== undefined && charged < taken ? taken - charged : 0;
       const { learn, known } = budget.headerless.judge(report, refused);
-      // The budget as observing left it: no second call to read it.
-      const observed = learn ? await store.observe(learn) : undefined;
-      if (observed) line.knownTpm = observed.limits.tokensPerWindow;
+      // Given back and learnt in one call to the store, which returns the budget then: no other call to read it.
+      const settled = overcharged > 0 || learn || observer ? await store.settle(overcharged, learn) : undefined;
+      if (learn && settled) line.knownTpm = settled.limits.tokensPerWindow;
       if (known) first.learn();
       // The limits may have changed: waking the line makes its waiters check the budget now, not after their wait.
       line.wake();
-      if (observer) observer.remaining((observed ?? await store.peek()).tokens);
+      if (observer && settled) observer.remaining(settled.tokens);
     },
     async unsent(tokens) {
       claim.served = Math.max(0, claim.served - tokens);

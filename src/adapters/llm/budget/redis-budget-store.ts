@@ -1,18 +1,23 @@
 /** @module The LLM provider's budget in Redis, shared by every instance using the key. */
 import type { RedisConnection } from "../../redis/redis-connection.ts";
 import { type BudgetStore, type BudgetView, MIN_PLAUSIBLE_TOKEN_LIMIT } from "./budget-store.ts";
+import { BUDGET_FIELDS, lookAtHash } from "./budget-hash.ts";
+import type { LimitReport } from "./limits-report.ts";
 import { type Limits, WINDOWS_PER_DAY } from "./token-bucket.ts";
 
 /**
  * The rules of `createMemoryBudgetStore()` as one Lua script run atomically
  * inside Redis on Redis's own clock, so every instance shares one budget
  * per budget key (endpoint, model, API key digest: see `budgetKey`). ARGV:
- * op (take, give, observe, peek), window ms, the assumed token and request
- * limits per window and per day (-1: none), then the op's figures (-1: not
- * stated). Returns [wait ms or 0, tokens, token limit, request limit,
- * blocked ms, day tokens, day token limit, day requests, day request limit,
- * day blocked ms], as integers (Lua numbers are truncated on the way out;
- * -1 for a day limit that is not known).
+ * op (take, settle; a look reads the hash alone: see `lookAtHash`), window ms, the assumed token and request limits
+ * per window and per day (-1: none), then the op's figures: take's tokens and
+ * tokens to keep; settle's tokens to give back, then the provider's report if
+ * there is one (-1: not stated). Returns [wait ms or 0, tokens, token limit,
+ * request limit, blocked ms, day tokens, day token limit, day requests, day
+ * request limit, day blocked ms], as integers (Lua numbers are truncated on
+ * the way out; -1 for a day limit that is not known): for take, the budget
+ * as the take found it; else as the op left it. A take that must wait writes
+ * nothing (the levels refill the same from where they were).
  */
 const SCRIPT = `
 local op = ARGV[1]
@@ -20,8 +25,7 @@ local window = tonumber(ARGV[2])
 local day_ms = window * ${WINDOWS_PER_DAY}
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local s = redis.call('HMGET', KEYS[1], 'tpm', 'rpm', 'tokens', 'requests', 'at', 'blocked',
-  'tpd', 'rpd', 'dtokens', 'drequests', 'dblocked', 'tpd_stated', 'expires_set')
+local s = redis.call('HMGET', KEYS[1], ${BUDGET_FIELDS.map((name) => `'${name}'`).join(", ")})
 local function limit(stored, assumed)
   if stored then return tonumber(stored) end
   return tonumber(assumed)
@@ -43,7 +47,12 @@ tokens = math.min(tpm, tokens + elapsed * tpm / window)
 requests = math.min(rpm, requests + elapsed * rpm / window)
 if tpd > 0 then dtokens = math.min(tpd, dtokens + elapsed * tpd / day_ms) end
 if rpd > 0 then drequests = math.min(rpd, drequests + elapsed * rpd / day_ms) end
+local function reply(w)
+  return {math.ceil(w), math.floor(tokens), tpm, rpm, math.max(0, blocked - now),
+    math.floor(dtokens), tpd, math.floor(drequests), rpd, math.max(0, dblocked - now)}
+end
 local wait = 0
+local found
 if op == 'take' then
   local cost = tonumber(ARGV[7])
   local reserve = math.max(0, math.min(tonumber(ARGV[8]), tpm - cost))
@@ -51,19 +60,22 @@ if op == 'take' then
     dblocked - now)
   if tpd > 0 then wait = math.max(wait, (cost - dtokens) * day_ms / tpd) end
   if rpd > 0 then wait = math.max(wait, (1 - drequests) * day_ms / rpd) end
+  found = reply(wait)
   if wait <= 0 then
     tokens = tokens - cost; requests = requests - 1; dtokens = dtokens - cost; drequests = drequests - 1
   end
-elseif op == 'give' then
+elseif op == 'settle' then
   tokens = math.min(tpm, tokens + tonumber(ARGV[7]))
   if tpd > 0 then dtokens = math.min(tpd, dtokens + tonumber(ARGV[7])) end
-elseif op == 'observe' then
-  local new_tpm, left_tokens = tonumber(ARGV[7]), tonumber(ARGV[8])
-  local new_rpm, left_requests = tonumber(ARGV[9]), tonumber(ARGV[10])
-  local retry_ms = tonumber(ARGV[11])
-  local new_tpd, left_dtokens = tonumber(ARGV[13]), tonumber(ARGV[14])
-  local new_rpd, left_drequests = tonumber(ARGV[15]), tonumber(ARGV[16])
-  local day_retry_ms = tonumber(ARGV[17])
+end
+if op == 'settle' and #ARGV > 7 then
+  local new_tpm, left_tokens = tonumber(ARGV[8]), tonumber(ARGV[9])
+  local new_rpm, left_requests = tonumber(ARGV[10]), tonumber(ARGV[11])
+  local retry_ms = tonumber(ARGV[12])
+  local min_plausible = tonumber(ARGV[13])
+  local new_tpd, left_dtokens = tonumber(ARGV[14]), tonumber(ARGV[15])
+  local new_rpd, left_drequests = tonumber(ARGV[16]), tonumber(ARGV[17])
+  local day_retry_ms = tonumber(ARGV[18])
   local function align(ours, theirs, old_cap, new_cap)
     local v
     if theirs < 0 then v = ours + (new_cap - old_cap)
@@ -71,9 +83,9 @@ elseif op == 'observe' then
     else v = math.min(ours, theirs) end
     return math.min(new_cap, v)
   end
-  if new_tpm < tonumber(ARGV[12]) then new_tpm = tpm end
+  if new_tpm < min_plausible then new_tpm = tpm end
   if new_rpm <= 0 then new_rpm = rpm end
-  if new_tpd >= tonumber(ARGV[12]) then tpd_stated = true
+  if new_tpd >= min_plausible then tpd_stated = true
   elseif not tpd_stated and new_tpm ~= tonumber(ARGV[3]) then new_tpd = -1
   else new_tpd = tpd end
   if new_rpd <= 0 then new_rpd = rpd end
@@ -91,7 +103,7 @@ elseif op == 'observe' then
   if retry_ms > 0 then blocked = math.max(blocked, now + retry_ms) end
   if day_retry_ms > 0 then dblocked = math.max(dblocked, now + day_retry_ms) end
 end
-if op ~= 'peek' then
+if op == 'settle' or (op == 'take' and wait <= 0) then
   -- The day's lifetime is set again once a window at most: the state outlives its last write by a day less a window.
   local expires_set = tonumber(s[13])
   local refresh = not expires_set or now - expires_set >= window or now < expires_set
@@ -108,8 +120,7 @@ if op ~= 'peek' then
   redis.call('HSET', KEYS[1], unpack(fields))
   if refresh then redis.call('PEXPIRE', KEYS[1], day_ms) end
 end
-return {math.ceil(wait), math.floor(tokens), tpm, rpm, math.max(0, blocked - now),
-  math.floor(dtokens), tpd, math.floor(drequests), rpd, math.max(0, dblocked - now)}
+return found or reply(wait)
 `;
 
 type Reply = [number, number, number, number, number, number, number, number, number, number];
@@ -169,6 +180,22 @@ export function createRedisBudgetStore(
     });
   };
 
+  const settle = async (tokens: number, report?: LimitReport): Promise<BudgetView> => {
+    if (tokens <= 0 && !report) return await peek();
+    const reply = await run("settle", [tokens, ...(report ? figuresOf(report) : [])]).catch(() => undefined);
+    if (!reply && tokens > 0) await fallback.give(tokens);
+    // The fallback learns what the provider said either way: it is what an outage would start from.
+    if (report) await fallback.observe(report);
+    return reply ? viewOf(reply) : await fallback.peek();
+  };
+  const peek = async (): Promise<BudgetView> => {
+    try {
+      return await lookAtHash(connection, key, options.limits, options.windowMs);
+    } catch {
+      return await fallback.peek();
+    }
+  };
+
   return {
     async take(tokens, keep = 0) {
       try {
@@ -177,39 +204,37 @@ export function createRedisBudgetStore(
         return await fallback.take(tokens, keep);
       }
     },
-    async give(tokens) {
-      await run("give", [tokens]).catch(() => fallback.give(tokens));
-    },
-    async observe(report) {
-      const stated = (value: number | undefined) => value ?? -1;
-      await fallback.observe(report);
-      const figures = [
-        stated(report.tokenLimit),
-        stated(report.tokensRemaining),
-        stated(report.requestLimit),
-        stated(report.requestsRemaining),
-        report.retryAfterMs ?? 0,
-        MIN_PLAUSIBLE_TOKEN_LIMIT,
-        stated(report.dayTokenLimit),
-        stated(report.dayTokensRemaining),
-        stated(report.dayRequestLimit),
-        stated(report.dayRequestsRemaining),
-        report.dayRetryAfterMs ?? 0,
-      ];
+    async takeAndLook(tokens) {
       try {
-        return viewOf(await run("observe", figures));
+        const found = await run("take", [tokens, 0]);
+        return { wait: found[0], before: viewOf(found) };
       } catch {
-        return await fallback.peek();
+        return await fallback.takeAndLook(tokens);
       }
     },
-    async peek() {
-      try {
-        return viewOf(await run("peek", []));
-      } catch {
-        return await fallback.peek();
-      }
-    },
+    give: async (tokens) => void await settle(tokens),
+    observe: (report) => settle(0, report),
+    peek,
+    settle,
   };
+}
+
+/** The provider's report as the script's figures (-1: not stated; 0 ms: no retry-after). */
+function figuresOf(report: LimitReport): number[] {
+  const stated = (value: number | undefined) => value ?? -1;
+  return [
+    stated(report.tokenLimit),
+    stated(report.tokensRemaining),
+    stated(report.requestLimit),
+    stated(report.requestsRemaining),
+    report.retryAfterMs ?? 0,
+    MIN_PLAUSIBLE_TOKEN_LIMIT,
+    stated(report.dayTokenLimit),
+    stated(report.dayTokensRemaining),
+    stated(report.dayRequestLimit),
+    stated(report.dayRequestsRemaining),
+    report.dayRetryAfterMs ?? 0,
+  ];
 }
 
 async function sha1Hex(text: string): Promise<string> {

@@ -47,6 +47,15 @@ describe("createMemoryBudgetStore()", () => {
     expect((await budget.peek()).tokens).toBe(6000);
   });
 
+  test("a take looks at the budget it found; a settle gives back, then learns, and returns the budget then", async () => {
+    const { budget } = store();
+    expect(await budget.takeAndLook(4000)).toMatchObject({ wait: 0, before: { tokens: 6000 } });
+    expect(await budget.takeAndLook(4000)).toMatchObject({ wait: 20_000, before: { tokens: 2000 } });
+    expect((await budget.settle(1500)).tokens).toBe(3500);
+    expect((await budget.settle(2000, { tokenLimit: 6000, tokensRemaining: 5000 })).tokens).toBe(5000);
+    expect((await budget.settle(0, { tokenLimit: 6000, tokensRemaining: 1000 })).tokens).toBe(1000);
+  });
+
   test("takes the provider's lower remaining figure, and its limit when it states another", async () => {
     const { budget } = store();
     await budget.observe({ tokenLimit: 6000, tokensRemaining: 1200 });

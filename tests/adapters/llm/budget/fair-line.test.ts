@@ -56,6 +56,25 @@ describe("createFairLine()", () => {
     expect(order).toEqual(["small", "big"]);
   });
 
+  test("a call alone in line costs one call to the store: its take, judged on what the take found", async () => {
+    const { call, store, claims } = lineOn(6000);
+    const calls: string[] = [];
+    for (const name of ["take", "takeAndLook", "give", "observe", "peek", "settle"] as const) {
+      const original = store[name].bind(store) as (...args: unknown[]) => Promise<unknown>;
+      (store as unknown as Record<string, unknown>)[name] = (
+        ...args: unknown[]
+      ) => (calls.push(name), original(...args));
+    }
+    expect(await call(0, 1000)).toBe(0);
+    expect(calls).toEqual(["takeAndLook"]);
+    // Alone and able to take, but its plan is stale: refused on what its take found, and the tokens given back.
+    claims.set(1, { held: 1000, firm: 1000, served: 0, last: 0, waitedMs: 0, planTpm: 60_000 });
+    calls.length = 0;
+    expect(await call(1, 1000, { part: true }).catch((e) => e)).toBeInstanceOf(StalePlanError);
+    expect(calls).toEqual(["takeAndLook", "give"]);
+    expect((await store.peek()).tokens).toBe(5000);
+  });
+
   test("refuses at once a call that cannot be served after those due before it", async () => {
     const { call, store, now } = lineOn(6000);
     await store.take(6000);
