@@ -46,17 +46,26 @@ export interface EventRelayOptions {
 
 /**
  * A shared work's events, relayed from its owner to the waiters on other
- * instances through one Redis Stream per owner token. Every failure only
- * stops the relay: a waiter then gets the text still missing with the value
- * (the stream's last step), so a request never fails for it. Each event
- * carries its place in the work (`n`): a waiter that finds a gap (trimmed,
- * or an append lost to an outage) stops following rather than skip text.
+ * instances through one Redis Stream per owner token, written only once a
+ * waiter asks for it: a waiter that follows the work says so on one channel
+ * (`flight:join`), and the owner then writes the events so far and every
+ * later one. Work nobody follows from elsewhere, the common case, writes no
+ * stream. Every failure only stops the relay (a lost request to join
+ * included): a waiter then gets the text still missing with the value (the
+ * stream's last step), so a request never fails for it. Each event carries
+ * its place in the work (`n`): a waiter that finds a gap (trimmed, or an
+ * append lost to an outage) stops following rather than skip text.
  */
 export class EventRelay {
   readonly #options: EventRelayOptions;
+  readonly #channel: string;
+  /** How each work published here starts writing its stream, by its token. */
+  readonly #joinable = new Map<string, () => void>();
+  #subscribed = false;
 
   constructor(options: EventRelayOptions) {
     this.#options = options;
+    this.#channel = `${options.connection.prefix}flight:join`;
   }
 
   /** The stream of the work whose owner holds `token`. */
@@ -72,20 +81,43 @@ export class EventRelay {
   publish(token: string, events: FlightEvents): Publication {
     const { connection, maxEvents, ttlMs } = this.#options;
     const stream = this.key(token);
+    this.#subscribe();
     let next = 0;
     let broken = false;
     let renewedAt: number | undefined;
-    const stop = events.publish((event) => {
-      if (broken || next >= maxEvents) return;
-      const n = next++;
+    /** The events so far while no waiter elsewhere follows: kept here, not written. */
+    let waiting: string[] | undefined = [];
+    const send = (n: number, text: string): void => {
       const now = Date.now();
       const renew = renewedAt === undefined || now - renewedAt >= ttlMs / 2;
       if (renew) renewedAt = now;
-      const text = JSON.stringify(event);
       append(connection, stream, { maxEvents, n, text, ttlMs: renew ? ttlMs : undefined }).catch(() => (broken = true));
+    };
+    this.#joinable.set(token, () => {
+      if (!waiting) return;
+      const kept = waiting;
+      waiting = undefined;
+      kept.forEach((text, n) => send(n, text));
     });
-    // The renewal's time is read before it is sent: the stream expires no sooner than this says.
-    return { stop, lastsUntil: (at) => renewedAt === undefined || renewedAt + ttlMs >= at };
+    const stop = events.publish((event) => {
+      if (broken || next >= maxEvents) return;
+      const n = next++;
+      const text = JSON.stringify(event);
+      if (waiting) waiting.push(text);
+      else send(n, text);
+    });
+    return {
+      stop: () => (stop(), this.#joinable.delete(token)),
+      // The renewal's time is read before it is sent: the stream expires no sooner than this says.
+      lastsUntil: (at) => renewedAt === undefined || renewedAt + ttlMs >= at,
+    };
+  }
+
+  /** Listens (once) for waiters elsewhere asking to follow a work published here. */
+  #subscribe(): void {
+    if (this.#subscribed) return;
+    this.#subscribed = true;
+    this.#options.connection.subscribe(this.#channel, (token) => this.#joinable.get(token)?.());
   }
 
   /**
@@ -94,6 +126,8 @@ export class EventRelay {
    * @param deltas false to pass progress only (deltas of an earlier owner already went out)
    */
   follow(token: string, listen: (event: FlightEvent) => void, deltas: boolean): Follower {
+    const { connection } = this.#options;
+    void connection.run((c) => c.publish(this.#channel, token)).catch(() => {});
     return new Follower(this.#options, this.key(token), listen, deltas);
   }
 }

@@ -177,7 +177,7 @@ describe("createRedisSharedFlight() relaying a work's events", () => {
     expect(waiter.heard).toEqual([writing, delta("The dead owner's part"), writing]);
   });
 
-  test("a waiter that takes a dead owner's lease over publishes its own work under its own token, without the dead owner's events", async () => {
+  test("a waiter that takes a dead owner's lease over works under its own token, without the dead owner's events; followed by nobody, it writes no stream", async () => {
     const flight = await instance({ leaseMs: 300 });
     const key = `takeover-${crypto.randomUUID()}`;
     const dead = `dead:${crypto.randomUUID()}`;
@@ -193,8 +193,41 @@ describe("createRedisSharedFlight() relaying a work's events", () => {
     const entries = (await Promise.all(mine.map((k) => admin.xrange(k, "-", "+")))).filter((e) =>
       e.some(([, f]) => f[3] === JSON.stringify(delta("fresh")))
     );
-    expect(entries).toHaveLength(1);
-    expect(entries[0]!.map(([, f]) => JSON.parse(f[3]!))).toEqual([delta("fresh")]);
+    expect(entries).toHaveLength(0);
+  });
+
+  test("an owner nobody follows from elsewhere writes no stream; one asked to, writes the events so far, then the rest", async () => {
+    const [owner, waiterSide] = [await instance(), await instance()];
+    const alone = hooks(false);
+    const key = `alone-${crypto.randomUUID()}`;
+    const done = owner.run(key, async () => {
+      alone.emit(writing);
+      alone.emit(delta("nobody reads this"));
+      return "alone";
+    }, { events: alone.events });
+    expect(await done).toEqual({ value: "alone", role: "owner" });
+    const streams = await admin.keys(`${prefix}flight:events:*`);
+    const written = await Promise.all(streams.map((k) => admin.xrange(k, "-", "+")));
+    expect(written.flat().some(([, f]) => f[3] === JSON.stringify(delta("nobody reads this")))).toBe(false);
+
+    const followed = hooks(false);
+    const shared = `followed-${crypto.randomUUID()}`;
+    let finish!: () => void;
+    const running = owner.run(shared, async () => {
+      followed.emit(writing);
+      followed.emit(delta("before "));
+      await new Promise<void>((resolve) => (finish = resolve));
+      followed.emit(delta("after"));
+      return "followed";
+    }, { events: followed.events });
+    while (!followed.publishing) await Bun.sleep(5);
+    const waiter = hooks(true);
+    const waited = waiterSide.run(shared, async () => "never", { events: waiter.events });
+    while (!waiter.heard.some((e) => e.type === "delta")) await Bun.sleep(5);
+    finish();
+    expect(await running).toEqual({ value: "followed", role: "owner" });
+    expect(await waited).toEqual({ value: "followed", role: "remote" });
+    expect(waiter.heard).toEqual([writing, delta("before "), delta("after")]);
   });
 
   test("with an outcomes Redis, the outcome and the events go there with TTLs; the state Redis keeps only the lease", async () => {
