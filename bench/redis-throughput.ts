@@ -4,7 +4,7 @@
  *
  * Starts the loopback fake YouTube and fake LLM, a keyed bare `Bun.serve` (the baseline), one redis-server and a
  * three-master Redis Cluster of its own. On each store it issues two keys through the keys CLI (one without quota,
- * one with `100000req/day` and `100000min/day`), starts one then two instances of `bun run server` (their output
+ * one with `100000000req/day` and `100000000min/day`), starts one then two instances of `bun run server` (their output
  * ignored: the bench measures the service, not its own reading of logs), fills each key's cached answer, and drives
  * every instance at once with wrk (one thread, 16 connections each) for `--seconds`. It prints the answers a second
  * in all, their ratio to the bare server driven the same way, and what Redis spent on each: CPU (user + system, all
@@ -75,7 +75,9 @@ function wrkScript(key: string): string {
   const path = `/tmp/vcs-redis-throughput-${key.slice(-8)}.lua`;
   writeFileSync(
     path,
-    `wrk.method = "POST"\nwrk.body = '${BODY}'\nwrk.headers["content-type"] = "application/json"\nwrk.headers["x-api-key"] = "${key}"\n`,
+    `wrk.method = "POST"\nwrk.body = '${BODY}'\nwrk.headers["content-type"] = "application/json"\nwrk.headers["x-api-key"] = "${key}"\n` +
+      // The first few answers that are not 200, for the failure's message.
+      `shown = 0\nresponse = function(status, headers, body)\n  if status ~= 200 and shown < 3 then\n    shown = shown + 1\n    io.write(status, " ", body:sub(1, 300), "\\n")\n  end\nend\n`,
   );
   return path;
 }
@@ -136,7 +138,7 @@ try {
   for (const store of stores) {
     const keys = {
       "no quota": await createKey(store.env, []),
-      quotas: await createKey(store.env, ["100000req/day", "100000min/day"]),
+      quotas: await createKey(store.env, ["100000000req/day", "100000000min/day"]),
     };
     for (const count of [1, 2]) {
       const env = { ...store.env, ...upstream, RATE_LIMIT: "none", LOG_FORMAT: "json" };
