@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Cluster } from "ioredis";
+import { redisServerCommand } from "./redis-server.ts";
 
 /** A running cluster: its nodes' URLs (what `REDIS_CLUSTER_NODES` lists), and its end. */
 export interface OwnCluster {
@@ -32,25 +33,17 @@ export async function startOwnCluster(options: { replicas?: boolean } = {}): Pro
   const dir = mkdtempSync(join(tmpdir(), "vcs-cluster-"));
   const ports = await freePorts(options.replicas ? 6 : 3);
   const children: Subprocess[] = ports.map((port) =>
-    spawn([
-      "redis-server",
-      "--port",
-      String(port),
-      "--bind",
-      "127.0.0.1",
-      "--cluster-enabled",
-      "yes",
-      "--cluster-config-file",
-      `nodes-${port}.conf`,
-      "--cluster-node-timeout",
-      "2000",
-      "--save",
-      "",
-      "--appendonly",
-      "no",
-      "--dir",
-      dir,
-    ], { stdout: "ignore", stderr: "ignore" })
+    spawn(
+      redisServerCommand(port, dir, [
+        "--cluster-enabled",
+        "yes",
+        "--cluster-config-file",
+        `nodes-${port}.conf`,
+        "--cluster-node-timeout",
+        "2000",
+      ]),
+      { stdout: "ignore", stderr: "ignore" },
+    )
   );
   const dispose = async () => {
     for (const child of children) child.kill("SIGKILL");

@@ -52,25 +52,19 @@ export interface OwnRedis {
   dispose(): Promise<void>;
 }
 
+/** `redis-server` on loopback `port`, its files in `dir`, nothing saved to disk; `more` settings after. */
+export function redisServerCommand(port: number, dir: string, more: string[] = []): string[] {
+  return ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    .concat(["--dir", dir], more);
+}
+
 /** Starts a redis-server on a free loopback port; waits (at most 5 s) until it answers. */
 export async function startOwnRedis(): Promise<OwnRedis> {
   const dir = mkdtempSync(join(tmpdir(), "vcs-redis-"));
   const port = await freePort();
   let child: Subprocess | undefined;
   const start = async (): Promise<void> => {
-    child = spawn([
-      "redis-server",
-      "--port",
-      String(port),
-      "--bind",
-      "127.0.0.1",
-      "--save",
-      "",
-      "--appendonly",
-      "no",
-      "--dir",
-      dir,
-    ], { stdout: "ignore", stderr: "ignore" });
+    child = spawn(redisServerCommand(port, dir), { stdout: "ignore", stderr: "ignore" });
     for (let i = 0; i < 100; i++) {
       if (await ping(port)) return;
       await Bun.sleep(50);
