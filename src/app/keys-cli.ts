@@ -25,8 +25,8 @@ export const KEYS_USAGE = [
   "                                                          change a key's own limit or quotas",
   "  keys usage [ID] [--period day|month] [--json]           what each key used this UTC day or month",
   "  keys revoke ID                                          revoke a key at once",
-  "Keys live in Redis when REDIS_URL (or REDIS_CLUSTER_NODES) is set, else in KEYS_FILE (default ./data/api-keys.json);",
-  "usage in Redis too, else in usage.sqlite beside KEYS_FILE.",
+  "Keys live in Redis when REDIS_URL (or REDIS_CLUSTER_NODES) is set, else in KEYS_FILE",
+  "(default ./data/api-keys.json); usage in Redis too, else in usage.sqlite beside KEYS_FILE.",
 ];
 
 /**
