@@ -387,11 +387,12 @@ function streamedCompletion(
   return new ReadableStream({
     async pull(controller) {
       if (next >= events.length) return controller.close();
-      if (reply.cutAfterChunks !== undefined && next >= firstPiece && next - firstPiece >= reply.cutAfterChunks) {
-        return controller.error(new Error("stream cut by the fake (an intended fault)"));
-      }
+      // The cut comes when the next chunk would have: the text before it has reached the reader by then.
       if (reply.chunkDelayMs && next >= firstPiece && next < firstPiece + pieces.length) {
         await Bun.sleep(reply.chunkDelayMs);
+      }
+      if (reply.cutAfterChunks !== undefined && next >= firstPiece && next - firstPiece >= reply.cutAfterChunks) {
+        return controller.error(new Error("stream cut by the fake (an intended fault)"));
       }
       controller.enqueue(encoder.encode(events[next++]!));
     },
