@@ -1,4 +1,4 @@
-/** @module The LLM budget's Redis hash read without a script: a look at the budget in two commands, not three. */
+/** @module The LLM budget's Redis hash read without a script: a look at the budget in one command. */
 import type { RedisConnection } from "../../redis/redis-connection.ts";
 import type { BudgetView } from "./budget-store.ts";
 import { bucket, type BucketState, type Limits } from "./token-bucket.ts";
@@ -21,8 +21,8 @@ export const BUDGET_FIELDS = [
 ] as const;
 
 /**
- * Reads the budget as the script's peek would, on Redis's clock (`TIME`, sent with the `HMGET` in one pipeline):
- * a look writes nothing, so it needs no script. A write between the two only makes the look that much older.
+ * Reads the budget as the script's peek would, at `now` on Redis's clock as the instances read it
+ * (`redisClockOf`): a look writes nothing, so it needs no script, only an `HMGET`.
  *
  * @param assumed the limits assumed until the provider states its own (the script's ARGV)
  */
@@ -31,13 +31,10 @@ export async function lookAtHash(
   key: string,
   assumed: Limits,
   windowMs: number,
+  now: number,
 ): Promise<BudgetView> {
-  const replies = await connection.run((c) => c.pipeline().time().hmget(key, ...BUDGET_FIELDS).exec());
-  const failed = replies?.find(([error]) => error);
-  if (!replies || failed) throw failed?.[0] ?? new Error("No reply");
-  const [seconds, micros] = replies[0]![1] as [string, string];
-  const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
-  return viewOfHash(replies[1]![1] as (string | null)[], now, assumed, windowMs);
+  const fields = await connection.run((c) => c.hmget(key, ...BUDGET_FIELDS));
+  return viewOfHash(fields, now, assumed, windowMs);
 }
 
 /** The script's defaults and refill (see SCRIPT in redis-budget-store.ts), on the hash's fields. */

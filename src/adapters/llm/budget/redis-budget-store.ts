@@ -2,17 +2,19 @@
 import type { RedisConnection } from "../../redis/redis-connection.ts";
 import { type BudgetStore, type BudgetView, MIN_PLAUSIBLE_TOKEN_LIMIT } from "./budget-store.ts";
 import { BUDGET_FIELDS, lookAtHash } from "./budget-hash.ts";
+import { redisClockOf } from "../../redis/redis-clock.ts";
 import type { LimitReport } from "./limits-report.ts";
 import { type Limits, WINDOWS_PER_DAY } from "./token-bucket.ts";
 
 /**
  * The rules of `createMemoryBudgetStore()` as one Lua script run atomically
- * inside Redis on Redis's own clock, so every instance shares one budget
+ * inside Redis on Redis's clock as the instances read it (`redisClockOf`: no
+ * `TIME` per script), so every instance shares one budget
  * per budget key (endpoint, model, API key digest: see `budgetKey`). ARGV:
  * op (take, settle; a look reads the hash alone: see `lookAtHash`), window ms, the assumed token and request limits
  * per window and per day (-1: none), then the op's figures: take's tokens and
  * tokens to keep; settle's tokens to give back, then the provider's report if
- * there is one (-1: not stated). Returns [wait ms or 0, tokens, token limit,
+ * there is one (-1: not stated); last, the time (ms). Returns [wait ms or 0, tokens, token limit,
  * request limit, blocked ms, day tokens, day token limit, day requests, day
  * request limit, day blocked ms], as integers (Lua numbers are truncated on
  * the way out; -1 for a day limit that is not known): for take, the budget
@@ -23,8 +25,7 @@ const SCRIPT = `
 local op = ARGV[1]
 local window = tonumber(ARGV[2])
 local day_ms = window * ${WINDOWS_PER_DAY}
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = tonumber(ARGV[#ARGV])
 local s = redis.call('HMGET', KEYS[1], ${BUDGET_FIELDS.map((name) => `'${name}'`).join(", ")})
 local function limit(stored, assumed)
   if stored then return tonumber(stored) end
@@ -68,7 +69,7 @@ elseif op == 'settle' then
   tokens = math.min(tpm, tokens + tonumber(ARGV[7]))
   if tpd > 0 then dtokens = math.min(tpd, dtokens + tonumber(ARGV[7])) end
 end
-if op == 'settle' and #ARGV > 7 then
+if op == 'settle' and #ARGV > 8 then
   local new_tpm, left_tokens = tonumber(ARGV[8]), tonumber(ARGV[9])
   local new_rpm, left_requests = tonumber(ARGV[10]), tonumber(ARGV[11])
   local retry_ms = tonumber(ARGV[12])
@@ -155,6 +156,7 @@ export function createRedisBudgetStore(
     };
   };
   const key = `${connection.prefix}llm-budget:${options.key}`;
+  const clock = redisClockOf(connection);
   let sha: Promise<string> | undefined;
 
   const run = async (op: string, figures: number[]): Promise<Reply> => {
@@ -169,6 +171,7 @@ export function createRedisBudgetStore(
       limits.tokensPerDay ?? -1,
       limits.requestsPerDay ?? -1,
       ...figures,
+      await clock.now(),
     ];
     return await connection.run(async (client) => {
       try {
@@ -190,7 +193,7 @@ export function createRedisBudgetStore(
   };
   const peek = async (): Promise<BudgetView> => {
     try {
-      return await lookAtHash(connection, key, options.limits, options.windowMs);
+      return await lookAtHash(connection, key, options.limits, options.windowMs, await clock.now());
     } catch {
       return await fallback.peek();
     }
