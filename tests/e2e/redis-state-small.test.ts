@@ -15,17 +15,31 @@ let state: OwnRedis;
 let caches: OwnRedis;
 let youtube: FakeYoutube;
 let service: RunningService | undefined;
+/** A second instance: each question is asked of both at once, so one waits for the other's work and its outcome. */
+let other: RunningService | undefined;
 
 beforeAll(async () => {
   [state, caches] = await Promise.all([startOwnRedis(), startOwnRedis()]);
-  youtube = startFakeYoutube({ anyVideo: true });
+  // Latency keeps each fetch in flight while the same question reaches the other instance.
+  youtube = startFakeYoutube({ anyVideo: true, latencyMs: 100 });
 });
 afterAll(async () => {
-  await service?.stop("SIGKILL");
+  await Promise.all([service?.stop("SIGKILL"), other?.stop("SIGKILL")]);
   await youtube?.close();
   await state?.dispose();
   await caches?.dispose();
 });
+
+/** Asks both instances the same question at once; @returns their statuses */
+async function askBoth(id: string, prompt: string): Promise<number[]> {
+  return await Promise.all([service!, other!].map(async (instance) => {
+    const response = await postChat(instance.url, { url: `https://www.youtube.com/watch?v=${id}`, prompt }, {
+      "x-api-key": KEY,
+    });
+    await response.arrayBuffer();
+    return response.status;
+  }));
+}
 
 async function inspect(url: string): Promise<{ usedMemory: number; keys: Map<string, number> }> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
@@ -45,27 +59,19 @@ describe(`the state Redis stays small (${targetFromEnv()})`, () => {
   test(
     `${VIDEOS} questions about distinct large transcripts grow REDIS_URL by little: their outcomes go to REDIS_CACHE_URL`,
     async () => {
-      service = await startService({
+      const env = {
         API_KEYS: KEY,
         REDIS_URL: state.url,
         REDIS_CACHE_URL: caches.url,
         YOUTUBE_BASE_URL: youtube.origin,
-      });
+      };
+      [service, other] = await Promise.all([startService(env), startService(env)]);
       const ids = Array.from({ length: VIDEOS }, (_, i) => `big${String(i).padStart(8, "0")}`);
       const xml = captionXml(generateCues(CAPTION_SECONDS));
       for (const id of ids) youtube.setCaption(id, xml.replaceAll("</text>", ` ${id}</text>`));
       const before = await inspect(state.url);
       for (let i = 0; i < ids.length; i += 4) {
-        const statuses = await Promise.all(
-          ids.slice(i, i + 4).map(async (id) => {
-            const response = await postChat(service!.url, {
-              url: `https://www.youtube.com/watch?v=${id}`,
-              prompt: "What is it about?",
-            }, { "x-api-key": KEY });
-            await response.arrayBuffer();
-            return response.status;
-          }),
-        );
+        const statuses = (await Promise.all(ids.slice(i, i + 4).map((id) => askBoth(id, "What is it about?")))).flat();
         expect(statuses).toEqual(statuses.map(() => 200));
       }
       const after = await inspect(state.url);
@@ -89,18 +95,15 @@ describe(`the state Redis stays small (${targetFromEnv()})`, () => {
   );
 
   test("on one Redis, every key the service writes carries a TTL", async () => {
-    await service?.stop("SIGKILL");
+    await Promise.all([service?.stop("SIGKILL"), other?.stop("SIGKILL")]);
     const one = await startOwnRedis();
     try {
-      service = await startService({ API_KEYS: KEY, REDIS_URL: one.url, YOUTUBE_BASE_URL: youtube.origin });
+      const env = { API_KEYS: KEY, REDIS_URL: one.url, YOUTUBE_BASE_URL: youtube.origin };
+      [service, other] = await Promise.all([startService(env), startService(env)]);
       for (const id of ["one00000001", "one00000002"]) {
         youtube.setCaption(id, captionXml(generateCues(600)));
         for (const prompt of ["What is it about?", "And the ending?"]) {
-          const response = await postChat(service.url, { url: `https://www.youtube.com/watch?v=${id}`, prompt }, {
-            "x-api-key": KEY,
-          });
-          await response.arrayBuffer();
-          expect(response.status).toBe(200);
+          expect(await askBoth(id, prompt)).toEqual([200, 200]);
         }
       }
       await Bun.sleep(1_500); // the usage ledger is written behind, about once a second
@@ -109,8 +112,8 @@ describe(`the state Redis stays small (${targetFromEnv()})`, () => {
       expect([...keys.keys()].some((name) => name.includes(":usage:"))).toBe(true);
       for (const [name, ttl] of keys) expect([name, ttl > 0]).toEqual([name, true]);
     } finally {
-      await service?.stop("SIGKILL");
-      service = undefined;
+      await Promise.all([service?.stop("SIGKILL"), other?.stop("SIGKILL")]);
+      service = other = undefined;
       await one.dispose();
     }
   }, 60_000);

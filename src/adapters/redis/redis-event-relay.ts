@@ -27,6 +27,8 @@ async function append(
 /** An owner's publishing of its work's events (see `EventRelay.publish`). */
 export interface Publication {
   stop(): void;
+  /** A waiter elsewhere follows the work: the events so far are written, and every later one as it comes. */
+  followed(): void;
   /** Whether the stream lasts until `at` (clock ms) without a renewal: none was written, or its expiry is later. */
   lastsUntil(at: number): boolean;
 }
@@ -47,10 +49,10 @@ export interface EventRelayOptions {
 /**
  * A shared work's events, relayed from its owner to the waiters on other
  * instances through one Redis Stream per owner token, written only once a
- * waiter asks for it: a waiter that follows the work says so on one channel
- * (`flight:join`), and the owner then writes the events so far and every
- * later one. Work nobody follows from elsewhere, the common case, writes no
- * stream. Every failure only stops the relay (a lost request to join
+ * waiter follows them (the owner's publication is told: see
+ * `Publication.followed`): the events so far, then every later one. Work
+ * nobody follows from elsewhere, the common case, writes no stream. Every
+ * failure only stops the relay (a follower the owner never heard of
  * included): a waiter then gets the text still missing with the value (the
  * stream's last step), so a request never fails for it. Each event carries
  * its place in the work (`n`): a waiter that finds a gap (trimmed, or an
@@ -58,14 +60,9 @@ export interface EventRelayOptions {
  */
 export class EventRelay {
   readonly #options: EventRelayOptions;
-  readonly #channel: string;
-  /** How each work published here starts writing its stream, by its token. */
-  readonly #joinable = new Map<string, () => void>();
-  #subscribed = false;
 
   constructor(options: EventRelayOptions) {
     this.#options = options;
-    this.#channel = `${options.connection.prefix}flight:join`;
   }
 
   /** The stream of the work whose owner holds `token`. */
@@ -81,7 +78,6 @@ export class EventRelay {
   publish(token: string, events: FlightEvents): Publication {
     const { connection, maxEvents, ttlMs } = this.#options;
     const stream = this.key(token);
-    this.#subscribe();
     let next = 0;
     let broken = false;
     let renewedAt: number | undefined;
@@ -93,12 +89,6 @@ export class EventRelay {
       if (renew) renewedAt = now;
       append(connection, stream, { maxEvents, n, text, ttlMs: renew ? ttlMs : undefined }).catch(() => (broken = true));
     };
-    this.#joinable.set(token, () => {
-      if (!waiting) return;
-      const kept = waiting;
-      waiting = undefined;
-      kept.forEach((text, n) => send(n, text));
-    });
     const stop = events.publish((event) => {
       if (broken || next >= maxEvents) return;
       const n = next++;
@@ -107,18 +97,18 @@ export class EventRelay {
       else send(n, text);
     });
     return {
-      stop: () => (stop(), this.#joinable.delete(token)),
+      stop,
+      followed: () => {
+        if (!waiting) return;
+        const kept = waiting;
+        waiting = undefined;
+        kept.forEach((text, n) => send(n, text));
+      },
       // The renewal's time is read before it is sent: the stream expires no sooner than this says.
       lastsUntil: (at) => renewedAt === undefined || renewedAt + ttlMs >= at,
     };
   }
 
-  /** Listens (once) for waiters elsewhere asking to follow a work published here. */
-  #subscribe(): void {
-    if (this.#subscribed) return;
-    this.#subscribed = true;
-    this.#options.connection.subscribe(this.#channel, (token) => this.#joinable.get(token)?.());
-  }
 
   /**
    * Replays the stream of `token` from its first event, then follows it.
@@ -126,8 +116,6 @@ export class EventRelay {
    * @param deltas false to pass progress only (deltas of an earlier owner already went out)
    */
   follow(token: string, listen: (event: FlightEvent) => void, deltas: boolean): Follower {
-    const { connection } = this.#options;
-    void connection.run((c) => c.publish(this.#channel, token)).catch(() => {});
     return new Follower(this.#options, this.key(token), listen, deltas);
   }
 }

@@ -39,6 +39,8 @@ const RENEW =
 /** Frees the lease if this owner still holds it, and wakes the waiters. */
 const ABANDON = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end redis.call('PUBLISH', " +
   "ARGV[2], ARGV[1]) return 1";
+/** Frees the lease if this owner still holds it: nobody elsewhere said it waits. */
+const RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
 const LOST = Symbol("lease lost without an outcome");
 const DOWN = Symbol("Redis unreachable");
@@ -49,16 +51,19 @@ type Waited = Outcome | typeof LOST | typeof DOWN | typeof ABANDONED;
 /**
  * Identical work shared by every instance on one Redis. The first to claim a
  * key's lease (`SET` if absent, with an owner token and an expiry its owner
- * renews) does the work; the others wait for its outcome, woken by a message
- * on one channel or, failing that, by polling with backoff. The outcome, a
- * failure included, is stored under the owner's token only briefly and only
- * for its waiters: a later call claims afresh. A lease that expires without an
- * outcome (the owner died) is claimed by a waiter. Redis unreachable: the work
- * runs here, shared within this process only (the connection logs the outage once).
+ * renews) does the work; the others say so on one channel (`flight:wait`)
+ * and wait for its outcome, woken by a message on another (`flight:done`)
+ * or, failing that, by polling with backoff. The outcome, a failure
+ * included, is stored under the owner's token only briefly and only when a
+ * waiter said it waits: a later call claims afresh, and a waiter whose word
+ * came too late finds the lease freed without an outcome and claims it (its
+ * work finds the cache filled). A lease that expires without an outcome (the
+ * owner died) is claimed by a waiter. Redis unreachable: the work runs here,
+ * shared within this process only (the connection logs the outage once).
  *
- * With `events`, the owner appends its work's events to a stream of its
- * token, and a waiter that listens replays and follows it until the outcome
- * (see EventRelay). A waiter whose listener got deltas from an owner that
+ * With `events`, the owner keeps its work's events, and writes them to a
+ * stream of its token once a waiter that listens says so; that waiter
+ * replays and follows the stream until the outcome (see EventRelay). A waiter whose listener got deltas from an owner that
  * died passes on no deltas of the next owner's work.
  *
  * @param options the shared connection, the lease duration and the outcome's life
@@ -80,6 +85,10 @@ class RedisFlight {
   readonly #streamTtlMs: number;
   /** Wake-ups of the waits in this process, by the token of the owner they wait for. */
   readonly #listeners = new Map<string, Set<() => void>>();
+  /** The work owned here, by token: whether a waiter elsewhere said it waits, and its events' publication. */
+  readonly #owned = new Map<string, { waited: boolean; publication?: Publication }>();
+  /** Where a waiter tells the owner it waits (`<token>`), and follows its events (`<token> events`). */
+  readonly #waitChannel: string;
 
   constructor(options: RedisFlightOptions) {
     this.#connection = options.connection;
@@ -96,6 +105,14 @@ class RedisFlight {
     };
     this.#relay = new EventRelay({ connection: this.#outcomes, ...relay });
     this.#connection.subscribe(this.#channel, (token) => this.#listeners.get(token)?.forEach((wake) => wake()));
+    this.#waitChannel = `${options.connection.prefix}flight:wait`;
+    this.#connection.subscribe(this.#waitChannel, (message) => {
+      const [token, events] = message.split(" ");
+      const owned = this.#owned.get(token!);
+      if (!owned) return;
+      owned.waited = true;
+      if (events) owned.publication?.followed();
+    });
   }
 
   /** Claims the key's lease and works, or waits for its holder; takes over a lease that ends without an outcome. */
@@ -112,6 +129,8 @@ class RedisFlight {
       const holder = await this.#claim(lease, token);
       if (holder === DOWN) return { value: await work(), role: "owner" };
       if (holder === null) return { value: await this.#own(lease, token, work, wanted, events), role: "owner" };
+      const said = events?.listen ? `${holder} events` : holder;
+      void this.#connection.run((c) => c.publish(this.#waitChannel, said)).catch(() => {});
       const follower: Follower | undefined = events?.listen
         ? this.#relay.follow(holder, events.listen, !sentDelta)
         : undefined;
@@ -159,6 +178,7 @@ class RedisFlight {
     const renew = () => void this.#connection.run((c) => c.eval(RENEW, 1, lease, token, this.#leaseMs)).catch(() => {});
     const renewing = setInterval(renew, Math.max(20, this.#leaseMs / 3));
     const publication = events ? this.#relay.publish(token, events) : undefined;
+    this.#owned.set(token, { waited: false, publication });
     try {
       const value = await work();
       await this.#finish(lease, token, { ok: true, value }, publication);
@@ -170,6 +190,7 @@ class RedisFlight {
     } finally {
       clearInterval(renewing);
       publication?.stop();
+      this.#owned.delete(token);
     }
   }
 
@@ -180,6 +201,7 @@ class RedisFlight {
    * it is already later (with half a lease to spare), which saves a command.
    */
   async #finish(lease: string, token: string, outcome: Outcome, publication?: Publication): Promise<void> {
+    if (!this.#owned.get(token)?.waited) return await this.#release(lease, token);
     const outcomeKey = this.#outcomeKey(token);
     const text = JSON.stringify(outcome);
     const lasts = publication?.lastsUntil(Date.now() + this.#outcomeTtlMs + this.#leaseMs / 2) ?? true;
@@ -195,7 +217,16 @@ class RedisFlight {
 
   /** Frees the lease without an outcome and wakes the waiters: they find it gone and claim it. */
   async #abandon(lease: string, token: string): Promise<void> {
+    if (!this.#owned.get(token)?.waited) return await this.#release(lease, token);
     await this.#connection.run((c) => c.eval(ABANDON, 1, lease, token, this.#channel)).catch(() => {});
+  }
+
+  /**
+   * Frees the lease of work no waiter elsewhere said it waits for: no outcome, no message. One that said so too late
+   * finds the lease gone without an outcome and claims it, and its work finds the answer or transcript cached.
+   */
+  async #release(lease: string, token: string): Promise<void> {
+    await this.#connection.run((c) => c.eval(RELEASE, 1, lease, token)).catch(() => {});
   }
 
   /** Waits for the holder's outcome: woken by its message, or polling with backoff. */

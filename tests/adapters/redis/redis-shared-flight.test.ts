@@ -52,6 +52,24 @@ describe("createRedisSharedFlight()", () => {
     expect(roles.filter((r) => r === "local")).toHaveLength(9);
   });
 
+  test("work no waiter elsewhere says it waits for stores no outcome and wakes nobody; one waited for stores it", async () => {
+    const [alone, waiterSide] = [await instance(), await instance()];
+    const outcomes = async () => (await admin.keys(`${prefix}flight:outcome:*`)).length;
+    const before = await outcomes();
+    const lonely = `alone-${crypto.randomUUID()}`;
+    expect(await alone.run(lonely, async () => "alone")).toEqual({ value: "alone", role: "owner" });
+    expect(await outcomes()).toBe(before);
+    expect(await admin.exists(`${prefix}flight:lease:${lonely}`)).toBe(0);
+    const shared = `waited-${crypto.randomUUID()}`;
+    const work = counted("shared", 200);
+    const [owner, waiter] = await Promise.all([
+      alone.run(shared, work.run),
+      Bun.sleep(50).then(() => waiterSide.run(shared, work.run)),
+    ]);
+    expect([owner.role, waiter.role, waiter.value, work.runs]).toEqual(["owner", "remote", "shared", 1]);
+    expect(await outcomes()).toBe(before + 1);
+  });
+
   test("a failure reaches the waiters on other instances with its code, and is not kept: the next call runs again", async () => {
     const [a, b] = [await instance(), await instance()];
     const key = `fail-${crypto.randomUUID()}`;
