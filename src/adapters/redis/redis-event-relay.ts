@@ -109,7 +109,6 @@ export class EventRelay {
     };
   }
 
-
   /**
    * Replays the stream of `token` from its first event, then follows it.
    *

@@ -63,8 +63,9 @@ type Waited = Outcome | typeof LOST | typeof DOWN | typeof ABANDONED;
  *
  * With `events`, the owner keeps its work's events, and writes them to a
  * stream of its token once a waiter that listens says so; that waiter
- * replays and follows the stream until the outcome (see EventRelay). A waiter whose listener got deltas from an owner that
- * died passes on no deltas of the next owner's work.
+ * replays and follows the stream until the outcome (see EventRelay). A
+ * waiter whose listener got deltas from an owner that died passes on no
+ * deltas of the next owner's work.
  *
  * @param options the shared connection, the lease duration and the outcome's life
  */
