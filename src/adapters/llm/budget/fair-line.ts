@@ -20,6 +20,23 @@ export interface FairLine {
   takeStale(claim: Claim): boolean;
 }
 
+/** What `createFairLine` is given. */
+interface FairLineOptions {
+  store: BudgetStore;
+  claims: Map<number, Claim>;
+  clock: FairClock;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  observer?: BudgetObserver;
+}
+
+/** A line's calls and what it was given, for the named steps below. */
+interface Line {
+  queue: Waiter[];
+  options: FairLineOptions;
+  self: FairLine;
+}
+
 /**
  * Admission: self-clocked fair queuing by request (see `FairClock`), and a
  * call goes first only when every call in line that its plan cannot do
@@ -32,17 +49,7 @@ export interface FairLine {
  *
  * @param options.claims the open requests' claims, by request sequence number
  */
-export function createFairLine(
-  options: {
-    store: BudgetStore;
-    claims: Map<number, Claim>;
-    clock: FairClock;
-    now: () => number;
-    sleep: (ms: number) => Promise<void>;
-    observer?: BudgetObserver;
-  },
-): FairLine {
-  const { store, observer, now, sleep, clock, claims } = options;
+export function createFairLine(options: FairLineOptions): FairLine {
   const queue: Waiter[] = [];
   let pumping = false;
   let wake: (() => void) | undefined;
@@ -54,94 +61,17 @@ export function createFairLine(
     wake: () => wake?.(),
     takeStale: (claim) => takeStale(claim, self.knownTpm),
   };
-
-  /** Takes a call out of the line, and out of its plan's holding: it was admitted or refused. */
-  const dismiss = (waiter: Waiter): Claim | undefined => {
-    queue.splice(queue.indexOf(waiter), 1);
-    observer?.queued(queue.length);
-    const claim = claims.get(waiter.seq);
-    if (!claim) return undefined;
-    claim.held = Math.max(0, claim.held - waiter.tokens);
-    if (!waiter.optional) claim.firm = Math.max(0, claim.firm - waiter.tokens);
-    return claim;
-  };
-  const refuse = (waiter: Waiter, error: unknown) => {
-    dismiss(waiter);
-    waiter.reject(error);
-  };
-  const admit = (waiter: Waiter) => {
-    const claim = dismiss(waiter);
-    clock.served(waiter.tag, waiter.span ?? waiter.tokens);
-    const waited = now() - waiter.since;
-    observer?.waited(waited / 1000);
-    if (claim) {
-      claim.served += waiter.tokens;
-      claim.waitedMs += waited;
-    }
-    waiter.resolve();
-  };
-
-  /** One look at the line: refuses the hopeless, admits at most one call; @returns ms to sleep, 0 to look again */
-  async function round(): Promise<number> {
-    for (const waiter of [...queue]) if (waiter.signal?.aborted) refuse(waiter, waiter.signal.reason);
-    if (queue.length === 1) return await takeAlone(queue[0]!);
-    const view = await store.peek().catch(() => undefined);
-    if (!view) return await admitFirstServable([...queue].sort(fairOrder));
-    const look = { view, at: now() };
-    self.knownTpm = view.limits.tokensPerWindow;
-    for (const { waiter, refusal } of outOfReach(queue, claims, look)) refuse(waiter, refusal);
-    return await admitFirstServable(turnOrder(queue, look));
-  }
-
-  /**
-   * A call alone in line has no other to be ordered with or judged against: it takes first, and is judged on the
-   * budget as its take found it, which is what a look just before would have seen (one call to the store, not two).
-   * Refused though it could take (its plan is stale, or its time is past), it gives the tokens back.
-   *
-   * @returns ms to sleep before the next look (at most RECHECK_MS), 0 to look again at once
-   */
-  async function takeAlone(waiter: Waiter): Promise<number> {
-    const taken = await store.takeAndLook(waiter.tokens).catch(() => undefined);
-    const wait = taken?.wait ?? 0;
-    const refusal = taken && queue.includes(waiter)
-      ? outOfReach([waiter], claims, { view: taken.before, at: now() })[0]?.refusal
-      : undefined;
-    if (taken) self.knownTpm = taken.before.limits.tokensPerWindow;
-    if (wait === 0 && (refusal || !queue.includes(waiter))) await store.give(waiter.tokens).catch(() => undefined);
-    if (refusal) refuse(waiter, refusal);
-    else if (wait === 0 && queue.includes(waiter)) admit(waiter);
-    return wait === 0 || refusal ? 0 : Math.min(RECHECK_MS, wait);
-  }
-
-  /**
-   * Takes the tokens of the first call in `turns` that the budget can serve now, and admits it.
-   *
-   * @returns ms to sleep before the next look (at most RECHECK_MS), 0 to look again at once
-   */
-  async function admitFirstServable(turns: readonly Waiter[]): Promise<number> {
-    let sleepMs = RECHECK_MS;
-    for (const waiter of turns) {
-      const wait = await store.take(waiter.tokens).catch(() => 0);
-      if (!queue.includes(waiter)) {
-        if (wait === 0) await store.give(waiter.tokens).catch(() => undefined);
-        return 0;
-      }
-      if (wait === 0) {
-        admit(waiter);
-        return 0;
-      }
-      sleepMs = Math.min(sleepMs, wait);
-    }
-    return turns.length === 0 ? 0 : sleepMs;
-  }
+  const line: Line = { queue, options, self };
 
   async function pump(): Promise<void> {
     if (pumping) return;
     pumping = true;
     try {
       while (queue.length > 0) {
-        const sleepMs = await round();
-        if (sleepMs > 0) await Promise.race([sleep(sleepMs), new Promise<void>((resolve) => (wake = resolve))]);
+        const sleepMs = await round(line);
+        if (sleepMs > 0) {
+          await Promise.race([options.sleep(sleepMs), new Promise<void>((resolve) => (wake = resolve))]);
+        }
       }
     } finally {
       pumping = false;
@@ -150,13 +80,99 @@ export function createFairLine(
 
   function enqueue(waiter: Waiter): void {
     queue.push(waiter);
-    observer?.queued(queue.length);
+    options.observer?.queued(queue.length);
     waiter.signal?.addEventListener("abort", () => wake?.(), { once: true });
     wake?.();
     void pump();
   }
 
   return self;
+}
+
+/** Takes a call out of the line, and out of its plan's holding: it was admitted or refused. */
+function dismiss({ queue, options }: Line, waiter: Waiter): Claim | undefined {
+  queue.splice(queue.indexOf(waiter), 1);
+  options.observer?.queued(queue.length);
+  const claim = options.claims.get(waiter.seq);
+  if (!claim) return undefined;
+  claim.held = Math.max(0, claim.held - waiter.tokens);
+  if (!waiter.optional) claim.firm = Math.max(0, claim.firm - waiter.tokens);
+  return claim;
+}
+
+function refuse(line: Line, waiter: Waiter, error: unknown): void {
+  dismiss(line, waiter);
+  waiter.reject(error);
+}
+
+function admit(line: Line, waiter: Waiter): void {
+  const { clock, now, observer } = line.options;
+  const claim = dismiss(line, waiter);
+  clock.served(waiter.tag, waiter.span ?? waiter.tokens);
+  const waited = now() - waiter.since;
+  observer?.waited(waited / 1000);
+  if (claim) {
+    claim.served += waiter.tokens;
+    claim.waitedMs += waited;
+  }
+  waiter.resolve();
+}
+
+/** One look at the line: refuses the hopeless, admits at most one call; @returns ms to sleep, 0 to look again */
+async function round(line: Line): Promise<number> {
+  const { queue, options, self } = line;
+  for (const waiter of [...queue]) if (waiter.signal?.aborted) refuse(line, waiter, waiter.signal.reason);
+  if (queue.length === 1) return await takeAlone(line, queue[0]!);
+  const view = await options.store.peek().catch(() => undefined);
+  if (!view) return await admitFirstServable(line, [...queue].sort(fairOrder));
+  const look = { view, at: options.now() };
+  self.knownTpm = view.limits.tokensPerWindow;
+  for (const { waiter, refusal } of outOfReach(queue, options.claims, look)) refuse(line, waiter, refusal);
+  return await admitFirstServable(line, turnOrder(queue, look));
+}
+
+/**
+ * A call alone in line has no other to be ordered with or judged against: it takes first, and is judged on the
+ * budget as its take found it, which is what a look just before would have seen (one call to the store, not two).
+ * Refused though it could take (its plan is stale, or its time is past), it gives the tokens back.
+ *
+ * @returns ms to sleep before the next look (at most RECHECK_MS), 0 to look again at once
+ */
+async function takeAlone(line: Line, waiter: Waiter): Promise<number> {
+  const { queue, options: { store, claims, now }, self } = line;
+  const taken = await store.takeAndLook(waiter.tokens).catch(() => undefined);
+  const wait = taken?.wait ?? 0;
+  const refusal = taken && queue.includes(waiter)
+    ? outOfReach([waiter], claims, { view: taken.before, at: now() })[0]?.refusal
+    : undefined;
+  if (taken) self.knownTpm = taken.before.limits.tokensPerWindow;
+  if (wait === 0 && (refusal || !queue.includes(waiter))) await store.give(waiter.tokens).catch(() => undefined);
+  if (refusal) refuse(line, waiter, refusal);
+  else if (wait === 0 && queue.includes(waiter)) admit(line, waiter);
+  return wait === 0 || refusal ? 0 : Math.min(RECHECK_MS, wait);
+}
+
+/**
+ * Takes the tokens of the first call in `turns` that the budget can serve now, and admits it.
+ *
+ * @returns ms to sleep before the next look (at most RECHECK_MS), 0 to look again at once
+ */
+async function admitFirstServable(line: Line, turns: readonly Waiter[]): Promise<number> {
+  const { queue, options: { store } } = line;
+  let sleepMs = RECHECK_MS;
+  for (const waiter of turns) {
+    const wait = await store.take(waiter.tokens).catch(() => 0);
+    if (!queue.includes(waiter)) {
+      if (wait === 0) await store.give(waiter.tokens).catch(() => undefined);
+      return 0;
+    }
+    if (wait === 0) {
+      admit(line, waiter);
+      return 0;
+    }
+    sleepMs = Math.min(sleepMs, wait);
+  }
+  return turns.length === 0 ? 0 : sleepMs;
 }
 
 /**
