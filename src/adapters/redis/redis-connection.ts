@@ -84,6 +84,7 @@ export function createRedisConnection(
   let subscriber: RedisClient | undefined;
   const channels = new Map<string, (message: string) => void>();
   const listen = (): RedisClient => {
+    // Two calls, one per client type: TypeScript cannot call `duplicate` on the union of their signatures.
     const sub = client instanceof Cluster ? client.duplicate() : client.duplicate();
     sub.on("error", () => {}); // the main client reports outages
     sub.on("ready", () => void sub.subscribe(...channels.keys()).catch(() => {}));

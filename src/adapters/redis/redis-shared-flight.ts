@@ -182,11 +182,11 @@ class RedisFlight {
     this.#owned.set(token, { waited: false, publication });
     try {
       const value = await work();
-      await this.#finish(lease, token, { ok: true, value }, publication);
+      await this.#finish(lease, token, { ok: true, value });
       return value;
     } catch (error) {
-      if (wanted()) await this.#finish(lease, token, failureOf(error), publication);
-      else await this.#abandon(lease, token);
+      if (wanted()) await this.#finish(lease, token, failureOf(error));
+      else await this.#free(lease, token);
       throw error;
     } finally {
       clearInterval(renewing);
@@ -196,38 +196,38 @@ class RedisFlight {
   }
 
   /**
-   * Stores the outcome, then frees the lease and wakes the waiters: a waiter that finds the lease gone finds the
-   * outcome already there. The outcome not stored (its Redis gone): the waiters find the lease freed without one and
-   * take the work over. The events must stay readable as long as the outcome: their expiry is renewed with it unless
-   * it is already later (with half a lease to spare), which saves a command.
+   * Stores the outcome for the waiters elsewhere, if one said it waits, then frees the lease: a waiter that finds the
+   * lease gone finds the outcome already there. The outcome not stored (its Redis gone): the waiters find the lease
+   * freed without one and take the work over. The events must stay readable as long as the outcome: their expiry is
+   * renewed with it unless it is already later (with half a lease to spare), which saves a command.
    */
-  async #finish(lease: string, token: string, outcome: Outcome, publication?: Publication): Promise<void> {
-    if (!this.#owned.get(token)?.waited) return await this.#release(lease, token);
-    const outcomeKey = this.#outcomeKey(token);
-    const text = JSON.stringify(outcome);
-    const lasts = publication?.lastsUntil(Date.now() + this.#outcomeTtlMs + this.#leaseMs / 2) ?? true;
-    await this.#outcomes.run<unknown>((c) =>
-      lasts
-        ? c.set(outcomeKey, text, "PX", this.#outcomeTtlMs)
-        : c.pipeline().set(outcomeKey, text, "PX", this.#outcomeTtlMs)
-          .pexpire(this.#relay.key(token), this.#streamTtlMs).exec()
-    ).catch(() => {});
+  async #finish(lease: string, token: string, outcome: Outcome): Promise<void> {
+    const owned = this.#owned.get(token);
+    if (owned?.waited) {
+      const outcomeKey = this.#outcomeKey(token);
+      const text = JSON.stringify(outcome);
+      const lasts = owned.publication?.lastsUntil(Date.now() + this.#outcomeTtlMs + this.#leaseMs / 2) ?? true;
+      await this.#outcomes.run<unknown>((c) =>
+        lasts
+          ? c.set(outcomeKey, text, "PX", this.#outcomeTtlMs)
+          : c.pipeline().set(outcomeKey, text, "PX", this.#outcomeTtlMs)
+            .pexpire(this.#relay.key(token), this.#streamTtlMs).exec()
+      ).catch(() => {});
+    }
     // Redis gone: the waiters see the lease expire and take over, or run the work themselves.
-    await this.#abandon(lease, token);
-  }
-
-  /** Frees the lease without an outcome and wakes the waiters: they find it gone and claim it. */
-  async #abandon(lease: string, token: string): Promise<void> {
-    if (!this.#owned.get(token)?.waited) return await this.#release(lease, token);
-    await this.#connection.run((c) => c.eval(ABANDON, 1, lease, token, this.#channel)).catch(() => {});
+    await this.#free(lease, token);
   }
 
   /**
-   * Frees the lease of work no waiter elsewhere said it waits for: no outcome, no message. One that said so too late
-   * finds the lease gone without an outcome and claims it, and its work finds the answer or transcript cached.
+   * Frees the lease if this owner still holds it, and wakes the waiters elsewhere when one said it waits; none did, no
+   * message. A waiter whose word came too late finds the lease gone without an outcome and claims it, and its work
+   * finds the answer or transcript cached.
    */
-  async #release(lease: string, token: string): Promise<void> {
-    await this.#connection.run((c) => c.eval(RELEASE, 1, lease, token)).catch(() => {});
+  async #free(lease: string, token: string): Promise<void> {
+    const waited = this.#owned.get(token)?.waited;
+    await this.#connection.run((c) =>
+      waited ? c.eval(ABANDON, 1, lease, token, this.#channel) : c.eval(RELEASE, 1, lease, token)
+    ).catch(() => {});
   }
 
   /** Waits for the holder's outcome: woken by its message, or polling with backoff. */
