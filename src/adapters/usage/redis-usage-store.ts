@@ -239,8 +239,12 @@ const REVOKED_FOR_MS = 86_400_000;
  * remembers having verified the key a moment ago learns of the revocation from its next hold.
  */
 export async function markRevoked(connection: RedisConnection, keyId: string): Promise<void> {
-  const inflight = `${connection.prefix}usage-inflight:${connection.tag(keyId)}`;
-  await connection.run((c) => c.eval(REVOKE, 1, inflight, REVOKED_FOR_MS));
+  await connection.run((c) => c.eval(REVOKE, 1, inflightKey(connection, keyId), REVOKED_FOR_MS));
+}
+
+/** The hash of a key's holds (see {@link HOLD}), tagged by its id on a cluster. */
+function inflightKey(connection: RedisConnection, keyId: string): string {
+  return `${connection.prefix}usage-inflight:${connection.tag(keyId)}`;
 }
 
 /** A client with the scripts defined: each sent as EVALSHA (EVAL once per connection, and after a SCRIPT FLUSH). */
@@ -320,7 +324,7 @@ export function createRedisUsageStore(options: { connection: RedisConnection }):
   const p = connection.prefix;
   const ledger = (period: string, keyId: string) => `${p}usage:${period}:${connection.tag(keyId)}`;
   const index = (period: string) => `${p}usage-keys:${period}`;
-  const inflight = (keyId: string) => `${p}usage-inflight:${connection.tag(keyId)}`;
+  const inflight = (keyId: string) => inflightKey(connection, keyId);
   const listed = new PeriodIndexes(connection, index);
   return {
     async hold(r) {
