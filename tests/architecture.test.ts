@@ -1,6 +1,7 @@
 /** @module The house's rules, checked: dependency direction, rooms, mirrored tests, headers, comments, the Layout. */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { comments, fileNames, namesAFile, OUTSIDE_DOCUMENT, repositoryFiles } from "./support/comment-references.ts";
 import { importCycles, importGraph, relativeImports, sourceFiles } from "./support/import-graph.ts";
@@ -73,6 +74,21 @@ describe("layout", () => {
     const lengths = functionLengths(sourceFiles(SRC));
     expect(lengths.length).toBeGreaterThan(200);
     expect(lengths.filter((f) => f.lines > 120).map((f) => `${relative(ROOT, f.at)} (${f.lines} lines)`)).toEqual([]);
+  });
+
+  test("the function measure counts past a signature whose parameters hold an object type", () => {
+    const dir = mkdtempSync(join(tmpdir(), "vcs-lengths-"));
+    const file = join(dir, "sample.ts");
+    const body = Array.from({ length: 5 }, (_, i) => `  const step${i} = ${i};`).join("\n");
+    writeFileSync(
+      file,
+      `export function sample(\n  options: {\n    a: number;\n  },\n): number {\n${body}\n  return 0;\n}\n`,
+    );
+    try {
+      expect(functionLengths([file])[0]).toEqual({ lines: 12, at: `${file}:1` });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("src has no import cycle", () => {

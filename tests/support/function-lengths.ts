@@ -11,7 +11,8 @@ const STATEMENT = /^\s*(?:if|for|while|switch|catch|else|return)\b/;
 
 /**
  * @returns each function's length in lines (from its opening line to its closing brace) with where it starts, longest
- *   first; braces in strings and line comments are skipped
+ *   first; braces in strings and line comments are skipped, and so are those inside parentheses (an object type of
+ *   the parameters, an object argument), which would otherwise end the count at the signature
  */
 export function functionLengths(files: readonly string[]): { lines: number; at: string }[] {
   const found: { lines: number; at: string }[] = [];
@@ -20,11 +21,15 @@ export function functionLengths(files: readonly string[]): { lines: number; at: 
     lines.forEach((line, start) => {
       if (!OPENS.test(line) || STATEMENT.test(line)) return;
       let depth = 0;
+      let parens = 0;
       let opened = false;
       for (let end = start; end < lines.length; end++) {
         const code = lines[end]!.replace(/\/\/.*$/, "").replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, "");
         for (const char of code) {
-          if (char === "{") [depth, opened] = [depth + 1, true];
+          if (char === "(") parens++;
+          else if (char === ")") parens--;
+          else if (parens > 0) continue;
+          else if (char === "{") [depth, opened] = [depth + 1, true];
           else if (char === "}") depth--;
         }
         if (opened && depth <= 0) {
